@@ -1,0 +1,35 @@
+// Imports the built ESM entry points and makes one real request through each, against a local server.
+import { createServer } from 'node:http';
+import { FulfillmentClient, FulfillmentError, NotFoundError, VERSION } from 'merchant-fulfillment';
+
+const server = createServer((req, res) => {
+  if (req.url === '/merchant_api/v1/warehouses') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [{ id: 1 }], pagination: { current_page: 1, page_count: 1 } }));
+  } else {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"success":false,"errors":["not found"]}');
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const { port } = server.address();
+try {
+  const client = new FulfillmentClient({
+    apiToken: 'smoke',
+    baseUrl: `http://127.0.0.1:${port}`,
+    logLevel: 'off',
+  });
+  const page = await client.warehouses.list();
+  if (page.data[0]?.id !== 1) throw new Error('ESM build: unexpected warehouses page');
+  const elsewhere = new FulfillmentClient({
+    apiToken: 'smoke',
+    baseUrl: `http://127.0.0.1:${port}/missing`,
+    logLevel: 'off',
+  });
+  const error = await elsewhere.warehouses.list().catch((e) => e);
+  if (!(error instanceof NotFoundError) || !(error instanceof FulfillmentError))
+    throw new Error('ESM build: error classes');
+  console.log(`ESM build ok (merchant-fulfillment ${VERSION})`);
+} finally {
+  server.close();
+}

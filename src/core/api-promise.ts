@@ -1,0 +1,79 @@
+/**
+ * APIPromise: what every method returns. Await it for the parsed data; `.withResponse()` also
+ * gives the raw `Response` and the rate-limit figures; `.asResponse()` gives the unread `Response`.
+ */
+import { type RateLimitInfo, readRateLimit } from './errors.js';
+import type { RawResponse } from './transport.js';
+
+/** The parsed data together with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  /** The raw response (its body has been read). */
+  response: Response;
+  /** `X-Rate-Limit-Used` / `X-Rate-Limit-Max` of the response. */
+  rateLimit: RateLimitInfo;
+}
+
+/** Turns a raw response into the method's result. */
+export type ResponseParser<T> = (raw: RawResponse) => Promise<T>;
+
+/**
+ * A `Promise<T>` with access to the underlying response. The request starts when the method is
+ * called; the body is read and parsed when the promise is first awaited.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #raw: Promise<RawResponse>;
+  readonly #parse: ResponseParser<T>;
+  #parsed: Promise<WithResponse<T>> | undefined;
+
+  constructor(raw: Promise<RawResponse>, parse: ResponseParser<T>) {
+    super((resolve) => {
+      resolve(null as T);
+    });
+    this.#raw = raw;
+    this.#parse = parse;
+  }
+
+  // Derived promises (from then/catch/finally) are plain Promises.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  /** The raw `Response`, body unread and unparsed; rejects like the method itself on errors. */
+  asResponse(): Promise<Response> {
+    return this.#raw.then((raw) => {
+      raw.release();
+      return raw.response;
+    });
+  }
+
+  /** The parsed data, the `Response` and its rate-limit figures. */
+  withResponse(): Promise<WithResponse<T>> {
+    this.#parsed ??= this.#raw.then(async (raw) => ({
+      data: await this.#parse(raw),
+      response: raw.response,
+      rateLimit: readRateLimit(raw.response.headers),
+    }));
+    return this.#parsed;
+  }
+
+  #data(): Promise<T> {
+    return this.withResponse().then((r) => r.data);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: APIPromise is a Promise subclass by design.
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#data().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#data().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#data().finally(onfinally);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Path ids and query strings, encoded the way the API reads them.
+ */
+import { RequestValidationError } from './errors.js';
+
+/** A value the query encoder understands. */
+export type QueryScalar = string | number | boolean | Date;
+/** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). */
+export type QueryValue =
+  | QueryScalar
+  | null
+  | undefined
+  | readonly QueryScalar[]
+  | { readonly [key: string]: QueryScalar | null | undefined };
+
+function scalar(value: QueryScalar): string {
+  return encodeURIComponent(value instanceof Date ? value.toISOString() : String(value));
+}
+
+/**
+ * Encodes query parameters: `merchant_sku_ids: ['A', 'B']` → `merchant_sku_ids[]=A&merchant_sku_ids[]=B`,
+ * `created_at: { gte: date }` → `created_at[gte]=<ISO 8601>`, `undefined` and `null` are left out.
+ * Brackets are kept literal, as the API's own examples write them.
+ */
+export function encodeQuery(params: { readonly [key: string]: QueryValue } | undefined): string {
+  if (!params) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const name = encodeURIComponent(key);
+    if (Array.isArray(value)) {
+      for (const item of value as readonly QueryScalar[]) parts.push(`${name}[]=${scalar(item)}`);
+    } else if (typeof value === 'object' && !(value instanceof Date)) {
+      for (const [sub, subValue] of Object.entries(value)) {
+        if (subValue === undefined || subValue === null) continue;
+        parts.push(`${name}[${encodeURIComponent(sub)}]=${scalar(subValue)}`);
+      }
+    } else {
+      parts.push(`${name}=${scalar(value as QueryScalar)}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/** An id accepted in a path: a positive safe integer, or a string of digits. */
+export type Id = number | string;
+
+/**
+ * Checks a path id and returns it encoded for the URL. Accepts a positive safe integer or a string
+ * of digits; anything else (`'../x'`, `-1`, `1.5`, `'1 OR 1'`) is a `RequestValidationError`.
+ */
+export function pathId(value: unknown, field = 'id'): string {
+  let id: number | undefined;
+  if (typeof value === 'number') id = value;
+  else if (typeof value === 'string' && /^\d{1,16}$/.test(value)) id = Number(value);
+  if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
+    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    throw new RequestValidationError([
+      { path: field, message: `expected a positive integer id, got ${shown}` },
+    ]);
+  }
+  return encodeURIComponent(String(id));
+}

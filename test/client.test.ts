@@ -1,0 +1,191 @@
+import { inspect } from 'node:util';
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { FulfillmentClient, FulfillmentError, RequestValidationError, VERSION } from '../src/index.js';
+import { BASE, recordingLogger, TOKEN, testClient, useMsw } from './helpers/msw.js';
+
+const server = useMsw();
+
+function captureWarehouses() {
+  const seen: Request[] = [];
+  server.use(
+    http.get(`${BASE}/merchant_api/v1/warehouses`, ({ request }) => {
+      seen.push(request.clone());
+      return HttpResponse.json({
+        data: [{ id: 1, name: 'Berlin' }],
+        pagination: { current_page: 1, page_count: 1, item_count: 1, items_per_page: 20 },
+      });
+    }),
+  );
+  return seen;
+}
+
+describe('FulfillmentClient options', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('reads apiToken and baseUrl from the environment', async () => {
+    vi.stubEnv('FULFILLMENT_API_TOKEN', 'env-token');
+    vi.stubEnv('FULFILLMENT_BASE_URL', `${BASE}/`);
+    const seen = captureWarehouses();
+    const client = new FulfillmentClient({ logLevel: 'off' });
+    expect(client.baseUrl).toBe(BASE);
+    await client.warehouses.list();
+    expect(seen[0]?.headers.get('authorization')).toBe('Bearer env-token');
+  });
+
+  it('names the option and the variable when the token is missing', () => {
+    vi.stubEnv('FULFILLMENT_API_TOKEN', '');
+    expect(() => new FulfillmentClient({ baseUrl: BASE })).toThrow(FulfillmentError);
+    expect(() => new FulfillmentClient({ baseUrl: BASE })).toThrow(/apiToken.*FULFILLMENT_API_TOKEN/);
+  });
+
+  it('names the option and the variable when the base URL is missing', () => {
+    vi.stubEnv('FULFILLMENT_BASE_URL', '');
+    expect(() => new FulfillmentClient({ apiToken: 't' })).toThrow(/baseUrl.*FULFILLMENT_BASE_URL/);
+  });
+
+  it.each([
+    ['https://f.example.com', 'https://f.example.com'],
+    ['https://f.example.com/', 'https://f.example.com'],
+    ['https://f.example.com/merchant_api', 'https://f.example.com'],
+    ['https://f.example.com/merchant_api/', 'https://f.example.com'],
+    ['https://f.example.com/merchant_api/v1', 'https://f.example.com'],
+    ['https://f.example.com/merchant_api/v2/', 'https://f.example.com'],
+    ['https://f.example.com/proxy/merchant_api/v1', 'https://f.example.com/proxy'],
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+  ])('normalises base URL %s to the service root', (input, root) => {
+    expect(new FulfillmentClient({ apiToken: 't', baseUrl: input }).baseUrl).toBe(root);
+  });
+
+  it('never doubles /merchant_api in request paths', async () => {
+    const seen = captureWarehouses();
+    await testClient({ baseUrl: `${BASE}/merchant_api/v1/` }).warehouses.list();
+    expect(new URL(seen[0]!.url).pathname).toBe('/merchant_api/v1/warehouses');
+  });
+
+  it('rejects a base URL that is not http(s)', () => {
+    expect(() => new FulfillmentClient({ apiToken: 't', baseUrl: 'ftp://x' })).toThrow(/http or https/);
+    expect(() => new FulfillmentClient({ apiToken: 't', baseUrl: 'not a url' })).toThrow(/not a valid URL/);
+  });
+
+  it('rejects bad numeric options and unknown log levels', () => {
+    expect(() => testClient({ timeout: 0 })).toThrow(/timeout/);
+    expect(() => testClient({ maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => testClient({ maxRetries: 1.5 })).toThrow(/maxRetries/);
+    // @ts-expect-error: not a level
+    expect(() => testClient({ logLevel: 'loud' })).toThrow(/logLevel/);
+    // @ts-expect-error: not a mode
+    expect(() => testClient({ validateResponses: 'maybe' })).toThrow(/validateResponses/);
+  });
+
+  it('sends the standard headers', async () => {
+    const seen = captureWarehouses();
+    await testClient().warehouses.list();
+    const headers = seen[0]!.headers;
+    expect(headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(headers.get('accept')).toBe('application/json');
+    expect(headers.get('user-agent')).toBe(`merchant-fulfillment/${VERSION} node/${process.versions.node}`);
+    expect(headers.get('content-type')).toBeNull();
+  });
+
+  it('keeps VERSION equal to package.json', () => {
+    expect(VERSION).toBe(pkg.version);
+  });
+
+  it('merges defaultHeaders and per-request headers, never replacing Authorization', async () => {
+    const seen = captureWarehouses();
+    const client = testClient({
+      defaultHeaders: { 'x-shop': 'a', 'x-drop': 'd', Authorization: 'Bearer nope' },
+    });
+    await client.warehouses.list(undefined, {
+      headers: { 'x-shop': 'b', 'x-drop': undefined, 'x-trace': '1' },
+    });
+    const headers = seen[0]!.headers;
+    expect(headers.get('x-shop')).toBe('b');
+    expect(headers.get('x-drop')).toBeNull();
+    expect(headers.get('x-trace')).toBe('1');
+    expect(headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('uses a custom fetch', async () => {
+    const calls: string[] = [];
+    const client = testClient({
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        calls.push(`${request.method} ${request.url}`);
+        return Response.json([{ id: 7 }]);
+      },
+    });
+    const page = await client.warehouses.list();
+    expect(calls).toEqual([`GET ${BASE}/merchant_api/v1/warehouses`]);
+    expect(page.data[0]?.id).toBe(7);
+  });
+
+  it('never puts request options into the query string', async () => {
+    const seen = captureWarehouses();
+    const controller = new AbortController();
+    await testClient().warehouses.list(
+      { limit: 5 },
+      { signal: controller.signal, timeout: 5000, maxRetries: 0, headers: { 'x-a': '1' }, maxPages: 3 },
+    );
+    expect(new URL(seen[0]!.url).search).toBe('?limit=5');
+  });
+
+  it('refuses request options passed as query parameters, sending nothing', async () => {
+    const client = testClient(); // msw fails the test on any request
+    // @ts-expect-error: maxPages belongs to the options argument
+    await expect(client.skus.list({ maxPages: 2 })).rejects.toThrow(RequestValidationError);
+    // @ts-expect-error: timeout belongs to the options argument
+    await expect(client.orders.list({ timeout: 2 })).rejects.toThrow(/timeout: is a request option/);
+    // Undocumented endpoints accept extra query parameters, but never a request option.
+    await expect(client.warehouses.list({ prefetch: 1 })).rejects.toThrow(/prefetch: is a request option/);
+  });
+});
+
+describe('secrets', () => {
+  it('never shows the token in util.inspect or JSON.stringify', () => {
+    const client = testClient();
+    const shown = inspect(client, { depth: 10, showHidden: true });
+    expect(shown).not.toContain(TOKEN);
+    expect(shown).toContain('***');
+    expect(JSON.stringify(client)).not.toContain(TOKEN);
+    expect(inspect(client.warehouses, { depth: 10, showHidden: true })).not.toContain(TOKEN);
+  });
+
+  it('redacts authorization in debug logs and still logs method, URL, status and duration', async () => {
+    captureWarehouses();
+    const { lines, logger } = recordingLogger();
+    await testClient({ logLevel: 'debug', logger }).warehouses.list();
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(TOKEN);
+    expect(text).toContain('"authorization":"***"');
+    expect(
+      lines.some((l) =>
+        /→ GET https:\/\/fulfillment\.test\/merchant_api\/v1\/warehouses \(attempt 1\)/.test(l.message),
+      ),
+    ).toBe(true);
+    expect(lines.some((l) => /← 200 GET .*warehouses \(\d+ ms, attempt 1\)/.test(l.message))).toBe(true);
+  });
+
+  it('reads the log level from FULFILLMENT_LOG', async () => {
+    vi.stubEnv('FULFILLMENT_LOG', 'debug');
+    captureWarehouses();
+    const { lines, logger } = recordingLogger();
+    await new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, logger }).warehouses.list();
+    vi.unstubAllEnvs();
+    expect(lines.filter((l) => l.level === 'debug').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('logs nothing at level off and nothing below warn by default', async () => {
+    captureWarehouses();
+    const off = recordingLogger();
+    await testClient({ logLevel: 'off', logger: off.logger }).warehouses.list();
+    expect(off.lines).toEqual([]);
+    const def = recordingLogger();
+    await new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, logger: def.logger }).warehouses.list();
+    expect(def.lines).toEqual([]);
+  });
+});

@@ -1,0 +1,127 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { APIConnectionError, APITimeoutError, FulfillmentClient } from '../src/index.js';
+import { closedPort, startServer } from './helpers/http-server.js';
+
+const Any = z.unknown();
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+function client(baseUrl: string, extra: Partial<ConstructorParameters<typeof FulfillmentClient>[0]> = {}) {
+  return new FulfillmentClient({
+    apiToken: 'secret-token',
+    baseUrl,
+    logLevel: 'off',
+    retryDelay: { initialMs: 1, maxMs: 2 },
+    ...extra,
+  });
+}
+
+describe('timeouts (real server on 127.0.0.1)', () => {
+  it('times out a GET per attempt and retries it', async () => {
+    let hits = 0;
+    const pending: ServerResponse[] = [];
+    const srv = await startServer((_req, res) => {
+      hits++;
+      pending.push(res); // never answers
+    });
+    cleanup = srv.close;
+    const error = await client(srv.url, { timeout: 100 })
+      ._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(hits).toBe(3);
+  });
+
+  it('never repeats a POST /orders that timed out', async () => {
+    let hits = 0;
+    const srv = await startServer(() => {
+      hits++;
+    });
+    cleanup = srv.close;
+    const error = await client(srv.url, { timeout: 100 })
+      ._request({ method: 'POST', path: '/merchant_api/v1/orders', body: { merchant_order_id: 'A' } }, Any)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hits).toBe(1);
+  });
+
+  it('a per-request timeout overrides the client one', async () => {
+    const srv = await startServer((_req, res) => {
+      setTimeout(() => res.end('{"ok":true}'), 150);
+    });
+    cleanup = srv.close;
+    const c = client(srv.url, { timeout: 50, maxRetries: 0 });
+    await expect(c._request({ method: 'GET', path: '/x' }, Any)).rejects.toBeInstanceOf(APITimeoutError);
+    await expect(c._request({ method: 'GET', path: '/x', options: { timeout: 2000 } }, Any)).resolves.toEqual(
+      {
+        ok: true,
+      },
+    );
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+    });
+    cleanup = srv.close;
+    const error = await client(srv.url, { timeout: 150, maxRetries: 0 })
+      ._request({ method: 'GET', path: '/x' }, Any)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+  });
+});
+
+describe('connection failures', () => {
+  it('retries a GET whose connection is reset, then reports the reset', async () => {
+    let hits = 0;
+    const srv = await startServer((req) => {
+      hits++;
+      req.socket.destroy();
+    });
+    cleanup = srv.close;
+    const error = await client(srv.url)
+      ._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).not.toBeInstanceOf(APITimeoutError);
+    expect(hits).toBe(3);
+  });
+
+  it('never repeats a POST /orders whose connection was reset', async () => {
+    let hits = 0;
+    const srv = await startServer((req) => {
+      hits++;
+      req.socket.destroy();
+    });
+    cleanup = srv.close;
+    await expect(
+      client(srv.url)._request({ method: 'POST', path: '/merchant_api/v1/orders', body: {} }, Any),
+    ).rejects.toBeInstanceOf(APIConnectionError);
+    expect(hits).toBe(1);
+  });
+
+  it('retries a POST whose connection was refused (it never reached the server)', async () => {
+    const port = await closedPort();
+    let calls = 0;
+    const c = client(`http://127.0.0.1:${port}`, {
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    const error = await c
+      ._request({ method: 'POST', path: '/merchant_api/v1/orders', body: {} }, Any)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect(calls).toBe(3);
+  });
+});

@@ -1,0 +1,28 @@
+import { defineConfig } from 'tsup';
+
+const entry = {
+  index: 'src/index.ts',
+};
+
+export default defineConfig([
+  {
+    // ESM: dependencies stay external and are resolved by the consumer.
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node22',
+    treeshake: true,
+  },
+  {
+    // CommonJS: ky ships ESM only, so it is bundled into the CJS build; zod ships CJS itself.
+    entry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node22',
+    noExternal: ['ky'],
+    treeshake: true,
+  },
+]);
