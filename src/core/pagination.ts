@@ -1,0 +1,347 @@
+/**
+ * Pagination: `Page` and `PagePromise`. One paginator follows whichever style the server answers
+ * with — page numbers (`current_page` / `page_count`), a cursor (`next_page_url`) or a bare JSON
+ * array — holds one page at a time, and refuses to loop.
+ */
+import * as z from 'zod';
+import type { FulfillmentClient } from '../client.js';
+import { APIPromise } from './api-promise.js';
+import { APIUserAbortError, PaginationError } from './errors.js';
+import { type RawResponse, type RequestOptions, readJson } from './transport.js';
+import { encodeQuery, type QueryValue } from './url.js';
+import { parseResponse } from './validation.js';
+
+/** Options of list methods: the request options plus pagination controls. */
+export interface ListOptions extends RequestOptions {
+  /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
+  maxPages?: number | undefined;
+  /**
+   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
+   * than one page ahead.
+   */
+  prefetch?: 0 | 1 | undefined;
+}
+
+/** The server's pagination block, as sent (either style; unknown keys kept). */
+export interface Pagination {
+  current_page?: number | null | undefined;
+  page_count?: number | null | undefined;
+  item_count?: number | null | undefined;
+  items_per_page?: number | null | undefined;
+  first_page_url?: string | null | undefined;
+  next_page_url?: string | null | undefined;
+  limit?: number | null | undefined;
+  [key: string]: unknown;
+}
+
+/** Query parameters of a list request. */
+export type ListParams = { readonly [key: string]: QueryValue };
+
+/** What is needed to ask for a page. @internal */
+export interface PageRequest {
+  /** Path below the service root, or a cursor URL. */
+  path: string;
+  params: ListParams | undefined;
+  options: ListOptions | undefined;
+}
+
+/** How the next page is found, carried from page to page (constant size, except seen cursors). */
+interface Trail {
+  pageNumber: number;
+  pagesFetched: number;
+  /** Ids of the previous page's first and last items, to spot a repeated page. */
+  signature: string | undefined;
+  /** Cursors already followed (bounded by `maxPages`). */
+  cursors: Set<string>;
+}
+
+/** Default page size of the API when no `limit` is sent. */
+export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_MAX_PAGES = 10_000;
+
+const arraySchemas = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+function arrayOf(item: z.ZodType): z.ZodArray<z.ZodType> {
+  let schema = arraySchemas.get(item);
+  if (!schema) {
+    schema = z.array(item);
+    arraySchemas.set(item, schema);
+  }
+  return schema;
+}
+
+function idOf(item: unknown): string {
+  if (item && typeof item === 'object' && 'id' in item) return String((item as { id: unknown }).id);
+  return '';
+}
+
+function signatureOf(data: readonly unknown[]): string | undefined {
+  if (data.length === 0) return undefined;
+  const first = idOf(data[0]);
+  const last = idOf(data[data.length - 1]);
+  return first || last ? `${data.length}:${first}:${last}` : undefined;
+}
+
+function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** One page of a collection. */
+export class Page<T> {
+  /** The items of this page. */
+  readonly data: T[];
+  /** The pagination block as the server sent it, or `null` (bare array, or none sent). */
+  readonly pagination: Pagination | null;
+  /** The response this page came from (body already read). */
+  readonly response: Response;
+  readonly #client: FulfillmentClient;
+  readonly #request: PageRequest;
+  readonly #item: z.ZodType<T>;
+  readonly #trail: Trail;
+  #next: PageRequest | PaginationError | null | undefined;
+
+  /** @internal */
+  constructor(
+    client: FulfillmentClient,
+    request: PageRequest,
+    item: z.ZodType<T>,
+    data: T[],
+    pagination: Pagination | null,
+    response: Response,
+    trail: Trail,
+  ) {
+    this.#client = client;
+    this.#request = request;
+    this.#item = item;
+    this.data = data;
+    this.pagination = pagination;
+    this.response = response;
+    this.#trail = trail;
+  }
+
+  /** Whether another page follows. */
+  hasNextPage(): boolean {
+    return this.#nextRequest() !== null;
+  }
+
+  /** Fetches the next page; rejects with `PaginationError` when there is none or it would loop. */
+  getNextPage(options?: ListOptions): Promise<Page<T>> {
+    const next = this.#nextRequest();
+    if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
+    if (next instanceof PaginationError) return Promise.reject(next);
+    const trail = this.#trail;
+    const maxPages = this.#request.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    if (trail.pagesFetched >= maxPages) {
+      return Promise.reject(
+        new PaginationError(
+          `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`,
+        ),
+      );
+    }
+    const request = options ? { ...next, options: { ...next.options, ...options } } : next;
+    return fetchPage(this.#client, request, this.#item, trail);
+  }
+
+  #nextRequest(): PageRequest | PaginationError | null {
+    if (this.#next === undefined) {
+      try {
+        this.#next = this.#computeNext();
+      } catch (error) {
+        if (!(error instanceof PaginationError)) throw error;
+        // Announced but unsafe to follow: hasNextPage() is true and getNextPage() rejects with it.
+        this.#next = error;
+      }
+    }
+    return this.#next;
+  }
+
+  #computeNext(): PageRequest | null {
+    const p = this.pagination;
+    const request = this.#request;
+    // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
+    if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
+      const next = p.next_page_url;
+      if (typeof next !== 'string' || next === '') return null;
+      const url = this.#sameOrigin(next);
+      if (this.#trail.cursors.has(url)) {
+        throw new PaginationError(
+          `The server sent a cursor it had sent before (${next}); stopping to avoid a loop.`,
+        );
+      }
+      return { path: url, params: undefined, options: request.options };
+    }
+    if (this.data.length === 0) return null;
+    // Page-number style.
+    const current = numberOr(p?.current_page);
+    const count = numberOr(p?.page_count);
+    if (current !== undefined) {
+      if (count !== undefined && current >= count) return null;
+      return {
+        path: request.path,
+        params: { ...request.params, page: current + 1 },
+        options: request.options,
+      };
+    }
+    // A bare array (or an envelope without usable pagination): continue while pages are full.
+    const limit = numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE;
+    if (this.data.length < limit) return null;
+    return {
+      path: request.path,
+      params: { ...request.params, page: this.#trail.pageNumber + 1 },
+      options: request.options,
+    };
+  }
+
+  #sameOrigin(next: string): string {
+    const base = new URL(this.#client.baseUrl);
+    let url: URL;
+    try {
+      url = new URL(next, base);
+    } catch {
+      throw new PaginationError(`The server sent a next_page_url that is not a URL: ${JSON.stringify(next)}`);
+    }
+    if (url.origin !== base.origin) {
+      throw new PaginationError(
+        `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${base.origin}, and the API token must not leave it.`,
+      );
+    }
+    return url.href;
+  }
+}
+
+/** Builds a page from a response, applying the loop defences. @internal */
+async function buildPage<T>(
+  client: FulfillmentClient,
+  request: PageRequest,
+  item: z.ZodType<T>,
+  raw: RawResponse,
+  previous: Trail | undefined,
+): Promise<Page<T>> {
+  const body = await readJson(raw, false);
+  const context = { status: raw.response.status, method: raw.method, url: raw.url };
+  const mode = client.validateResponses;
+  let items: unknown;
+  let pagination: Pagination | null = null;
+  if (Array.isArray(body)) {
+    items = body;
+  } else if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
+    items = (body as { data: unknown[] }).data;
+    const p = (body as { pagination?: unknown }).pagination;
+    if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
+  } else {
+    // Not a collection: let the schema report it with the body kept.
+    items = body;
+  }
+  const data = parseResponse(arrayOf(item), items, mode, context) as T[];
+
+  const requested = numberOr(request.params?.page) ?? 1;
+  const trail: Trail = previous
+    ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
+    : { pageNumber: requested, pagesFetched: 1, signature: undefined, cursors: new Set() };
+  const current = numberOr(pagination?.current_page);
+  if (previous) {
+    if (current !== undefined && current <= previous.pageNumber) {
+      throw new PaginationError(
+        `The server answered page ${current} after page ${previous.pageNumber}; stopping to avoid a loop.`,
+      );
+    }
+    const signature = signatureOf(data);
+    if (signature !== undefined && signature === previous.signature) {
+      throw new PaginationError(
+        'The server sent the same items as the previous page; stopping to avoid a loop.',
+      );
+    }
+  }
+  trail.pageNumber = current ?? requested;
+  trail.signature = signatureOf(data);
+  if (request.params === undefined && /^https?:/i.test(request.path)) trail.cursors.add(request.path);
+  return new Page(client, request, item, data, pagination, raw.response, trail);
+}
+
+function fetchPage<T>(
+  client: FulfillmentClient,
+  request: PageRequest,
+  item: z.ZodType<T>,
+  previous: Trail | undefined,
+): Promise<Page<T>> {
+  return client._transport
+    .send({ method: 'GET', path: request.path, query: encodeQuery(request.params), options: request.options })
+    .then((raw) => buildPage(client, request, item, raw, previous));
+}
+
+/**
+ * What list methods return. `await` it for the first `Page`; `for await` it for every item of every
+ * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
+ */
+export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
+  readonly #request: PageRequest;
+
+  /** @internal */
+  constructor(client: FulfillmentClient, request: PageRequest, item: z.ZodType<T>, failure?: unknown) {
+    const raw =
+      failure === undefined
+        ? client._transport.send({
+            method: 'GET',
+            path: request.path,
+            query: encodeQuery(request.params),
+            options: request.options,
+          })
+        : Promise.reject(failure);
+    super(raw, (r) => buildPage(client, request, item, r, undefined));
+    this.#request = request;
+  }
+
+  /** Every page, starting with the first, fetched as the loop asks. */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    const prefetch = this.#request.options?.prefetch === 1;
+    let page: Page<T> = await this;
+    let ahead: { promise: Promise<Page<T>>; controller: AbortController } | undefined;
+    try {
+      for (;;) {
+        if (prefetch && page.hasNextPage()) {
+          const controller = new AbortController();
+          const user = this.#request.options?.signal;
+          const signal = user ? AbortSignal.any([user, controller.signal]) : controller.signal;
+          const promise = page.getNextPage({ signal });
+          promise.catch(() => {}); // handled when awaited; ignored if the loop stops first
+          ahead = { promise, controller };
+        }
+        yield page;
+        if (ahead) {
+          const next = ahead.promise;
+          ahead = undefined;
+          page = await next;
+        } else if (page.hasNextPage()) {
+          page = await page.getNextPage();
+        } else {
+          return;
+        }
+      }
+    } finally {
+      if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
+    }
+  }
+
+  /** Every item of every page, in order. Breaking out of the loop stops fetching. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.pages()) {
+      yield* page.data;
+    }
+  }
+
+  /** Collects at most `max` items, fetching no page beyond what `max` needs. */
+  async toArray(options: { max: number }): Promise<T[]> {
+    const max = options?.max;
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
+      throw new PaginationError('toArray needs a bound: pass { max } as a non-negative integer.');
+    }
+    const out: T[] = [];
+    if (max === 0) return out;
+    for await (const page of this.pages()) {
+      for (const item of page.data) {
+        out.push(item);
+        if (out.length >= max) return out;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,136 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/transport.js';
+import { type Id, pathId } from '../core/url.js';
+import { validateRequest } from '../core/validation.js';
+import {
+  type RestockingShipmentV1,
+  type RestockingShipmentV1CreateParams,
+  RestockingShipmentV1CreateParamsSchema,
+  RestockingShipmentV1Schema,
+  type RestockingShipmentV1UpdateParams,
+  RestockingShipmentV1UpdateParamsSchema,
+  type RestockingShipmentV2,
+  type RestockingShipmentV2CreateParams,
+  RestockingShipmentV2CreateParamsSchema,
+  type RestockingShipmentV2ReplaceParams,
+  RestockingShipmentV2ReplaceParamsSchema,
+  RestockingShipmentV2Schema,
+} from '../schemas/restocking-shipments.js';
+import { APIResource } from './resource.js';
+
+const V1 = '/merchant_api/v1/restocking_shipments';
+const V2 = '/merchant_api/v2/restocking_shipments';
+
+/** Restocking shipments, version 1 (`/merchant_api/v1/restocking_shipments`). */
+export class RestockingShipmentsV1 extends APIResource {
+  /**
+   * Announces a restocking shipment. `POST /merchant_api/v1/restocking_shipments`.
+   * A shipment created through the API starts with status `shipped`.
+   */
+  create(body: RestockingShipmentV1CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
+    return this._client._request(
+      () => ({
+        method: 'POST',
+        path: V1,
+        body: validateRequest(RestockingShipmentV1CreateParamsSchema, body, `POST ${V1}`),
+        options,
+      }),
+      RestockingShipmentV1Schema,
+    );
+  }
+
+  /**
+   * Updates a restocking shipment. `PUT /merchant_api/v1/restocking_shipments/{id}`; allowed only
+   * while its status is `created` or `shipped` (else the API answers 422).
+   *
+   * Omitted top-level properties keep their value, but `restocking_shipment_items` REPLACES the
+   * whole item list, and on this API omitting it removes every item. The SDK therefore requires
+   * `restocking_shipment_items` and refuses a body without it (`RequestValidationError`, nothing
+   * sent): pass the full list you want to keep, or `[]` to clear it on purpose.
+   */
+  update(
+    id: Id,
+    body: RestockingShipmentV1UpdateParams,
+    options?: RequestOptions,
+  ): APIPromise<RestockingShipmentV1> {
+    return this._client._request(() => {
+      const path = `${V1}/${pathId(id)}`;
+      return {
+        method: 'PUT',
+        path,
+        body: validateRequest(RestockingShipmentV1UpdateParamsSchema, body, `PUT ${path}`),
+        options,
+      };
+    }, RestockingShipmentV1Schema);
+  }
+
+  /** Retrieves one restocking shipment. `GET /merchant_api/v1/restocking_shipments/{id}`. */
+  retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
+    return this._client._request(
+      () => ({ method: 'GET', path: `${V1}/${pathId(id)}`, options }),
+      RestockingShipmentV1Schema,
+    );
+  }
+}
+
+/** Restocking shipments, version 2 (`/merchant_api/v2/restocking_shipments`). */
+export class RestockingShipmentsV2 extends APIResource {
+  /**
+   * Announces a restocking shipment. `POST /merchant_api/v2/restocking_shipments`.
+   * `delivery_option`, `estimated_arrival_date`, `warehouse_id` and `restocking_shipment_items`
+   * are required. A shipment created through the API starts with status `shipped`.
+   */
+  create(body: RestockingShipmentV2CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
+    return this._client._request(
+      () => ({
+        method: 'POST',
+        path: V2,
+        body: validateRequest(RestockingShipmentV2CreateParamsSchema, body, `POST ${V2}`),
+        options,
+      }),
+      RestockingShipmentV2Schema,
+    );
+  }
+
+  /**
+   * Replaces a restocking shipment. `PUT /merchant_api/v2/restocking_shipments/{id}` replaces the
+   * ENTIRE resource: send every field, as for `create`. Allowed only while its status is `created`
+   * or `shipped`.
+   */
+  replace(
+    id: Id,
+    body: RestockingShipmentV2ReplaceParams,
+    options?: RequestOptions,
+  ): APIPromise<RestockingShipmentV2> {
+    return this._client._request(() => {
+      const path = `${V2}/${pathId(id)}`;
+      return {
+        method: 'PUT',
+        path,
+        body: validateRequest(RestockingShipmentV2ReplaceParamsSchema, body, `PUT ${path}`),
+        options,
+      };
+    }, RestockingShipmentV2Schema);
+  }
+
+  /** Retrieves one restocking shipment. `GET /merchant_api/v2/restocking_shipments/{id}`. */
+  retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
+    return this._client._request(
+      () => ({ method: 'GET', path: `${V2}/${pathId(id)}`, options }),
+      RestockingShipmentV2Schema,
+    );
+  }
+}
+
+/** Restocking shipments (inbound goods), by API version. */
+export class RestockingShipments {
+  /** Version 1: `create`, `update` (PUT, keeps omitted fields, replaces items), `retrieve`. */
+  readonly v1: RestockingShipmentsV1;
+  /** Version 2: `create`, `replace` (PUT replaces the whole resource), `retrieve`. */
+  readonly v2: RestockingShipmentsV2;
+
+  constructor(client: ConstructorParameters<typeof RestockingShipmentsV1>[0]) {
+    this.v1 = new RestockingShipmentsV1(client);
+    this.v2 = new RestockingShipmentsV2(client);
+  }
+}

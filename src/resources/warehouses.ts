@@ -1,0 +1,25 @@
+import type { ListOptions, PagePromise } from '../core/pagination.js';
+import {
+  type Warehouse,
+  type WarehouseListParams,
+  WarehouseListParamsSchema,
+  WarehouseSchema,
+} from '../schemas/warehouses.js';
+import { APIResource } from './resource.js';
+
+/** The merchant's warehouses (`/merchant_api/v1/warehouses`). */
+export class Warehouses extends APIResource {
+  /**
+   * Lists the warehouses. `GET /merchant_api/v1/warehouses`.
+   * Only `id` is documented; every other field is kept as sent.
+   */
+  list(params?: WarehouseListParams, options?: ListOptions): PagePromise<Warehouse> {
+    return this._client._list(
+      '/merchant_api/v1/warehouses',
+      WarehouseListParamsSchema,
+      params,
+      WarehouseSchema,
+      options,
+    );
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Building blocks shared by every schema: open enums, lenient response objects, and request
+ * primitives with readable messages.
+ */
+import * as z from 'zod';
+
+let strictEnums = 0;
+
+/**
+ * Runs `fn` with open enums closed: inside it, a value outside an enum's known values fails.
+ * Parsing is synchronous, so the flag never leaks into another parse.
+ * @internal
+ */
+export function withStrictEnums<T>(fn: () => T): T {
+  strictEnums++;
+  try {
+    return fn();
+  } finally {
+    strictEnums--;
+  }
+}
+
+/**
+ * An enum that stays open for forward compatibility: a value the SDK does not know yet passes in
+ * `'lenient'` mode and is typed `Known | (string & {})`; in `'strict'` mode it fails.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  const known = new Set<string>(values);
+  return z.string().refine((v) => strictEnums === 0 || known.has(v), {
+    error: `expected one of ${values.map((v) => `'${v}'`).join(', ')}`,
+  }) as unknown as z.ZodType<T[number] | (string & {}), string>;
+}
+
+/** A response field that may be absent or `null`. */
+export const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** Integer (request side) with a readable message. */
+export const int = () => z.int({ error: 'expected integer' });
+/** Integer greater than 0 (request side). */
+export const positiveInt = () =>
+  z.int({ error: 'expected integer' }).positive({ error: 'expected integer > 0' });
+/** Integer ≥ 0 (request side). */
+export const nonNegativeInt = () =>
+  z.int({ error: 'expected integer' }).nonnegative({ error: 'expected integer >= 0' });
+/** Non-empty string (request side). */
+export const requiredString = () =>
+  z.string({ error: 'expected string' }).min(1, { error: 'must not be empty' });
+/** Two-letter ISO code (country, province). */
+export const twoLetterCode = () =>
+  z.string({ error: 'expected string' }).regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' });
+/** Three-letter ISO 4217 currency code. */
+export const currencyCode = () =>
+  z
+    .string({ error: 'expected string' })
+    .regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' });
+
+// ---------------------------------------------------------------------------------------------
+// Request helpers whose message for a missing value reads `required` (unlike `requiredString`,
+// which only forbids the empty string and says `expected string` when the value is absent).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Error map for a type check: `required` (or `missing`) when the value is absent, else `expected`.
+ * Pass it as the `error` parameter of a schema constructor.
+ */
+export const requiredOr =
+  (expected: string, missing = 'required') =>
+  (issue: { readonly input?: unknown }): string =>
+    issue.input === undefined ? missing : expected;
+
+/** Any string (optional request field); a wrong type reads `expected string`. */
+export const text = () => z.string({ error: 'expected string' });
+/** A string or `null` (where the API documents `null`, e.g. to clear a value). */
+export const nullableText = () => z.string({ error: 'expected string or null' }).nullable();
+/** A boolean; a wrong type reads `expected boolean`. */
+export const bool = () => z.boolean({ error: 'expected boolean' });
+/** A finite number; a wrong type reads `expected number`. */
+export const num = () => z.number({ error: 'expected number' });
+
+/** Required non-empty string: missing → `required`, empty → `must not be empty`. */
+export const requiredText = () =>
+  z.string({ error: requiredOr('expected string') }).min(1, { error: 'must not be empty' });
+const isInteger = (value: number): boolean => Number.isSafeInteger(value);
+const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger(value) || value > 0;
+
+/**
+ * Integer (request side), like `int()` but a non-integer number (`1.5`) does not stop the enclosing
+ * object's rules: Zod marks `z.int()`'s failure as aborting, which would hide, say, a duplicate
+ * `merchant_item_id` reported by the order's rule in the same error.
+ */
+export const integer = () =>
+  z.number({ error: 'expected integer' }).refine(isInteger, { error: 'expected integer' });
+/** Integer > 0 (request side), like `positiveInt()` but non-aborting (see {@link integer}). */
+export const positiveInteger = () =>
+  integer().refine(isPositiveOrNotInteger, { error: 'expected integer > 0' });
+/** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */
+export const requiredInt = () =>
+  z.number({ error: requiredOr('expected integer') }).refine(isInteger, { error: 'expected integer' });
+/** Required integer > 0: missing → `required`, else `expected integer` / `expected integer > 0`. */
+export const requiredPositiveInt = () =>
+  requiredInt().refine(isPositiveOrNotInteger, { error: 'expected integer > 0' });
+/** Required two-letter ISO code: missing → `required`. */
+export const requiredTwoLetterCode = () =>
+  z
+    .string({ error: requiredOr('expected string') })
+    .regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' });
+/** Required array: missing → `missing` (default `required`), another type → `expected array`. */
+export const requiredArray = <T extends z.ZodType>(item: T, missing = 'required') =>
+  z.array(item, { error: requiredOr('expected array', missing) });
+
+/**
+ * ISO 8601 calendar date (`2025-01-31`) or date-time (`2025-01-31T10:00:00Z`,
+ * `2025-01-31T10:00:00.123+02:00`, `…+0200`, or without offset).
+ */
+export const ISO_DATE_OR_DATETIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?)?$/i;
+
+const DATE_TIME_EXPECTED = 'expected a Date or an ISO 8601 date-time string';
+const DATE_EXPECTED = 'expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string';
+
+/**
+ * A `Date` or an ISO 8601 date / date-time string, kept as given (for query filters, which
+ * are encoded elsewhere). An invalid `Date` fails.
+ */
+export const dateTimeInput = () =>
+  z.union([z.date(), z.string().regex(ISO_DATE_OR_DATETIME, { error: DATE_TIME_EXPECTED })], {
+    error: requiredOr(DATE_TIME_EXPECTED),
+  });
+
+/** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
+export const dateTimeParam = () =>
+  dateTimeInput().transform((v): string => (v instanceof Date ? v.toISOString() : v));
+
+/**
+ * A calendar date sent in a body: a `Date` is sent as its UTC calendar date `YYYY-MM-DD`, a
+ * string (`YYYY-MM-DD` or an ISO date-time, whose date the API uses) as given.
+ */
+export const dateParam = () =>
+  z
+    .union([z.date(), z.string().regex(ISO_DATE_OR_DATETIME, { error: DATE_EXPECTED })], {
+      error: requiredOr(DATE_EXPECTED),
+    })
+    .transform((v): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v));
+
+/** A request value that counts as absent for "one of A or B is required" rules. */
+export const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * An object-level rule that runs even when some fields already failed, so that one
+ * `RequestValidationError` lists every problem. The rule receives the (possibly partly invalid)
+ * object as a plain record and must check the types it relies on. Zod still skips it after an
+ * issue it marks as aborting, such as `int()`'s on a non-integer (hence {@link integer}). Request
+ * side only: such a rule keeps the object off `z.compile`'s fast path.
+ */
+export function objectRule(
+  rule: (value: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>) => void,
+) {
+  return z.superRefine<unknown>(
+    (value, ctx) => {
+      if (isRecord(value)) rule(value, ctx);
+    },
+    { when: (payload) => isRecord(payload.value) },
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

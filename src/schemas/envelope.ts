@@ -1,0 +1,99 @@
+/**
+ * Collections and errors: the list envelope with both pagination styles, the error body, and the
+ * query parameters every list endpoint shares.
+ */
+import * as z from 'zod';
+import { dateTimeInput, positiveInteger } from './common.js';
+
+/**
+ * Pagination block of a list envelope. Accepts both styles seen on this API:
+ * - page numbers (version 1): `current_page`, `page_count`, `item_count`, `items_per_page`;
+ * - cursor (version 2): `first_page_url`, `next_page_url` (`null` on the last page), `limit`.
+ *
+ * Every field is nullish and unknown keys are kept; the pagination layer decides what to trust.
+ */
+export const PaginationSchema = z.looseObject({
+  /** 1-based number of this page (page-number style). */
+  current_page: z.number().nullish(),
+  /** Number of pages (page-number style). */
+  page_count: z.number().nullish(),
+  /** Number of items over all pages (page-number style). */
+  item_count: z.number().nullish(),
+  /** Page size (page-number style). */
+  items_per_page: z.number().nullish(),
+  /** URL of the first page (cursor style). */
+  first_page_url: z.string().nullish(),
+  /** URL of the next page, `null` on the last page (cursor style). */
+  next_page_url: z.string().nullish(),
+  /** Page size (cursor style). */
+  limit: z.number().nullish(),
+});
+/** Pagination block of a list envelope (page-number or cursor style). */
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/**
+ * Builds the schema of a list envelope `{ data: T[], pagination }`. Call it once, at module level
+ * (schemas are never built per request). A bare JSON array is not accepted here: the pagination
+ * layer handles that case.
+ */
+export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    /** The items of this page. */
+    data: z.array(item),
+    /** Pagination block; absent or `null` on endpoints that do not paginate. */
+    pagination: PaginationSchema.nullish(),
+  });
+}
+
+/** A list envelope: the items of one page and the pagination block. */
+export type ListEnvelope<T> = {
+  /** The items of this page. */
+  data: T[];
+  /** Pagination block; absent or `null` on endpoints that do not paginate. */
+  pagination?: Pagination | null | undefined;
+  [key: string]: unknown;
+};
+
+/**
+ * Error body of a 4xx/5xx response, usually `{ "success": false, "errors": ["…"] }`; some carry an
+ * `error` or `message` string instead. Every field is nullish and unknown keys are kept.
+ */
+export const ErrorBodySchema = z.looseObject({
+  /** `false` on errors. */
+  success: z.boolean().nullish(),
+  /** Human-readable messages. */
+  errors: z.array(z.string()).nullish(),
+  /** A single message (some gateways). */
+  error: z.string().nullish(),
+  /** A single message (some gateways). */
+  message: z.string().nullish(),
+});
+/** Error body of a 4xx/5xx response. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/**
+ * `created_at` range filter of list endpoints (`created_at[gte]=…`): each bound a `Date` or an
+ * ISO 8601 date / date-time string, kept as given (the query encoder formats it).
+ */
+export const CreatedAtFilterSchema = z.strictObject({
+  /** Created at or after. */
+  gte: dateTimeInput().optional(),
+  /** Created after. */
+  gt: dateTimeInput().optional(),
+  /** Created at or before. */
+  lte: dateTimeInput().optional(),
+  /** Created before. */
+  lt: dateTimeInput().optional(),
+});
+/** `created_at` range filter of list endpoints. */
+export type CreatedAtFilter = z.input<typeof CreatedAtFilterSchema>;
+
+/** Query parameters every list endpoint accepts: `limit`, `page`, `created_at`. */
+export const listQueryShape = {
+  /** Creation-time range. */
+  created_at: CreatedAtFilterSchema.optional(),
+  /** Page size (the API's default is 20). */
+  limit: positiveInteger().optional(),
+  /** 1-based page number (default 1). */
+  page: positiveInteger().optional(),
+};

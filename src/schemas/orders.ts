@@ -1,0 +1,483 @@
+/**
+ * Orders (`/merchant_api/v1/orders`): the order record with its line items, batches and address,
+ * and the request bodies of create, update (PATCH), list and retrieve.
+ */
+import * as z from 'zod';
+import {
+  currencyCode,
+  dateTimeParam,
+  integer,
+  isBlank,
+  objectRule,
+  openEnum,
+  positiveInteger,
+  requiredArray,
+  requiredInt,
+  requiredOr,
+  requiredPositiveInt,
+  requiredText,
+  requiredTwoLetterCode,
+  text,
+  twoLetterCode,
+} from './common.js';
+import { listQueryShape } from './envelope.js';
+
+// ---------------------------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------------------------
+
+/** Known values of `Order.status`. */
+export const ORDER_STATUSES = ['fulfillable', 'unfulfillable', 'fulfilled'] as const;
+/**
+ * Order status (open enum): `fulfillable` (will be fulfilled), `unfulfillable` (blocked country or
+ * cancelled), `fulfilled`.
+ */
+export const OrderStatusSchema = openEnum(ORDER_STATUSES);
+/** Order status: a known value or one this SDK does not know yet. */
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
+
+/** Known values of `Order.financial_status`. */
+export const FINANCIAL_STATUSES = ['paid', 'refunded', 'pending', 'failed'] as const;
+/** Financial status of an order (open enum, on requests too). */
+export const FinancialStatusSchema = openEnum(FINANCIAL_STATUSES);
+/** Financial status of an order: `paid`, `refunded`, `pending`, `failed`, or another value. */
+export type FinancialStatus = z.infer<typeof FinancialStatusSchema>;
+
+/** Known values of the `include` query parameter of `GET /orders` and `GET /orders/{id}`. */
+export const ORDER_INCLUDES = ['batches'] as const;
+/** A value of `include` (open enum; `batches` is the only documented one). */
+export const OrderIncludeSchema = openEnum(ORDER_INCLUDES);
+/** A value of `include`. */
+export type OrderInclude = z.infer<typeof OrderIncludeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A shipping address as the API returns it. Required: the spec's `*` fields (`full_name`, `line1`,
+ * `city`, `postal_code`, `country_code`); everything else is nullish.
+ */
+export const AddressSchema = z.looseObject({
+  /** Full name of the recipient. */
+  full_name: z.string(),
+  /** First name. */
+  first_name: z.string().nullish(),
+  /** Last name. */
+  last_name: z.string().nullish(),
+  /** Company. */
+  company: z.string().nullish(),
+  /** Street line 1. */
+  line1: z.string(),
+  /** Street line 2. */
+  line2: z.string().nullish(),
+  /** City. */
+  city: z.string(),
+  /** Postal code. */
+  postal_code: z.string(),
+  /** 2-letter province or state code. */
+  province_or_state_code: z.string().nullish(),
+  /** 2-letter ISO 3166-1 country code. */
+  country_code: z.string(),
+  /** E-mail address. */
+  email: z.string().nullish(),
+  /** Phone number. */
+  phone: z.string().nullish(),
+  /** Parcel point id (one external parcel-point provider is supported). */
+  parcel_point_id: z.string().nullish(),
+});
+/** A shipping address as the API returns it. */
+export type Address = z.infer<typeof AddressSchema>;
+
+/**
+ * A batch an item is (or will be) taken from: returned with `include=batches` on orders, and on
+ * shipment items. Every field is nullish.
+ */
+export const OrderItemBatchSchema = z.looseObject({
+  /** Batch name. */
+  name: z.string().nullish(),
+  /** Batch tracking code (lot number). */
+  tracking_code: z.string().nullish(),
+  /** Expiry date, ISO 8601 date string. */
+  expiry_date: z.string().nullish(),
+  /** Quantity taken from this batch. */
+  quantity: z.number().nullish(),
+});
+/** A batch an item is taken from. */
+export type OrderItemBatch = z.infer<typeof OrderItemBatchSchema>;
+
+/**
+ * A line item of an order as the API returns it. Required: `quantity`. `merchant_item_id` is
+ * nullish (the spec says it is `null` for add-ons that are not order line items);
+ * `price_per_unit_in_cents` is nullish although marked `*`, because the spec also says it defaults
+ * to 0 when omitted.
+ */
+export const OrderLineItemSchema = z.looseObject({
+  /** Merchant's id of the line item, unique within the order; `null` for add-ons. */
+  merchant_item_id: z.string().nullish(),
+  /** Provider's SKU id. */
+  sku_id: z.number().nullish(),
+  /** Merchant's SKU code. */
+  merchant_sku_id: z.string().nullish(),
+  /** Quantity ordered. */
+  quantity: z.number(),
+  /** Unit price in cents. */
+  price_per_unit_in_cents: z.number().nullish(),
+  /** Discounted unit price in cents. */
+  price_per_unit_in_cents_with_discount: z.number().nullish(),
+  /** Batches the item is taken from (only with `include=batches`). */
+  batches: z.array(OrderItemBatchSchema).nullish(),
+});
+/** A line item of an order as the API returns it. */
+export type OrderLineItem = z.infer<typeof OrderLineItemSchema>;
+
+/**
+ * An order as the API returns it. Required: `id`, the spec's `*` fields (`merchant_order_id`,
+ * `items`, `shipping_address`) and `status` (every order is in one of the documented states);
+ * everything else is nullish.
+ */
+export const OrderSchema = z.looseObject({
+  /** Provider's identifier. */
+  id: z.number(),
+  /** Merchant's order id (unique). */
+  merchant_order_id: z.string(),
+  /** Order number the end customer sees, if different from `merchant_order_id`. */
+  customer_order_number: z.string().nullish(),
+  /** Line items. */
+  items: z.array(OrderLineItemSchema),
+  /** Shipping address. */
+  shipping_address: AddressSchema,
+  /** Preferred carrier. */
+  carrier_preference: z.string().nullish(),
+  /** Tags (may trigger actions such as add-on rules). */
+  tags: z.array(z.string()).nullish(),
+  /** Free-form metadata. */
+  custom_metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** Creation time, ISO 8601 date-time string. */
+  created_at: z.string().nullish(),
+  /** 3-letter ISO 4217 currency code (default `EUR`). */
+  currency: z.string().nullish(),
+  /** Financial status (open enum). */
+  financial_status: FinancialStatusSchema.nullish(),
+  /** Payment method; contains `COD` for cash on delivery. */
+  payment_method: z.string().nullish(),
+  /** Total paid, in cents. */
+  total_price_in_cents: z.number().nullish(),
+  /** Amount paid minus taxes, in cents. */
+  total_net_revenue_in_cents: z.number().nullish(),
+  /** Taxes, in cents. */
+  total_tax_in_cents: z.number().nullish(),
+  /** Refunded minus taxes, in cents. */
+  total_net_refunds_in_cents: z.number().nullish(),
+  /** Tax within the refunded amount, in cents. */
+  total_tax_refunds_in_cents: z.number().nullish(),
+  /** Order status (open enum). */
+  status: OrderStatusSchema,
+});
+/** An order as the API returns it. */
+export type Order = z.infer<typeof OrderSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+const addressFields = {
+  /** Company. */
+  company: text().optional(),
+  /** Street line 2. */
+  line2: text().optional(),
+  /** 2-letter province or state code. */
+  province_or_state_code: twoLetterCode().optional(),
+  /** E-mail address. */
+  email: text().optional(),
+  /** Phone number. */
+  phone: text().optional(),
+  /** Parcel point id. */
+  parcel_point_id: text().optional(),
+};
+
+/**
+ * Shipping address of `POST /orders`. Required: `full_name`, `line1`, `city`, `postal_code`,
+ * `country_code` (2 letters), and `first_name` or `last_name` (the issue is reported on
+ * `first_name`).
+ */
+export const AddressParamsSchema = z
+  .strictObject(
+    {
+      /** Full name of the recipient. Required. */
+      full_name: requiredText(),
+      /** First name; required if `last_name` is omitted. */
+      first_name: text().optional(),
+      /** Last name; required if `first_name` is omitted. */
+      last_name: text().optional(),
+      /** Street line 1. Required. */
+      line1: requiredText(),
+      /** City. Required. */
+      city: requiredText(),
+      /** Postal code. Required. */
+      postal_code: requiredText(),
+      /** 2-letter ISO 3166-1 country code. Required. */
+      country_code: requiredTwoLetterCode(),
+      ...addressFields,
+    },
+    { error: requiredOr('expected object') },
+  )
+  .check(
+    objectRule((address, ctx) => {
+      if (isBlank(address.first_name) && isBlank(address.last_name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['first_name'],
+          message: 'first_name or last_name is required',
+          input: address.first_name,
+        });
+      }
+    }),
+  );
+/** Shipping address of `POST /orders`. */
+export type AddressParams = z.input<typeof AddressParamsSchema>;
+
+/** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
+export const AddressUpdateParamsSchema = z.strictObject(
+  {
+    /** Full name of the recipient. */
+    full_name: requiredText().optional(),
+    /** First name. */
+    first_name: text().optional(),
+    /** Last name. */
+    last_name: text().optional(),
+    /** Street line 1. */
+    line1: requiredText().optional(),
+    /** City. */
+    city: requiredText().optional(),
+    /** Postal code. */
+    postal_code: requiredText().optional(),
+    /** 2-letter ISO 3166-1 country code. */
+    country_code: twoLetterCode().optional(),
+    ...addressFields,
+  },
+  { error: 'expected object' },
+);
+/** Shipping address of `PATCH /orders/{id}`. */
+export type AddressUpdateParams = z.input<typeof AddressUpdateParamsSchema>;
+
+/**
+ * A line item of `POST /orders`. Required: `merchant_item_id`, `quantity` (> 0),
+ * `price_per_unit_in_cents`, and `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`).
+ */
+export const OrderItemParamsSchema = z
+  .strictObject(
+    {
+      /** Merchant's id of the line item, unique within the order. Required. */
+      merchant_item_id: requiredText(),
+      /** Provider's SKU id; required if `merchant_sku_id` is absent. */
+      sku_id: positiveInteger().optional(),
+      /** Merchant's SKU code; required if `sku_id` is absent. */
+      merchant_sku_id: requiredText().optional(),
+      /** Quantity, an integer > 0. Required. */
+      quantity: requiredPositiveInt(),
+      /** Unit price in cents (used on customs documents, return labels and for COD). Required. */
+      price_per_unit_in_cents: requiredInt(),
+      /** Discounted unit price in cents. */
+      price_per_unit_in_cents_with_discount: integer().optional(),
+    },
+    { error: 'expected object' },
+  )
+  .check(
+    objectRule((item, ctx) => {
+      if (isBlank(item.sku_id) && isBlank(item.merchant_sku_id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sku_id'],
+          message: 'sku_id or merchant_sku_id is required',
+          input: item.sku_id,
+        });
+      }
+    }),
+  );
+/** A line item of `POST /orders`. */
+export type OrderItemParams = z.input<typeof OrderItemParamsSchema>;
+
+/**
+ * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the
+ * rest optional; `quantity` must still be > 0.
+ */
+export const OrderItemUpdateParamsSchema = z.strictObject(
+  {
+    /** Merchant's id of the line item to update. Required. */
+    merchant_item_id: requiredText(),
+    /** Provider's SKU id. */
+    sku_id: positiveInteger().optional(),
+    /** Merchant's SKU code. */
+    merchant_sku_id: requiredText().optional(),
+    /** Quantity, an integer > 0. */
+    quantity: positiveInteger().optional(),
+    /** Unit price in cents. */
+    price_per_unit_in_cents: integer().optional(),
+    /** Discounted unit price in cents. */
+    price_per_unit_in_cents_with_discount: integer().optional(),
+  },
+  { error: 'expected object' },
+);
+/** A line item of `PATCH /orders/{id}`. */
+export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;
+
+const orderFields = {
+  /** Order number the end customer sees, if different from `merchant_order_id`. */
+  customer_order_number: text().optional(),
+  /** Preferred carrier. */
+  carrier_preference: text().optional(),
+  /** Tags (may trigger actions such as add-on rules). */
+  tags: z.array(text(), { error: 'expected array of strings' }).optional(),
+  /** Free-form metadata (a JSON object). */
+  custom_metadata: z.record(z.string(), z.unknown(), { error: 'expected object' }).optional(),
+  /** Creation time: a `Date` (sent as `toISOString()`) or an ISO 8601 string (sent as given). */
+  created_at: dateTimeParam().optional(),
+  /** 3-letter ISO 4217 currency code (the API defaults to `EUR`). */
+  currency: currencyCode().optional(),
+  /** Financial status (open enum: `paid`, `refunded`, `pending`, `failed`). */
+  financial_status: FinancialStatusSchema.optional(),
+  /** Payment method; for cash on delivery use `COD` (then `total_price_in_cents` > 0 is required). */
+  payment_method: text().optional(),
+  /** Total paid, in cents; the amount the carrier collects for COD. */
+  total_price_in_cents: integer().optional(),
+  /** Amount paid minus taxes, in cents. */
+  total_net_revenue_in_cents: integer().optional(),
+  /** Taxes, in cents. */
+  total_tax_in_cents: integer().optional(),
+  /** Refunded minus taxes, in cents. */
+  total_net_refunds_in_cents: integer().optional(),
+  /** Tax within the refunded amount, in cents. */
+  total_tax_refunds_in_cents: integer().optional(),
+};
+
+/**
+ * Whether a payment method is cash on delivery: it contains `COD`, or `cod` in any case as a word of
+ * its own (`cod`, `Cash on delivery (Cod)`, `cod_payment`), but not inside a word (`promo_code`).
+ */
+const isCod = (paymentMethod: unknown): boolean =>
+  typeof paymentMethod === 'string' &&
+  (paymentMethod.includes('COD') || /(^|[^a-z])cod([^a-z]|$)/i.test(paymentMethod));
+
+/** `merchant_item_id` must be unique among the items; the issue goes on the duplicate. */
+function checkUniqueItemIds(order: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
+  const items = order.items;
+  if (!Array.isArray(items)) return;
+  const seen = new Map<string, number>();
+  items.forEach((item: unknown, index) => {
+    if (typeof item !== 'object' || item === null) return;
+    const id = (item as Record<string, unknown>).merchant_item_id;
+    if (typeof id !== 'string') return;
+    const first = seen.get(id);
+    if (first === undefined) {
+      seen.set(id, index);
+      return;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      path: ['items', index, 'merchant_item_id'],
+      message: `duplicate merchant_item_id (same as items[${first}])`,
+      input: id,
+    });
+  });
+}
+
+/**
+ * COD rule: when `payment_method` contains `COD` (see `isCod`: any case, as a word), `total_price_in_cents`
+ * must be > 0.
+ * `requireTotal` says whether a missing total is an error (create) or not (update).
+ */
+function checkCod(
+  order: Record<string, unknown>,
+  ctx: z.core.$RefinementCtx<unknown>,
+  requireTotal: boolean,
+) {
+  if (!isCod(order.payment_method)) return;
+  const total = order.total_price_in_cents;
+  if (total === undefined || total === null) {
+    if (requireTotal) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total_price_in_cents'],
+        message: 'required when payment_method is COD (the amount the carrier collects)',
+        input: total,
+      });
+    }
+  } else if (typeof total === 'number' && total <= 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['total_price_in_cents'],
+      message: 'expected integer > 0 when payment_method is COD',
+      input: total,
+    });
+  }
+}
+
+/**
+ * Body of `POST /orders`. Required: `merchant_order_id`, `shipping_address`, `items` (at least
+ * one). Rules: `merchant_item_id` unique among the items; when `payment_method` contains `COD`
+ * (any case), `total_price_in_cents` is required and > 0. `created_at` accepts a `Date`.
+ */
+export const OrderCreateParamsSchema = z
+  .strictObject({
+    /** Merchant's order id (unique). Required. */
+    merchant_order_id: requiredText(),
+    /** Shipping address. Required. */
+    shipping_address: AddressParamsSchema,
+    /** Line items, at least one. Required. */
+    items: requiredArray(OrderItemParamsSchema).min(1, { error: 'expected at least 1 item' }),
+    ...orderFields,
+  })
+  .check(
+    objectRule((order, ctx) => {
+      checkUniqueItemIds(order, ctx);
+      checkCod(order, ctx, true);
+    }),
+  );
+/** Body of `POST /orders`. */
+export type OrderCreateParams = z.input<typeof OrderCreateParamsSchema>;
+
+/**
+ * Body of `PATCH /orders/{id}`: every field optional, `shipping_address` subfields included; each
+ * item identifies the line to update by `merchant_item_id`. Rules: `quantity` > 0, unique
+ * `merchant_item_id`. COD rule: when `payment_method` containing `COD` is sent together with
+ * `total_price_in_cents`, that total must be > 0; a COD `payment_method` without a total is let
+ * through, since the order already has one on the server (the API checks it).
+ */
+export const OrderUpdateParamsSchema = z
+  .strictObject({
+    /** Merchant's order id. */
+    merchant_order_id: requiredText().optional(),
+    /** Shipping address fields to change. */
+    shipping_address: AddressUpdateParamsSchema.optional(),
+    /** Line items to update, matched by `merchant_item_id`. */
+    items: z.array(OrderItemUpdateParamsSchema, { error: 'expected array' }).optional(),
+    ...orderFields,
+  })
+  .check(
+    objectRule((order, ctx) => {
+      checkUniqueItemIds(order, ctx);
+      checkCod(order, ctx, false);
+    }),
+  );
+/** Body of `PATCH /orders/{id}`. */
+export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
+
+const includeParam = z.array(OrderIncludeSchema, { error: 'expected array of strings' }).optional();
+
+/** Query of `GET /orders`. */
+export const OrderListParamsSchema = z.strictObject({
+  /** Extra data to include: `batches` adds `batches` to each line item. */
+  include: includeParam,
+  ...listQueryShape,
+});
+/** Query of `GET /orders`. */
+export type OrderListParams = z.input<typeof OrderListParamsSchema>;
+
+/** Query of `GET /orders/{id}`. */
+export const OrderRetrieveParamsSchema = z.strictObject({
+  /** Extra data to include: `batches` adds `batches` to each line item. */
+  include: includeParam,
+});
+/** Query of `GET /orders/{id}`. */
+export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;

@@ -1,0 +1,382 @@
+/**
+ * Restocking shipments (inbound goods announced to a warehouse), version 1
+ * (`/merchant_api/v1/restocking_shipments`, also the webhook payload) and version 2
+ * (`/merchant_api/v2/restocking_shipments`): records and request bodies.
+ */
+import * as z from 'zod';
+import {
+  bool,
+  dateParam,
+  integer,
+  isBlank,
+  nullableText,
+  objectRule,
+  openEnum,
+  positiveInteger,
+  requiredArray,
+  requiredOr,
+  requiredPositiveInt,
+  requiredText,
+  text,
+} from './common.js';
+
+// ---------------------------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------------------------
+
+/** The four delivery options of a restocking shipment (both versions). */
+export const DELIVERY_OPTIONS = ['courier', 'dropoff', 'service_freight', 'postal'] as const;
+/** Delivery option in responses (open enum). */
+export const DeliveryOptionSchema = openEnum(DELIVERY_OPTIONS);
+/** Delivery option in responses: a known value or one this SDK does not know yet. */
+export type DeliveryOption = z.infer<typeof DeliveryOptionSchema>;
+
+/** Delivery option in requests: exactly one of the four values (closed enum). */
+export const DeliveryOptionParamSchema = z.enum(DELIVERY_OPTIONS, {
+  error: requiredOr(`expected one of ${DELIVERY_OPTIONS.map((v) => `'${v}'`).join(', ')}`),
+});
+/** Delivery option in requests. */
+export type DeliveryOptionParam = z.input<typeof DeliveryOptionParamSchema>;
+
+/** Known status values of a version 1 restocking shipment. */
+export const RESTOCKING_SHIPMENT_V1_STATUSES = [
+  'created',
+  'shipped',
+  'delivered',
+  'arrived',
+  'processing',
+  'restocked',
+  'on_hold',
+  'cancelled',
+] as const;
+/**
+ * Status of a version 1 restocking shipment (open enum): `created` (not yet shipped), `shipped`
+ * (on the way; initial status through the API), `delivered` (at the warehouse, not verified),
+ * `arrived` (documentation complete), `processing` (being put into storage), `restocked` (done),
+ * `on_hold`, `cancelled`.
+ */
+export const RestockingShipmentV1StatusSchema = openEnum(RESTOCKING_SHIPMENT_V1_STATUSES);
+/** Status of a version 1 restocking shipment. */
+export type RestockingShipmentV1Status = z.infer<typeof RestockingShipmentV1StatusSchema>;
+
+/** Known status values of a version 2 restocking shipment (`received` instead of `delivered`; no `on_hold`). */
+export const RESTOCKING_SHIPMENT_V2_STATUSES = [
+  'arrived',
+  'cancelled',
+  'created',
+  'processing',
+  'received',
+  'restocked',
+  'shipped',
+] as const;
+/** Status of a version 2 restocking shipment (open enum). */
+export const RestockingShipmentV2StatusSchema = openEnum(RESTOCKING_SHIPMENT_V2_STATUSES);
+/** Status of a version 2 restocking shipment. */
+export type RestockingShipmentV2Status = z.infer<typeof RestockingShipmentV2StatusSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+/** A batch received for an item of a restocking shipment. Only `id` is required. */
+export const RestockingShipmentItemBatchSchema = z.looseObject({
+  /** Inventory batch id. */
+  id: z.number(),
+  /** Batch name. */
+  name: z.string().nullish(),
+  /** Batch tracking code (lot number). */
+  tracking_code: z.string().nullish(),
+  /** Expiry date, ISO 8601 date string. */
+  expiry_date: z.string().nullish(),
+  /** Quantity of this batch that arrived. */
+  arrived_quantity: z.number().nullish(),
+});
+/** A batch received for an item of a restocking shipment. */
+export type RestockingShipmentItemBatch = z.infer<typeof RestockingShipmentItemBatchSchema>;
+
+/**
+ * An item of a restocking shipment as the API returns it (both versions). Every field is nullish:
+ * the spec does not show the response item's required fields. `arrived_quantity`,
+ * `damaged_quantity` and `missing_quantity` are only set once the shipment is `restocked`.
+ */
+export const RestockingShipmentItemSchema = z.looseObject({
+  /** Item id. */
+  id: z.number().nullish(),
+  /** Provider's SKU id. */
+  sku_id: z.number().nullish(),
+  /** Merchant's SKU code (version 2). */
+  sku_code: z.string().nullish(),
+  /** Merchant's SKU code (some version 1 responses). */
+  merchant_sku_id: z.string().nullish(),
+  /** Quantity announced. */
+  announced_quantity: z.number().nullish(),
+  /** Quantity that arrived (once restocked). */
+  arrived_quantity: z.number().nullish(),
+  /** Quantity that arrived damaged (once restocked). */
+  damaged_quantity: z.number().nullish(),
+  /** Quantity missing (once restocked). */
+  missing_quantity: z.number().nullish(),
+  /** Remarks (version 2). */
+  remarks: z.string().nullish(),
+  /** Total cost of the item in cents (version 2). */
+  total_cost_in_cents: z.number().nullish(),
+  /** Inventory batch the item was announced for (version 2). */
+  inventory_batch_id: z.number().nullish(),
+  /** Batches received (empty after a version 1 update). */
+  inventory_batches: z.array(RestockingShipmentItemBatchSchema).nullish(),
+});
+/** An item of a restocking shipment as the API returns it. */
+export type RestockingShipmentItem = z.infer<typeof RestockingShipmentItemSchema>;
+
+/**
+ * A version 1 restocking shipment as the API returns it; also the body of the "Restocking shipment
+ * status updated" webhook. Required: `id` and `status` (every shipment is in a documented state,
+ * and the webhook is about it); everything else is nullish (the spec marks nothing required).
+ */
+export const RestockingShipmentV1Schema = z.looseObject({
+  /** Provider's identifier. */
+  id: z.number(),
+  /** Merchant the shipment belongs to. */
+  merchant_id: z.number().nullish(),
+  /** Destination warehouse. */
+  warehouse_id: z.number().nullish(),
+  /** Estimated arrival, ISO 8601 date string, or `null`. */
+  estimated_arrival_date: z.string().nullish(),
+  /** Delivery option (open enum). */
+  delivery_option: DeliveryOptionSchema.nullish(),
+  /** Carrier tracking code. */
+  tracking_code: z.string().nullish(),
+  /** Purchase order number. */
+  po_number: z.string().nullish(),
+  /** Supplier name. */
+  supplier_name: z.string().nullish(),
+  /** Status (open enum of the version 1 values). */
+  status: RestockingShipmentV1StatusSchema,
+  /** Barcode of the shipment. */
+  barcode: z.string().nullish(),
+  /** Items. */
+  restocking_shipment_items: z.array(RestockingShipmentItemSchema).nullish(),
+});
+/** A version 1 restocking shipment as the API returns it. */
+export type RestockingShipmentV1 = z.infer<typeof RestockingShipmentV1Schema>;
+
+/**
+ * A version 2 restocking shipment as the API returns it. Required: `id`, `warehouse_id`,
+ * `delivery_option`, `restocking_shipment_items` (the spec's `*` fields) and `status`;
+ * `estimated_arrival_date` is nullish (`null` allowed in responses), as is everything else.
+ */
+export const RestockingShipmentV2Schema = z.looseObject({
+  /** Provider's identifier. */
+  id: z.number(),
+  /** Destination warehouse. */
+  warehouse_id: z.number(),
+  /** Delivery option (open enum). */
+  delivery_option: DeliveryOptionSchema,
+  /** Estimated arrival, ISO 8601 date string, or `null`. */
+  estimated_arrival_date: z.string().nullish(),
+  /** Purchase order number. */
+  po_number: z.string().nullish(),
+  /** Supplier name. */
+  supplier_name: z.string().nullish(),
+  /** Carrier tracking code. */
+  tracking_code: z.string().nullish(),
+  /** Prioritised for faster fulfillment. */
+  priority: z.boolean().nullish(),
+  /** Items. */
+  restocking_shipment_items: z.array(RestockingShipmentItemSchema),
+  /** Barcode of the shipment. */
+  barcode: z.string().nullish(),
+  /** Status (open enum of the version 2 values). */
+  status: RestockingShipmentV2StatusSchema,
+  /** Creation time, ISO 8601 date-time string. */
+  created_at: z.string().nullish(),
+  /** Last update time, ISO 8601 date-time string. */
+  updated_at: z.string().nullish(),
+  /** Arrival time, or `null`. */
+  arrived_at: z.string().nullish(),
+  /** Most recent reopen, or `null` if never reopened. */
+  reopened_at: z.string().nullish(),
+  /** Completed reopen cycles (0 through the initial finalization). */
+  completed_reopens_count: z.number().nullish(),
+});
+/** A version 2 restocking shipment as the API returns it. */
+export type RestockingShipmentV2 = z.infer<typeof RestockingShipmentV2Schema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests, version 1
+// ---------------------------------------------------------------------------------------------
+
+const WAREHOUSE_ID = 'expected integer > 0 or a string of digits';
+
+/**
+ * Version 1 `warehouse_id`: an integer > 0 or a string of digits. A string is converted to a
+ * number, so the wire body always carries an integer.
+ */
+const warehouseIdV1 = z
+  .union([positiveInteger(), z.string().regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID })], {
+    error: requiredOr(WAREHOUSE_ID),
+  })
+  .transform((v): number => (typeof v === 'string' ? Number(v) : v));
+
+/**
+ * An item of a version 1 restocking shipment request. Required: `announced_quantity` (> 0) and
+ * `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`; `sku_id` is the documented key,
+ * `merchant_sku_id` is accepted by some versions of the API).
+ */
+export const RestockingShipmentItemV1ParamsSchema = z
+  .strictObject(
+    {
+      /** Provider's SKU id; required if `merchant_sku_id` is absent. */
+      sku_id: positiveInteger().optional(),
+      /** Merchant's SKU code; required if `sku_id` is absent. */
+      merchant_sku_id: requiredText().optional(),
+      /** Quantity announced, an integer > 0. Required. */
+      announced_quantity: requiredPositiveInt(),
+      /** Inventory batch the goods belong to. */
+      inventory_batch_id: positiveInteger().optional(),
+    },
+    { error: 'expected object' },
+  )
+  .check(
+    objectRule((item, ctx) => {
+      if (isBlank(item.sku_id) && isBlank(item.merchant_sku_id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sku_id'],
+          message: 'sku_id or merchant_sku_id is required',
+          input: item.sku_id,
+        });
+      }
+    }),
+  );
+/** An item of a version 1 restocking shipment request. */
+export type RestockingShipmentItemV1Params = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
+
+/**
+ * Body of `POST /merchant_api/v1/restocking_shipments`. Required: `warehouse_id` (an integer or a
+ * string of digits, sent as a number) and `restocking_shipment_items` (`[]` allowed). The spec marks
+ * no field required for version 1; these two are required because a shipment needs a destination,
+ * and to match the update body, where omitting the items removes them all.
+ */
+export const RestockingShipmentV1CreateParamsSchema = z.strictObject({
+  /** Destination warehouse (one of the merchant's). Required. */
+  warehouse_id: warehouseIdV1,
+  /**
+   * Estimated arrival: `YYYY-MM-DD`, an ISO date-time (the API uses its date), or a `Date` (sent as
+   * its UTC calendar date).
+   */
+  estimated_arrival_date: dateParam().optional(),
+  /** How the goods reach the warehouse. */
+  delivery_option: DeliveryOptionParamSchema.optional(),
+  /** Carrier tracking code. */
+  tracking_code: text().optional(),
+  /** Items. Required (`[]` allowed). */
+  restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema),
+});
+/** Body of `POST /merchant_api/v1/restocking_shipments`. */
+export type RestockingShipmentV1CreateParams = z.input<typeof RestockingShipmentV1CreateParamsSchema>;
+
+/** Message for a version 1 update without `restocking_shipment_items`. */
+export const MISSING_V1_ITEMS_MESSAGE =
+  'required: omitting restocking_shipment_items would remove every item of the shipment; pass the full list, or [] to clear it';
+
+/**
+ * Body of `PUT /merchant_api/v1/restocking_shipments/{id}` (allowed while the status is `created`
+ * or `shipped`). Omitted top-level properties keep their value (the spec; one version of the
+ * reference says PUT replaces the whole resource) — except `restocking_shipment_items`, which
+ * replaces the whole list and, when omitted, removes every item. It is therefore required here:
+ * pass the full list, or `[]` to clear it on purpose.
+ */
+export const RestockingShipmentV1UpdateParamsSchema = z.strictObject({
+  /** Destination warehouse (an integer or a string of digits, sent as a number). */
+  warehouse_id: warehouseIdV1.optional(),
+  /** Estimated arrival: `YYYY-MM-DD`, an ISO date-time, or a `Date` (sent as its UTC date). */
+  estimated_arrival_date: dateParam().optional(),
+  /** How the goods reach the warehouse. */
+  delivery_option: DeliveryOptionParamSchema.optional(),
+  /** Carrier tracking code. */
+  tracking_code: text().optional(),
+  /** The complete new item list (replaces the current one). Required; `[]` clears it. */
+  restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema, MISSING_V1_ITEMS_MESSAGE),
+});
+/** Body of `PUT /merchant_api/v1/restocking_shipments/{id}`. */
+export type RestockingShipmentV1UpdateParams = z.input<typeof RestockingShipmentV1UpdateParamsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests, version 2
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An item of a version 2 restocking shipment request. Required: `announced_quantity` (> 0) and
+ * `sku_id` or `sku_code` (the issue is reported on `sku_id`).
+ */
+export const RestockingShipmentItemV2ParamsSchema = z
+  .strictObject(
+    {
+      /** Provider's SKU id; required if `sku_code` is absent. */
+      sku_id: positiveInteger().optional(),
+      /** Merchant's SKU code; required if `sku_id` is absent. */
+      sku_code: requiredText().optional(),
+      /** Quantity announced, an integer > 0. Required. */
+      announced_quantity: requiredPositiveInt(),
+      /** Remarks for the warehouse. */
+      remarks: text().optional(),
+      /** Total cost of the item, integer cents. */
+      total_cost_in_cents: integer().optional(),
+      /** Inventory batch the goods belong to. */
+      inventory_batch_id: positiveInteger().optional(),
+    },
+    { error: 'expected object' },
+  )
+  .check(
+    objectRule((item, ctx) => {
+      if (isBlank(item.sku_id) && isBlank(item.sku_code)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sku_id'],
+          message: 'sku_id or sku_code is required',
+          input: item.sku_id,
+        });
+      }
+    }),
+  );
+/** An item of a version 2 restocking shipment request. */
+export type RestockingShipmentItemV2Params = z.input<typeof RestockingShipmentItemV2ParamsSchema>;
+
+/**
+ * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
+ * `estimated_arrival_date`, `warehouse_id` (integer > 0), `restocking_shipment_items`.
+ * `po_number`, `supplier_name` and `tracking_code` accept `null`.
+ */
+export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
+  /** How the goods reach the warehouse. Required. */
+  delivery_option: DeliveryOptionParamSchema,
+  /**
+   * Estimated arrival: `YYYY-MM-DD`, an ISO date-time (the API uses its date), or a `Date` (sent as
+   * its UTC calendar date). Required.
+   */
+  estimated_arrival_date: dateParam(),
+  /** Destination warehouse. Required. */
+  warehouse_id: requiredPositiveInt(),
+  /** Items. Required. */
+  restocking_shipment_items: requiredArray(RestockingShipmentItemV2ParamsSchema),
+  /** Purchase order number, or `null`. */
+  po_number: nullableText().optional(),
+  /** Prioritise for faster fulfillment (default `false`). */
+  priority: bool().optional(),
+  /** Supplier name, or `null`. */
+  supplier_name: nullableText().optional(),
+  /** Carrier tracking code, or `null`. */
+  tracking_code: nullableText().optional(),
+});
+/** Body of `POST /merchant_api/v2/restocking_shipments`. */
+export type RestockingShipmentV2CreateParams = z.input<typeof RestockingShipmentV2CreateParamsSchema>;
+
+/**
+ * Body of `PUT /merchant_api/v2/restocking_shipments/{id}`: the create body, since PUT replaces the
+ * entire resource (send every field you want to keep: an omitted optional field, `priority`
+ * included, may be reset to its default). Allowed while the status is `created` or `shipped`.
+ */
+export const RestockingShipmentV2ReplaceParamsSchema = RestockingShipmentV2CreateParamsSchema;
+/** Body of `PUT /merchant_api/v2/restocking_shipments/{id}`. */
+export type RestockingShipmentV2ReplaceParams = z.input<typeof RestockingShipmentV2ReplaceParamsSchema>;

@@ -1,0 +1,22 @@
+/**
+ * Warehouses (`GET /merchant_api/v1/warehouses`). Their fields are documented nowhere: only the
+ * integer `id` (the `warehouse_id` used elsewhere) is known; every other field is kept as received.
+ */
+import * as z from 'zod';
+import { listQueryShape } from './envelope.js';
+
+/** A warehouse: `id` is required; every other field is kept as received. */
+export const WarehouseSchema = z.looseObject({
+  /** Provider's identifier (the `warehouse_id` of SKU inventory and restocking shipments). */
+  id: z.number(),
+});
+/** A warehouse. */
+export type Warehouse = z.infer<typeof WarehouseSchema>;
+
+/**
+ * Query of `GET /warehouses`: `limit`, `page`, `created_at`. The provider documents no other parameters
+ * for this endpoint, so further ones are passed through as given (request options never are).
+ */
+export const WarehouseListParamsSchema = z.looseObject({ ...listQueryShape });
+/** Query of `GET /warehouses`. */
+export type WarehouseListParams = z.input<typeof WarehouseListParamsSchema>;

@@ -1,0 +1,369 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { Page, PaginationError } from '../src/index.js';
+import { BASE, testClient, useMsw } from './helpers/msw.js';
+
+const server = useMsw();
+const WAREHOUSES = `${BASE}/merchant_api/v1/warehouses`;
+
+const items = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i }));
+
+/** A page-number collection of `total` items served `perPage` at a time; records every request URL. */
+function pageNumbered(path: string, total: number, perPage: number) {
+  const seen: URL[] = [];
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  server.use(
+    http.get(`${BASE}${path}`, ({ request }) => {
+      const url = new URL(request.url);
+      seen.push(url);
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const from = (page - 1) * perPage;
+      return HttpResponse.json({
+        data: items(from + 1, Math.max(0, Math.min(perPage, total - from))),
+        pagination: { current_page: page, page_count: pageCount, item_count: total, items_per_page: perPage },
+      });
+    }),
+  );
+  return seen;
+}
+
+describe('page-number strategy (version 1 envelope)', () => {
+  it('iterates every item of every page in order, lazily', async () => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 45, 20);
+    const ids: number[] = [];
+    for await (const w of testClient().warehouses.list()) ids.push(w.id);
+    expect(ids).toEqual(items(1, 45).map((i) => i.id));
+    expect(seen.map((u) => u.searchParams.get('page'))).toEqual([null, '2', '3']);
+  });
+
+  it('carries filters and limit to every page', async () => {
+    const seen = pageNumbered('/merchant_api/v1/skus', 0, 1);
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/skus`, ({ request }) => {
+        const url = new URL(request.url);
+        seen.push(url);
+        const page = Number(url.searchParams.get('page') ?? '1');
+        return HttpResponse.json({
+          data: [{ id: 100 - page, name: `n${page}`, status: 'active', merchant_sku_id: 'A' }],
+          pagination: { current_page: page, page_count: 3, item_count: 3, items_per_page: 1 },
+        });
+      }),
+    );
+    const gte = new Date('2025-01-01T00:00:00.000Z');
+    const all = await testClient()
+      .skus.list({ merchant_sku_ids: ['A', 'B'], created_at: { gte }, limit: 1 })
+      .toArray({ max: 100 });
+    expect(all).toHaveLength(3);
+    expect(seen).toHaveLength(3);
+    for (const [i, url] of seen.entries()) {
+      expect(url.searchParams.getAll('merchant_sku_ids[]')).toEqual(['A', 'B']);
+      expect(url.searchParams.get('created_at[gte]')).toBe('2025-01-01T00:00:00.000Z');
+      expect(url.searchParams.get('limit')).toBe('1');
+      expect(url.searchParams.get('page')).toBe(i === 0 ? null : String(i + 1));
+    }
+  });
+
+  it('starts at the requested page', async () => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 60, 20);
+    const ids: number[] = [];
+    for await (const w of testClient().warehouses.list({ page: 2 })) ids.push(w.id);
+    expect(ids[0]).toBe(21);
+    expect(ids).toHaveLength(40);
+    expect(seen.map((u) => u.searchParams.get('page'))).toEqual(['2', '3']);
+  });
+
+  it('stops at an empty page even if page_count says more', async () => {
+    let requests = 0;
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        requests++;
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        return HttpResponse.json({
+          data: page === 1 ? items(1, 2) : [],
+          pagination: { current_page: page, page_count: 99 },
+        });
+      }),
+    );
+    expect(await testClient().warehouses.list().toArray({ max: 1000 })).toHaveLength(2);
+    expect(requests).toBe(2);
+  });
+
+  it('await gives the first Page with data, pagination, response and navigation', async () => {
+    pageNumbered('/merchant_api/v1/warehouses', 30, 20);
+    const page = await testClient().warehouses.list();
+    expect(page).toBeInstanceOf(Page);
+    expect(page.data).toHaveLength(20);
+    expect(page.pagination).toEqual({ current_page: 1, page_count: 2, item_count: 30, items_per_page: 20 });
+    expect(page.response.status).toBe(200);
+    expect(page.hasNextPage()).toBe(true);
+    const second = await page.getNextPage();
+    expect(second.data).toHaveLength(10);
+    expect(second.hasNextPage()).toBe(false);
+    await expect(second.getNextPage()).rejects.toBeInstanceOf(PaginationError);
+  });
+
+  it('.pages() yields Page objects; .withResponse() gives the first page and its Response', async () => {
+    pageNumbered('/merchant_api/v1/warehouses', 50, 20);
+    const sizes: number[] = [];
+    for await (const page of testClient().warehouses.list().pages()) sizes.push(page.data.length);
+    expect(sizes).toEqual([20, 20, 10]);
+    const { data, response } = await testClient().warehouses.list().withResponse();
+    expect(data).toBeInstanceOf(Page);
+    expect(response.ok).toBe(true);
+  });
+
+  it('breaking out of the loop stops fetching', async () => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 200, 20);
+    let n = 0;
+    for await (const _ of testClient().warehouses.list()) {
+      if (++n === 25) break;
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it.each([
+    [1, 1],
+    [20, 1],
+    [21, 2],
+    [40, 2],
+    [41, 3],
+  ])('toArray({ max: %i }) fetches %i page(s)', async (max, pages) => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 200, 20);
+    const out = await testClient().warehouses.list().toArray({ max });
+    expect(out).toHaveLength(max);
+    expect(seen).toHaveLength(pages);
+  });
+
+  it('toArray requires a bound', async () => {
+    pageNumbered('/merchant_api/v1/warehouses', 5, 20);
+    const list = testClient().warehouses.list();
+    await list;
+    // @ts-expect-error: max is required
+    await expect(list.toArray({})).rejects.toBeInstanceOf(PaginationError);
+    // @ts-expect-error: the options object is required
+    await expect(list.toArray()).rejects.toThrow(/needs a bound/);
+  });
+
+  it('retries a 503 in the middle of an iteration and continues', async () => {
+    let calls = 0;
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 100, 20);
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        if (new URL(request.url).searchParams.get('page') === '3' && calls++ === 0) {
+          return HttpResponse.json({ errors: ['busy'] }, { status: 503 });
+        }
+        return undefined; // fall through to the collection
+      }),
+    );
+    const all = await testClient().warehouses.list().toArray({ max: 1000 });
+    expect(all.map((w) => w.id)).toEqual(items(1, 100).map((i) => i.id));
+    expect(calls).toBe(2);
+    expect(seen.map((u) => u.searchParams.get('page'))).toEqual([null, '2', '3', '4', '5']);
+  });
+});
+
+describe('cursor strategy (version 2 envelope)', () => {
+  function cursored(
+    pages: unknown[][],
+    nextUrl = (i: number) => `${BASE}/merchant_api/v1/warehouses?page=c${i}&limit=2`,
+  ) {
+    const seen: string[] = [];
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        seen.push(request.url);
+        const cursor = new URL(request.url).searchParams.get('page');
+        const index = cursor ? Number(cursor.slice(1)) : 0;
+        return HttpResponse.json({
+          data: pages[index],
+          pagination: {
+            first_page_url: `${BASE}/merchant_api/v1/warehouses?limit=2`,
+            limit: 2,
+            next_page_url: index + 1 < pages.length ? nextUrl(index + 1) : null,
+          },
+        });
+      }),
+    );
+    return seen;
+  }
+
+  it('follows next_page_url until it is null', async () => {
+    const seen = cursored([items(1, 2), items(3, 2), items(5, 1)]);
+    const ids = (await testClient().warehouses.list({ limit: 2 }).toArray({ max: 10 })).map((w) => w.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    expect(seen).toEqual([
+      `${BASE}/merchant_api/v1/warehouses?limit=2`,
+      `${BASE}/merchant_api/v1/warehouses?page=c1&limit=2`,
+      `${BASE}/merchant_api/v1/warehouses?page=c2&limit=2`,
+    ]);
+  });
+
+  it('continues past an empty page that still carries a cursor', async () => {
+    cursored([items(1, 2), [], items(3, 1)]);
+    const ids = (await testClient().warehouses.list().toArray({ max: 10 })).map((w) => w.id);
+    expect(ids).toEqual([1, 2, 3]);
+  });
+
+  it('never sends the token to another origin', async () => {
+    let foreign = 0;
+    server.use(
+      http.get('https://evil.test/*', () => {
+        foreign++;
+        return HttpResponse.json([]);
+      }),
+    );
+    cursored([items(1, 2), items(3, 2)], () => 'https://evil.test/merchant_api/v1/warehouses?page=c1');
+    const seen: number[] = [];
+    const error = await (async () => {
+      for await (const w of testClient().warehouses.list()) seen.push(w.id);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toMatch(/not the configured origin/);
+    expect(seen).toEqual([1, 2]);
+    expect(foreign).toBe(0);
+  });
+
+  it('ends with PaginationError when a cursor repeats', async () => {
+    let calls = 0;
+    server.use(
+      http.get(WAREHOUSES, () => {
+        calls++;
+        return HttpResponse.json({
+          data: items(calls * 10, 1),
+          pagination: { next_page_url: `${WAREHOUSES}?page=same` },
+        });
+      }),
+    );
+    await expect(testClient().warehouses.list().toArray({ max: 1000 })).rejects.toThrow(
+      /cursor it had sent before/,
+    );
+    expect(calls).toBe(2);
+  });
+});
+
+describe('bare JSON array', () => {
+  function bare(total: number, perPage: number) {
+    const seen: URL[] = [];
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        const url = new URL(request.url);
+        seen.push(url);
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const size = Number(url.searchParams.get('limit') ?? perPage);
+        const from = (page - 1) * size;
+        return HttpResponse.json(items(from + 1, Math.max(0, Math.min(size, total - from))));
+      }),
+    );
+    return seen;
+  }
+
+  it('is one page when it is not full', async () => {
+    const seen = bare(5, 20);
+    expect(await testClient().warehouses.list().toArray({ max: 100 })).toHaveLength(5);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('asks for the next page while pages are full at the default size of 20', async () => {
+    const seen = bare(45, 20);
+    expect(await testClient().warehouses.list().toArray({ max: 100 })).toHaveLength(45);
+    expect(seen.map((u) => u.searchParams.get('page'))).toEqual([null, '2', '3']);
+  });
+
+  it('uses the requested limit and stops at an empty page', async () => {
+    const seen = bare(20, 20);
+    expect(await testClient().warehouses.list({ limit: 10 }).toArray({ max: 100 })).toHaveLength(20);
+    expect(seen.map((u) => u.searchParams.get('page'))).toEqual([null, '2', '3']);
+  });
+});
+
+describe('loop defences', () => {
+  it('a page that repeats the previous one ends with PaginationError', async () => {
+    let calls = 0;
+    server.use(
+      http.get(WAREHOUSES, () => {
+        calls++;
+        return HttpResponse.json(items(1, 20)); // the server ignores `page`
+      }),
+    );
+    await expect(testClient().warehouses.list().toArray({ max: 10_000 })).rejects.toThrow(/same items/);
+    expect(calls).toBe(2);
+  });
+
+  it('a current_page that does not advance ends with PaginationError', async () => {
+    let calls = 0;
+    server.use(
+      http.get(WAREHOUSES, () => {
+        calls++;
+        return HttpResponse.json({
+          data: items(calls * 100, 3),
+          pagination: { current_page: 1, page_count: 5 },
+        });
+      }),
+    );
+    await expect(testClient().warehouses.list().toArray({ max: 10_000 })).rejects.toThrow(
+      /answered page 1 after page 1/,
+    );
+    expect(calls).toBe(2);
+  });
+
+  it('maxPages caps an endless collection', async () => {
+    let calls = 0;
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        calls++;
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        return HttpResponse.json({
+          data: items(page * 10, 1),
+          pagination: { current_page: page, page_count: 1e9 },
+        });
+      }),
+    );
+    const error = await testClient()
+      .warehouses.list(undefined, { maxPages: 5 })
+      .toArray({ max: 1e9 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toMatch(/Stopped after 5 pages \(maxPages is 5\)/);
+    expect(calls).toBe(5);
+  });
+});
+
+describe('prefetch', () => {
+  it('fetches the next page while the loop works on the current one, never more than one ahead', async () => {
+    const log: string[] = [];
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        log.push(`fetch ${page}`);
+        return HttpResponse.json({
+          data: items(page * 10, 2),
+          pagination: { current_page: page, page_count: 4 },
+        });
+      }),
+    );
+    for await (const page of testClient().warehouses.list(undefined, { prefetch: 1 }).pages()) {
+      const current = page.pagination?.current_page;
+      await new Promise((r) => setTimeout(r, 20)); // the consumer works
+      log.push(`done ${current}`);
+      const fetched = log.filter((l) => l.startsWith('fetch')).length;
+      expect(fetched).toBeLessThanOrEqual(Number(current) + 1);
+    }
+    expect(log).toEqual(['fetch 1', 'fetch 2', 'done 1', 'fetch 3', 'done 2', 'fetch 4', 'done 3', 'done 4']);
+  });
+
+  it('without prefetch, a page is fetched only when the loop asks', async () => {
+    const log: string[] = [];
+    server.use(
+      http.get(WAREHOUSES, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        log.push(`fetch ${page}`);
+        return HttpResponse.json({
+          data: items(page * 10, 2),
+          pagination: { current_page: page, page_count: 3 },
+        });
+      }),
+    );
+    for await (const page of testClient().warehouses.list().pages())
+      log.push(`done ${page.pagination?.current_page}`);
+    expect(log).toEqual(['fetch 1', 'done 1', 'fetch 2', 'done 2', 'fetch 3', 'done 3']);
+  });
+});

@@ -1,0 +1,148 @@
+import { HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { RequestValidationError } from '../../src/index.js';
+import { orderCreateParamsFixture, orderFixture } from '../fixtures/orders.js';
+import { testClient, useMsw } from '../helpers/msw.js';
+import { capture } from '../helpers/wire.js';
+
+const server = useMsw();
+const client = () => testClient();
+const page = (data: unknown[]) => ({
+  data,
+  pagination: { current_page: 1, page_count: 1, item_count: data.length, items_per_page: 20 },
+});
+
+describe('orders.list', () => {
+  it('sends created_at bounds and include comma-joined, and parses orders', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/orders', page([orderFixture]));
+    const result = await client().orders.list({
+      created_at: { gt: '2025-01-01T00:00:00Z', lte: new Date('2025-02-01T12:00:00Z') },
+      include: ['batches'],
+      limit: 10,
+      page: 2,
+    });
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/merchant_api/v1/orders', body: undefined });
+    expect(seen[0]!.search).toBe(
+      '?created_at[gt]=2025-01-01T00%3A00%3A00Z&created_at[lte]=2025-02-01T12%3A00%3A00.000Z&limit=10&page=2&include=batches',
+    );
+    expect(result.data[0]?.id).toBe(orderFixture.id);
+  });
+
+  it('sends no include when the list is empty', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/orders', page([]));
+    await client().orders.list({ include: [] });
+    expect(seen[0]!.search).toBe('');
+  });
+});
+
+describe('orders.retrieve', () => {
+  it('GETs /orders/{id} with include=batches', async () => {
+    const seen = capture(server, 'get', `/merchant_api/v1/orders/${orderFixture.id}`, orderFixture);
+    const order = await client().orders.retrieve(orderFixture.id, { include: ['batches'] });
+    expect(seen[0]).toMatchObject({ method: 'GET', search: '?include=batches', body: undefined });
+    expect(order).toMatchObject({ id: orderFixture.id, merchant_order_id: orderFixture.merchant_order_id });
+  });
+
+  it('GETs without a query when no params are given', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/orders/9', orderFixture);
+    await client().orders.retrieve(9);
+    expect(seen[0]!.search).toBe('');
+  });
+});
+
+describe('orders.create', () => {
+  it('POSTs the validated body exactly and parses the 201 order', async () => {
+    const seen = capture(server, 'post', '/merchant_api/v1/orders', orderFixture, 201);
+    const order = await client().orders.create(orderCreateParamsFixture);
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/merchant_api/v1/orders',
+      body: orderCreateParamsFixture,
+    });
+    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
+    expect(order.status).toBe(orderFixture.status);
+  });
+
+  it('sends a Date created_at as ISO 8601', async () => {
+    const seen = capture(server, 'post', '/merchant_api/v1/orders', orderFixture, 201);
+    await client().orders.create({
+      ...orderCreateParamsFixture,
+      created_at: new Date('2025-05-01T10:00:00Z'),
+    });
+    expect((seen[0]!.body as { created_at: string }).created_at).toBe('2025-05-01T10:00:00.000Z');
+  });
+
+  it('refuses a COD order without a positive total, with every other bad field, sending nothing', async () => {
+    const error = (await client()
+      .orders.create({
+        ...orderCreateParamsFixture,
+        total_price_in_cents: 0,
+        shipping_address: {
+          ...orderCreateParamsFixture.shipping_address,
+          last_name: undefined,
+          country_code: 'NLD',
+        },
+        items: [
+          { merchant_item_id: 'x', quantity: 1, price_per_unit_in_cents: 1 },
+          { merchant_item_id: 'x', sku_id: 1, quantity: 1.5, price_per_unit_in_cents: 1 },
+        ],
+      })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    const paths = error.issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'total_price_in_cents',
+        'shipping_address.country_code',
+        'shipping_address.first_name',
+        'items[0].sku_id',
+        'items[1].quantity',
+        'items[1].merchant_item_id',
+      ]),
+    );
+    expect(error.message).toMatch(/^Invalid request to POST \/merchant_api\/v1\/orders: /);
+    expect(error.issues.find((i) => i.path === 'items[1].quantity')?.message).toBe('expected integer');
+  });
+});
+
+describe('orders.update', () => {
+  it('PATCHes with items matched by merchant_item_id', async () => {
+    const seen = capture(server, 'patch', '/merchant_api/v1/orders/55', orderFixture);
+    const body = { items: [{ merchant_item_id: 'A-1002-1', quantity: 2 }], tags: ['vip'] };
+    await client().orders.update(55, body);
+    expect(seen[0]).toMatchObject({ method: 'PATCH', path: '/merchant_api/v1/orders/55', body });
+  });
+
+  it('applies quantity > 0 and unique merchant_item_id to PATCH items', async () => {
+    const error = (await client()
+      .orders.update(55, {
+        items: [
+          { merchant_item_id: 'a', quantity: 0 },
+          { merchant_item_id: 'a', quantity: 1 },
+        ],
+      })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['items[0].quantity', 'items[1].merchant_item_id']),
+    );
+  });
+});
+
+describe('orders.cancel', () => {
+  it('PUTs /orders/{id}/cancel without a body and resolves undefined on 204', async () => {
+    const seen = capture(
+      server,
+      'put',
+      '/merchant_api/v1/orders/55/cancel',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    expect(await client().orders.cancel(55)).toBeUndefined();
+    expect(seen[0]).toMatchObject({ method: 'PUT', body: undefined });
+    expect(seen[0]!.headers.get('content-type')).toBeNull();
+  });
+
+  it('resolves the order when one is sent', async () => {
+    capture(server, 'put', '/merchant_api/v1/orders/55/cancel', { ...orderFixture, status: 'unfulfillable' });
+    expect((await client().orders.cancel(55))?.status).toBe('unfulfillable');
+  });
+});

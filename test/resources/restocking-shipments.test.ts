@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { RequestValidationError } from '../../src/index.js';
+import {
+  restockingShipmentV1Fixture,
+  restockingShipmentV2CreateParamsFixture,
+  restockingShipmentV2Fixture,
+} from '../fixtures/restocking-shipments.js';
+import { testClient, useMsw } from '../helpers/msw.js';
+import { capture } from '../helpers/wire.js';
+
+const server = useMsw();
+const client = () => testClient();
+const v1Body = {
+  warehouse_id: 7,
+  estimated_arrival_date: '2025-03-10',
+  delivery_option: 'courier' as const,
+  tracking_code: '1Z999',
+  restocking_shipment_items: [{ sku_id: 48213, announced_quantity: 300 }],
+};
+
+describe('restockingShipments.v1', () => {
+  it('create POSTs to v1 and parses the shipment', async () => {
+    const seen = capture(
+      server,
+      'post',
+      '/merchant_api/v1/restocking_shipments',
+      restockingShipmentV1Fixture,
+      201,
+    );
+    const shipment = await client().restockingShipments.v1.create(v1Body);
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/merchant_api/v1/restocking_shipments',
+      body: v1Body,
+    });
+    expect(shipment.id).toBe(restockingShipmentV1Fixture.id);
+  });
+
+  it('create accepts a digit-string warehouse_id', async () => {
+    const seen = capture(
+      server,
+      'post',
+      '/merchant_api/v1/restocking_shipments',
+      restockingShipmentV1Fixture,
+      201,
+    );
+    await client().restockingShipments.v1.create({ ...v1Body, warehouse_id: '7' });
+    expect([7, '7']).toContain((seen[0]!.body as { warehouse_id: unknown }).warehouse_id);
+  });
+
+  it('update PUTs the body with the item list', async () => {
+    const seen = capture(
+      server,
+      'put',
+      '/merchant_api/v1/restocking_shipments/12',
+      restockingShipmentV1Fixture,
+    );
+    const body = { tracking_code: 'NEW', restocking_shipment_items: [{ sku_id: 1, announced_quantity: 5 }] };
+    await client().restockingShipments.v1.update(12, body);
+    expect(seen[0]).toMatchObject({ method: 'PUT', path: '/merchant_api/v1/restocking_shipments/12', body });
+  });
+
+  it('update refuses a body without restocking_shipment_items (it would empty the shipment), sending nothing', async () => {
+    const error = (await client()
+      // @ts-expect-error: restocking_shipment_items is required on update
+      .restockingShipments.v1.update(12, { tracking_code: 'NEW' })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0]?.path).toBe('restocking_shipment_items');
+    expect(error.issues[0]?.message).toMatch(/remove every item/);
+  });
+
+  it('update with [] clears the list on purpose', async () => {
+    const seen = capture(
+      server,
+      'put',
+      '/merchant_api/v1/restocking_shipments/12',
+      restockingShipmentV1Fixture,
+    );
+    await client().restockingShipments.v1.update(12, { restocking_shipment_items: [] });
+    expect(seen[0]!.body).toEqual({ restocking_shipment_items: [] });
+  });
+
+  it('retrieve GETs v1', async () => {
+    const seen = capture(
+      server,
+      'get',
+      '/merchant_api/v1/restocking_shipments/12',
+      restockingShipmentV1Fixture,
+    );
+    expect((await client().restockingShipments.v1.retrieve('12')).status).toBe(
+      restockingShipmentV1Fixture.status,
+    );
+    expect(seen[0]!.method).toBe('GET');
+  });
+});
+
+describe('restockingShipments.v2', () => {
+  it('create POSTs to v2 and parses version 2 fields', async () => {
+    const seen = capture(
+      server,
+      'post',
+      '/merchant_api/v2/restocking_shipments',
+      restockingShipmentV2Fixture,
+      201,
+    );
+    const shipment = await client().restockingShipments.v2.create(restockingShipmentV2CreateParamsFixture);
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/merchant_api/v2/restocking_shipments',
+      body: restockingShipmentV2CreateParamsFixture,
+    });
+    expect(shipment.completed_reopens_count).toBe(restockingShipmentV2Fixture.completed_reopens_count);
+  });
+
+  it('sends a Date estimated_arrival_date as its UTC calendar date', async () => {
+    const seen = capture(
+      server,
+      'post',
+      '/merchant_api/v2/restocking_shipments',
+      restockingShipmentV2Fixture,
+      201,
+    );
+    await client().restockingShipments.v2.create({
+      ...restockingShipmentV2CreateParamsFixture,
+      estimated_arrival_date: new Date('2025-03-10T15:00:00Z'),
+    });
+    expect((seen[0]!.body as { estimated_arrival_date: string }).estimated_arrival_date).toBe('2025-03-10');
+  });
+
+  it('refuses an unknown delivery_option and missing required fields', async () => {
+    const error = (await client()
+      // @ts-expect-error: deliberately wrong
+      .restockingShipments.v2.create({ delivery_option: 'drone', restocking_shipment_items: [] })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['delivery_option', 'estimated_arrival_date', 'warehouse_id']),
+    );
+  });
+
+  it('replace PUTs the whole resource to v2', async () => {
+    const seen = capture(
+      server,
+      'put',
+      '/merchant_api/v2/restocking_shipments/3',
+      restockingShipmentV2Fixture,
+    );
+    await client().restockingShipments.v2.replace(3, {
+      ...restockingShipmentV2CreateParamsFixture,
+      priority: true,
+    });
+    expect(seen[0]).toMatchObject({ method: 'PUT', path: '/merchant_api/v2/restocking_shipments/3' });
+    expect((seen[0]!.body as { priority: boolean }).priority).toBe(true);
+  });
+
+  it('retrieve GETs v2', async () => {
+    capture(server, 'get', '/merchant_api/v2/restocking_shipments/3', restockingShipmentV2Fixture);
+    expect((await client().restockingShipments.v2.retrieve(3)).id).toBe(restockingShipmentV2Fixture.id);
+  });
+});

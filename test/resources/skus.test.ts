@@ -1,0 +1,283 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { BulkUpsertError, RequestValidationError, UnprocessableEntityError } from '../../src/index.js';
+import { skuFixture, skuMinimalFixture, skuWithNullsFixture } from '../fixtures/skus.js';
+import { BASE, TOKEN, testClient, useMsw } from '../helpers/msw.js';
+import { capture } from '../helpers/wire.js';
+
+const server = useMsw();
+const client = () => testClient();
+
+describe('skus.list', () => {
+  it('sends filters in the API encoding and parses the page with quirks normalised', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/skus', {
+      data: [skuFixture, skuWithNullsFixture, skuMinimalFixture],
+      pagination: { current_page: 1, page_count: 1, item_count: 3, items_per_page: 20 },
+    });
+    const page = await client().skus.list({
+      merchant_sku_ids: ['LAMP-OIL-500', 'A&B'],
+      created_at: { gte: new Date('2025-01-01T00:00:00Z'), lt: '2025-02-01' },
+      limit: 50,
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/merchant_api/v1/skus', body: undefined });
+    expect(seen[0]!.search).toBe(
+      '?merchant_sku_ids[]=LAMP-OIL-500&merchant_sku_ids[]=A%26B&created_at[gte]=2025-01-01T00%3A00%3A00.000Z&created_at[lt]=2025-02-01&limit=50',
+    );
+    expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    const [sku, nulls, minimal] = page.data;
+    expect(sku).toMatchObject({
+      id: 48213,
+      cost_in_cents: 349,
+      cost_in_cent: 349,
+      un_names: ['UN1223'],
+      un_numbers: ['UN1223'],
+      fulfilled_by: 'partner', // unknown enum value kept
+      customs_description: 'Kerosene', // unknown field kept
+    });
+    expect(sku?.inventory_per_warehouse?.[1]).toMatchObject({ warehouse_id: 7, zone: 'B' });
+    expect(nulls?.id).toBe(48214);
+    expect(minimal).toEqual({ id: 7, name: 'Sticker', status: 'deleted' });
+  });
+
+  it('refuses bad filters before sending', async () => {
+    // @ts-expect-error: merchant_sku_ids is a list
+    await expect(client().skus.list({ merchant_sku_ids: 'A' })).rejects.toThrow(/merchant_sku_ids/);
+    await expect(client().skus.list({ limit: 0 })).rejects.toThrow(/limit: expected integer > 0/);
+  });
+});
+
+describe('skus.create', () => {
+  it('POSTs the body as given and parses the created SKU', async () => {
+    const seen = capture(server, 'post', '/merchant_api/v1/skus', skuFixture, 201);
+    const body = {
+      name: 'Lamp oil 500 ml',
+      merchant_sku_id: 'LAMP-OIL-500',
+      cost_in_cents: 349,
+      country_code_of_origin: 'DE',
+      weight_in_kg: 0.56,
+      batch_tracking_enabled: true,
+    };
+    const sku = await client().skus.create(body);
+    expect(seen[0]).toMatchObject({ method: 'POST', path: '/merchant_api/v1/skus', search: '', body });
+    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
+    expect(sku.id).toBe(48213);
+  });
+
+  it('lists every bad field and sends nothing', async () => {
+    const error = await client()
+      // @ts-expect-error: cost_in_cents must be an integer number
+      .skus.create({ name: '', cost_in_cents: 1.5, country_code_of_origin: 'DEU' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    const paths = (error as RequestValidationError).issues.map((i) => i.path).sort();
+    expect(paths).toEqual(['cost_in_cents', 'country_code_of_origin', 'merchant_sku_id', 'name']);
+  });
+
+  it('keeps the API messages of a 422', async () => {
+    capture(
+      server,
+      'post',
+      '/merchant_api/v1/skus',
+      { success: false, errors: ['Merchant sku has already been taken'] },
+      422,
+    );
+    const error = await client()
+      .skus.create({ name: 'X', merchant_sku_id: 'X' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect((error as UnprocessableEntityError).errors).toEqual(['Merchant sku has already been taken']);
+  });
+});
+
+describe('skus.update and skus.put', () => {
+  it.each([
+    ['update', 'PATCH'],
+    ['put', 'PUT'],
+  ] as const)('%s sends %s /skus/{id} with the body as given', async (method, verb) => {
+    const seen = capture(server, verb.toLowerCase() as 'patch', '/merchant_api/v1/skus/48213', skuFixture);
+    const body = { cost_in_cents: '450', weight_in_kg: '0.6', batch_tracking_enabled: null };
+    const sku = await client().skus[method]('48213', body);
+    expect(seen[0]).toMatchObject({ method: verb, path: '/merchant_api/v1/skus/48213', body });
+    expect(sku.id).toBe(48213);
+  });
+
+  it.each(['../x', -1, 1.5, '1 OR 1', 0, '', Number.MAX_SAFE_INTEGER + 1])(
+    'refuses the path id %s and sends nothing',
+    async (id) => {
+      const error = await client()
+        .skus.update(id as number, { name: 'x' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues[0]?.path).toBe('id');
+    },
+  );
+
+  it('refuses a cost that is not digits', async () => {
+    await expect(client().skus.update(1, { cost_in_cents: '4.50' })).rejects.toThrow(/cost_in_cents/);
+  });
+});
+
+describe('skus.delete', () => {
+  it('resolves undefined on 204', async () => {
+    const seen = capture(
+      server,
+      'delete',
+      '/merchant_api/v1/skus/5',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    expect(await client().skus.delete(5)).toBeUndefined();
+    expect(seen[0]).toMatchObject({ method: 'DELETE', path: '/merchant_api/v1/skus/5', body: undefined });
+  });
+
+  it('resolves undefined on an empty 200', async () => {
+    capture(server, 'delete', '/merchant_api/v1/skus/5', () => new HttpResponse('', { status: 200 }));
+    expect(await client().skus.delete(5)).toBeUndefined();
+  });
+
+  it('resolves the SKU when the server sends it', async () => {
+    capture(server, 'delete', '/merchant_api/v1/skus/7', skuMinimalFixture);
+    expect(await client().skus.delete(7)).toEqual(skuMinimalFixture);
+  });
+});
+
+describe('skus.retrieveByMerchantSkuId', () => {
+  it('filters by merchant_sku_ids[] and returns the exact match', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/skus', {
+      data: [skuFixture],
+      pagination: { current_page: 1, page_count: 1 },
+    });
+    const sku = await client().skus.retrieveByMerchantSkuId('LAMP-OIL-500');
+    expect(seen[0]!.search).toBe('?merchant_sku_ids[]=LAMP-OIL-500');
+    expect(sku?.id).toBe(48213);
+  });
+
+  it('returns null when there is none', async () => {
+    capture(server, 'get', '/merchant_api/v1/skus', {
+      data: [],
+      pagination: { current_page: 1, page_count: 0 },
+    });
+    expect(await client().skus.retrieveByMerchantSkuId('NOPE')).toBeNull();
+  });
+
+  it('refuses an empty code', async () => {
+    await expect(client().skus.retrieveByMerchantSkuId('')).rejects.toBeInstanceOf(RequestValidationError);
+  });
+});
+
+describe('skus.bulkUpsert', () => {
+  const catalogue = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `SKU ${i}`, merchant_sku_id: `S-${i}` }));
+
+  function bulkEndpoint(reply: (skus: { merchant_sku_id: string }[], call: number) => Response) {
+    const calls: { skus: { merchant_sku_id: string }[] }[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    server.use(
+      http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, async ({ request }) => {
+        const body = (await request.json()) as { skus: { merchant_sku_id: string }[] };
+        calls.push(body);
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return reply(body.skus, calls.length);
+      }),
+    );
+    return { calls, maxInFlight: () => maxInFlight };
+  }
+
+  it('splits 250 SKUs into requests of at most 100, two in flight by default', async () => {
+    const endpoint = bulkEndpoint(() => new HttpResponse(null, { status: 204 }));
+    const result = await client().skus.bulkUpsert(catalogue(250));
+    expect(endpoint.calls.map((c) => c.skus.length)).toEqual([100, 100, 50]);
+    expect(endpoint.calls.flatMap((c) => c.skus.map((s) => s.merchant_sku_id))).toEqual(
+      catalogue(250).map((s) => s.merchant_sku_id),
+    );
+    expect(endpoint.maxInFlight()).toBe(2);
+    expect(result).toMatchObject({ written: 250, skus: undefined });
+    expect(result.chunks.map((c) => c.status)).toEqual(['written', 'written', 'written']);
+  });
+
+  it('honours concurrency and chunkSize', async () => {
+    const endpoint = bulkEndpoint(() => new HttpResponse(null, { status: 204 }));
+    await client().skus.bulkUpsert(catalogue(40), { concurrency: 4, chunkSize: 10 });
+    expect(endpoint.calls).toHaveLength(4);
+    expect(endpoint.maxInFlight()).toBe(4);
+  });
+
+  it('parses SKUs when the API returns them (array or envelope)', async () => {
+    bulkEndpoint((skus, call) =>
+      call === 1
+        ? HttpResponse.json(
+            skus.map((s, i) => ({
+              id: i + 1,
+              name: 'n',
+              status: 'active',
+              merchant_sku_id: s.merchant_sku_id,
+            })),
+          )
+        : HttpResponse.json({
+            data: skus.map((s, i) => ({
+              id: 1000 + i,
+              name: 'n',
+              status: 'active',
+              merchant_sku_id: s.merchant_sku_id,
+            })),
+          }),
+    );
+    const result = await client().skus.bulkUpsert(catalogue(150), { concurrency: 1 });
+    expect(result.skus).toHaveLength(150);
+    expect(result.skus?.[149]?.id).toBe(1049);
+  });
+
+  it('keeps an undocumented body as received', async () => {
+    bulkEndpoint(() => HttpResponse.json({ success: true, upserted: 3 }));
+    const result = await client().skus.bulkUpsert(catalogue(3));
+    expect(result.skus).toBeUndefined();
+    expect(result.chunks[0]?.body).toEqual({ success: true, upserted: 3 });
+  });
+
+  it('retries a 503 (an upsert is idempotent)', async () => {
+    const endpoint = bulkEndpoint((_s, call) =>
+      call === 1
+        ? HttpResponse.json({ errors: ['busy'] }, { status: 503 })
+        : new HttpResponse(null, { status: 204 }),
+    );
+    await client().skus.bulkUpsert(catalogue(5));
+    expect(endpoint.calls).toHaveLength(2);
+  });
+
+  it('validates every item first and sends nothing if one is invalid', async () => {
+    const items = catalogue(150);
+    // @ts-expect-error: deliberately broken item
+    items[120] = { name: 'no code' };
+    const error = await client()
+      .skus.bulkUpsert(items)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues[0]?.path).toBe('skus[120].merchant_sku_id');
+  });
+
+  it('refuses an empty list', async () => {
+    await expect(client().skus.bulkUpsert([])).rejects.toThrow(/at least 1 SKU/);
+  });
+
+  it('on a partial failure says which items were written, failed and not sent', async () => {
+    bulkEndpoint((_s, call) =>
+      call === 2
+        ? HttpResponse.json({ success: false, errors: ["Name can't be blank"] }, { status: 422 })
+        : new HttpResponse(null, { status: 204 }),
+    );
+    const error = (await client()
+      .skus.bulkUpsert(catalogue(350), { concurrency: 1 })
+      .catch((e: unknown) => e)) as BulkUpsertError;
+    expect(error).toBeInstanceOf(BulkUpsertError);
+    expect(error.written).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(error.failed).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
+    expect(error.skipped).toHaveLength(150);
+    expect(error.cause).toBeInstanceOf(UnprocessableEntityError);
+    expect(error.message).toContain('written 100 (items 0–99) of 350');
+    expect(error.message).toContain("Name can't be blank");
+  });
+});
