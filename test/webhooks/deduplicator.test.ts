@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from '../../src/webhooks.js';
+
+/** A clock the test moves by hand. */
+function manualClock(start = 1_000_000) {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('InMemoryWebhookDeduplicator', () => {
+  it('reports an id as new once, then as seen', () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    expect(dedup.seen('a')).toBe(false);
+    expect(dedup.seen('a')).toBe(true);
+    expect(dedup.seen('a')).toBe(true);
+    expect(dedup.seen('b')).toBe(false);
+    expect(dedup.size).toBe(2);
+  });
+
+  it('implements WebhookDeduplicator', async () => {
+    const dedup: WebhookDeduplicator = new InMemoryWebhookDeduplicator();
+    expect(await dedup.seen('x')).toBe(false);
+    expect(await dedup.seen('x')).toBe(true);
+  });
+
+  it('evicts the least recently seen id beyond maxEntries', () => {
+    const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 3 });
+    for (const id of ['a', 'b', 'c']) expect(dedup.seen(id)).toBe(false);
+    expect(dedup.seen('a')).toBe(true); // a is now the most recently seen: b is the oldest
+    expect(dedup.seen('d')).toBe(false); // evicts b
+    expect(dedup.size).toBe(3);
+    expect(dedup.seen('a')).toBe(true);
+    expect(dedup.seen('c')).toBe(true);
+    expect(dedup.seen('d')).toBe(true);
+    expect(dedup.seen('b')).toBe(false); // forgotten; seeing it again evicts a (the oldest now)
+    expect(dedup.seen('a')).toBe(false);
+  });
+
+  it('stays bounded under many ids', () => {
+    const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 100 });
+    for (let i = 0; i < 10_000; i++) dedup.seen(`id-${i}`);
+    expect(dedup.size).toBe(100);
+    expect(dedup.seen('id-9999')).toBe(true);
+    expect(dedup.seen('id-9899')).toBe(false);
+  });
+
+  it('defaults to 10 000 entries', () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    for (let i = 0; i < 10_001; i++) dedup.seen(`id-${i}`);
+    expect(dedup.size).toBe(10_000);
+    expect(dedup.seen('id-1')).toBe(true);
+    expect(dedup.seen('id-0')).toBe(false);
+  });
+
+  it('forgets an id after ttlMs (injected clock)', () => {
+    const clock = manualClock();
+    const dedup = new InMemoryWebhookDeduplicator({ ttlMs: 1000, now: clock.now });
+    expect(dedup.seen('a')).toBe(false);
+    clock.advance(999);
+    expect(dedup.seen('a')).toBe(true); // seen again: remembered for another ttlMs from now
+    clock.advance(999);
+    expect(dedup.seen('a')).toBe(true);
+    clock.advance(1000);
+    expect(dedup.seen('a')).toBe(false);
+  });
+
+  it('defaults to a 24-hour ttl', () => {
+    const clock = manualClock();
+    const dedup = new InMemoryWebhookDeduplicator({ now: clock.now });
+    dedup.seen('a');
+    clock.advance(24 * 60 * 60 * 1000 - 1);
+    dedup.seen('b');
+    expect(dedup.seen('a')).toBe(true);
+    clock.advance(24 * 60 * 60 * 1000);
+    expect(dedup.seen('a')).toBe(false);
+  });
+
+  it('drops expired ids lazily, without timers', () => {
+    const clock = manualClock();
+    const dedup = new InMemoryWebhookDeduplicator({ ttlMs: 100, now: clock.now });
+    for (let i = 0; i < 50; i++) dedup.seen(`old-${i}`);
+    clock.advance(60);
+    for (let i = 0; i < 5; i++) dedup.seen(`young-${i}`);
+    expect(dedup.size).toBe(55); // nothing expired yet
+    clock.advance(50); // the old ones are 110 ms old, the young ones 50 ms
+    expect(dedup.seen('new')).toBe(false);
+    expect(dedup.size).toBe(6);
+    expect(dedup.seen('young-0')).toBe(true);
+    expect(dedup.seen('old-0')).toBe(false);
+  });
+
+  it('forget() lets a failed event be processed on retry; clear() forgets all', () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    dedup.seen('a');
+    dedup.seen('b');
+    expect(dedup.forget('a')).toBe(true);
+    expect(dedup.forget('a')).toBe(false);
+    expect(dedup.seen('a')).toBe(false);
+    dedup.clear();
+    expect(dedup.size).toBe(0);
+    expect(dedup.seen('b')).toBe(false);
+  });
+
+  it.each([
+    [{ maxEntries: 0 }],
+    [{ maxEntries: 1.5 }],
+    [{ maxEntries: Number.NaN }],
+    [{ ttlMs: 0 }],
+    [{ ttlMs: -1 }],
+    [{ ttlMs: Number.NaN }],
+  ])('rejects invalid options %j', (options) => {
+    expect(() => new InMemoryWebhookDeduplicator(options)).toThrow(RangeError);
+  });
+});

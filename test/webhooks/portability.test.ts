@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ENTRY = fileURLToPath(new URL('../../src/webhooks.ts', import.meta.url));
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every module specifier imported by the file and by the SDK files it imports, transitively. */
+function importGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const queue = [entry];
+  while (queue.length > 0 && graph.size < 200) {
+    const file = queue.shift()!;
+    if (graph.has(file)) continue;
+    const source = readFileSync(file, 'utf8');
+    const specifiers = [...source.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+    graph.set(file, specifiers);
+    for (const s of specifiers) {
+      if (s.startsWith('.')) queue.push(resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+    }
+  }
+  return graph;
+}
+
+describe('webhooks portability (Node, Bun, Deno, Workers, Vercel Edge)', () => {
+  const graph = importGraph(ENTRY);
+
+  it('follows the import graph of src/webhooks.ts', () => {
+    expect([...graph.keys()].some((f) => f.endsWith('validation.ts'))).toBe(true);
+  });
+
+  it('imports nothing from Node built-ins', () => {
+    const builtins = new Set(builtinModules);
+    for (const [file, specifiers] of graph) {
+      for (const s of specifiers) {
+        expect(s.startsWith('node:') || builtins.has(s), `${file} imports ${s}`).toBe(false);
+      }
+    }
+  });
+
+  it('uses Web Crypto, not Node globals', () => {
+    const code = readFileSync(ENTRY, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    expect(code).toContain('crypto.subtle');
+    expect(code).not.toMatch(/\bBuffer\s*[.(]|instanceof Buffer|\bprocess\.|\brequire\(/);
+  });
+});

@@ -1,0 +1,538 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  ResponseValidationError,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../src/core/errors.js';
+import {
+  createWebhookHeaders,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookSignature,
+  type WebhookBody,
+  type WebhookHeaders,
+} from '../../src/webhooks.js';
+import {
+  EMPTY_OBJECT_BODY,
+  EMPTY_OBJECT_SIGNATURE,
+  EMPTY_OBJECT_SIGNATURE_UTF8_TOKEN,
+  EVENT_ID,
+  ROTATED_TOKEN,
+  SHIPMENT_BODY,
+  SHIPMENT_SIGNATURE,
+  SHIPMENT_SIGNATURE_ROTATED,
+  TOKEN,
+  UTF8_BODY,
+  UTF8_BODY_BYTES,
+  UTF8_SIGNATURE,
+  UTF8_TOKEN,
+} from './fixtures.js';
+
+const encoder = new TextEncoder();
+
+/** The headers of a delivery of SHIPMENT_BODY signed with TOKEN. */
+const headers = (overrides: Record<string, string | undefined> = {}): Record<string, string> => {
+  const all: Record<string, string | undefined> = {
+    'content-type': 'application/json',
+    [SIGNATURE_HEADER]: SHIPMENT_SIGNATURE,
+    [EVENT_ID_HEADER]: EVENT_ID,
+    ...overrides,
+  };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) out[k] = v;
+  return out;
+};
+
+/** Awaits a rejection and checks it is a WebhookVerificationError with this reason. */
+async function rejection(promise: Promise<unknown>, reason: WebhookVerificationReason) {
+  const err = await promise.then(
+    () => {
+      throw new Error(`expected a rejection with reason ${reason}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WebhookVerificationError);
+  expect((err as WebhookVerificationError).reason).toBe(reason);
+  return err as WebhookVerificationError;
+}
+
+describe('known-answer vectors (OpenSSL)', () => {
+  it('keeps the UTF-8 fixture byte-exact', () => {
+    expect(encoder.encode(UTF8_BODY).byteLength).toBe(UTF8_BODY_BYTES);
+  });
+
+  it.each([
+    ['shipment', SHIPMENT_BODY, TOKEN, SHIPMENT_SIGNATURE],
+    ['shipment, other token', SHIPMENT_BODY, ROTATED_TOKEN, SHIPMENT_SIGNATURE_ROTATED],
+    ['UTF-8 body', UTF8_BODY, TOKEN, UTF8_SIGNATURE],
+    ['{}', EMPTY_OBJECT_BODY, TOKEN, EMPTY_OBJECT_SIGNATURE],
+    ['{} with a UTF-8 token', EMPTY_OBJECT_BODY, UTF8_TOKEN, EMPTY_OBJECT_SIGNATURE_UTF8_TOKEN],
+  ])('%s: signWebhook matches and verifyWebhookSignature accepts', async (_name, body, secret, expected) => {
+    expect(await signWebhook({ body, secret })).toBe(expected);
+    expect(await signWebhook({ body: encoder.encode(body), secret })).toBe(expected);
+    expect(await verifyWebhookSignature({ body, secret, signature: expected })).toBe(true);
+    expect(await verifyWebhookSignature({ body, secret: `${secret}x`, signature: expected })).toBe(false);
+  });
+
+  it('verifies the UTF-8 shipment end to end', async () => {
+    const event = await verifyWebhook({
+      body: UTF8_BODY,
+      headers: { [SIGNATURE_HEADER]: UTF8_SIGNATURE, [EVENT_ID_HEADER]: 'e-utf8' },
+      secret: TOKEN,
+    });
+    expect(event.data.supplier_name).toBe('Müller & Søn — Café ☕ 東京');
+    expect(event.data.status).toBe('restocked');
+  });
+});
+
+describe('verifyWebhook', () => {
+  it('returns the event: id from the header, type, shipment, received signature', async () => {
+    const event = await verifyWebhook({ body: SHIPMENT_BODY, headers: headers(), secret: TOKEN });
+    expect(event).toEqual({
+      id: EVENT_ID,
+      type: 'restocking_shipment.status_updated',
+      data: JSON.parse(SHIPMENT_BODY),
+      receivedSignature: SHIPMENT_SIGNATURE,
+    });
+  });
+
+  it('keeps unknown fields and unknown status values (lenient parsing)', async () => {
+    const body = JSON.stringify({ id: 9, status: 'quarantined', new_field: { a: 1 } });
+    const event = await verifyWebhook({
+      body,
+      headers: await createWebhookHeaders({ body, secret: TOKEN, eventId: 'e-9' }),
+      secret: TOKEN,
+    });
+    expect(event.data).toEqual({ id: 9, status: 'quarantined', new_field: { a: 1 } });
+  });
+
+  describe('body forms', () => {
+    const bytes = encoder.encode(SHIPMENT_BODY);
+    const forms: [string, () => WebhookBody][] = [
+      ['string', () => SHIPMENT_BODY],
+      ['Uint8Array', () => encoder.encode(SHIPMENT_BODY)],
+      ['ArrayBuffer', () => bytes.slice().buffer],
+      ['Buffer', () => Buffer.from(SHIPMENT_BODY, 'utf8')],
+      [
+        'Uint8Array view into a larger buffer',
+        () => {
+          const big = new Uint8Array(bytes.byteLength + 20);
+          big.set(bytes, 10);
+          return big.subarray(10, 10 + bytes.byteLength);
+        },
+      ],
+      [
+        'Buffer from the shared pool',
+        () => Buffer.concat([Buffer.from(SHIPMENT_BODY.slice(0, 5)), Buffer.from(SHIPMENT_BODY.slice(5))]),
+      ],
+    ];
+    it.each(forms)('%s', async (_name, body) => {
+      const event = await verifyWebhook({ body: body(), headers: headers(), secret: TOKEN });
+      expect(event.data.id).toBe(42);
+    });
+  });
+
+  describe('header forms', () => {
+    const forms: [string, () => WebhookHeaders][] = [
+      ['Headers', () => new Headers(headers())],
+      [
+        'IncomingHttpHeaders with string[] values (first one used)',
+        (): IncomingHttpHeaders => ({
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: [SHIPMENT_SIGNATURE, 'ff'.repeat(32)],
+          [EVENT_ID_HEADER]: [EVENT_ID, 'other'],
+          'x-other': undefined,
+        }),
+      ],
+      [
+        'plain record in mixed case',
+        () => ({
+          'Content-Type': 'application/json',
+          'X-Service-Signature': SHIPMENT_SIGNATURE,
+          'X-SERVICE-EVENT-ID': EVENT_ID,
+        }),
+      ],
+      [
+        'null-prototype record',
+        () => Object.assign(Object.create(null) as Record<string, string>, headers()),
+      ],
+    ];
+    it.each(forms)('%s', async (_name, h) => {
+      const event = await verifyWebhook({ body: SHIPMENT_BODY, headers: h(), secret: TOKEN });
+      expect(event.id).toBe(EVENT_ID);
+      expect(event.receivedSignature).toBe(SHIPMENT_SIGNATURE);
+    });
+  });
+
+  it('reads custom header names, case-insensitively', async () => {
+    const h = { 'X-My-Sig': SHIPMENT_SIGNATURE, 'x-my-id': 'custom-1' };
+    const event = await verifyWebhook({
+      body: SHIPMENT_BODY,
+      headers: h,
+      secret: TOKEN,
+      signatureHeader: 'x-my-sig',
+      eventIdHeader: 'X-My-Id',
+    });
+    expect(event.id).toBe('custom-1');
+    await rejection(verifyWebhook({ body: SHIPMENT_BODY, headers: h, secret: TOKEN }), 'missing_signature');
+  });
+
+  it('accepts upper-case hex and surrounding whitespace', async () => {
+    const event = await verifyWebhook({
+      body: SHIPMENT_BODY,
+      headers: headers({ [SIGNATURE_HEADER]: ` ${SHIPMENT_SIGNATURE.toUpperCase()} ` }),
+      secret: TOKEN,
+    });
+    expect(event.receivedSignature).toBe(SHIPMENT_SIGNATURE.toUpperCase());
+  });
+
+  describe('secret rotation', () => {
+    it('tries every token: the second of three verifies', async () => {
+      const event = await verifyWebhook({
+        body: SHIPMENT_BODY,
+        headers: headers({ [SIGNATURE_HEADER]: SHIPMENT_SIGNATURE_ROTATED }),
+        secret: ['sk_older_revoked', ROTATED_TOKEN, TOKEN],
+      });
+      expect(event.id).toBe(EVENT_ID);
+    });
+
+    it.each([
+      [[TOKEN, ROTATED_TOKEN, 'sk_third']],
+      [[ROTATED_TOKEN, 'sk_third', TOKEN]],
+      [['sk_third', TOKEN, ROTATED_TOKEN]],
+    ])('order does not matter: %j', async (secret) => {
+      for (const signature of [SHIPMENT_SIGNATURE, SHIPMENT_SIGNATURE_ROTATED]) {
+        const h = headers({ [SIGNATURE_HEADER]: signature });
+        await expect(verifyWebhook({ body: SHIPMENT_BODY, headers: h, secret })).resolves.toMatchObject({
+          id: EVENT_ID,
+        });
+      }
+    });
+
+    it('rejects when no token matches, saying how many were tried', async () => {
+      const err = await rejection(
+        verifyWebhook({ body: SHIPMENT_BODY, headers: headers(), secret: ['a', 'b', 'c'] }),
+        'signature_mismatch',
+      );
+      expect(err.message).toMatch(/any of the 3 given secrets/);
+    });
+
+    it('ignores empty strings in the list', async () => {
+      const event = await verifyWebhook({ body: SHIPMENT_BODY, headers: headers(), secret: ['', TOKEN] });
+      expect(event.id).toBe(EVENT_ID);
+    });
+  });
+
+  describe('rejections', () => {
+    it('parsed_body: a parsed object, with how to get the raw body', async () => {
+      const parsed: unknown = JSON.parse(SHIPMENT_BODY);
+      const err = await rejection(
+        verifyWebhook({ body: parsed as WebhookBody, headers: headers(), secret: TOKEN }),
+        'parsed_body',
+      );
+      expect(err.message).toContain("express.raw({ type: 'application/json' })");
+      expect(err.message).toContain("parseAs: 'buffer'");
+      expect(err.message).toContain('await req.text()');
+      expect(err.message).toMatch(/Fastify/);
+      expect(err.message).toMatch(/Hono, Next\.js/);
+    });
+
+    it('parsed_body: an array, or the empty object express.raw leaves for another content type', async () => {
+      for (const body of [[1, 2], {}]) {
+        await rejection(
+          verifyWebhook({ body: body as unknown as WebhookBody, headers: headers(), secret: TOKEN }),
+          'parsed_body',
+        );
+      }
+    });
+
+    it.each([
+      ['undefined', undefined],
+      ['null', null],
+      ['a number', 42],
+      ['a Map', new Map()],
+      ['a Date', new Date()],
+    ])('invalid_body: %s', async (_name, body) => {
+      const err = await rejection(
+        verifyWebhook({ body: body as unknown as WebhookBody, headers: headers(), secret: TOKEN }),
+        'invalid_body',
+      );
+      expect(err.message).toMatch(/string, Uint8Array, Buffer or ArrayBuffer/);
+    });
+
+    it.each([
+      ['empty string', ''],
+      ['empty array', []],
+      ['array of empty strings', ['', '']],
+      ['undefined (unset env variable)', undefined],
+    ])('missing_secret: %s', async (_name, secret) => {
+      const err = await rejection(
+        verifyWebhook({ body: SHIPMENT_BODY, headers: headers(), secret: secret as unknown as string }),
+        'missing_secret',
+      );
+      expect(err.message).toMatch(/API token/);
+    });
+
+    it('missing_secret: a non-string in the list', async () => {
+      await rejection(
+        verifyWebhook({
+          body: SHIPMENT_BODY,
+          headers: headers(),
+          secret: [TOKEN, 42] as unknown as string[],
+        }),
+        'missing_secret',
+      );
+    });
+
+    it('missing_signature names the header', async () => {
+      const err = await rejection(
+        verifyWebhook({
+          body: SHIPMENT_BODY,
+          headers: headers({ [SIGNATURE_HEADER]: undefined }),
+          secret: TOKEN,
+        }),
+        'missing_signature',
+      );
+      expect(err.message).toMatch(/'x-service-signature' is missing/);
+    });
+
+    it.each(['', '   '])('empty_signature: %j', async (value) => {
+      const err = await rejection(
+        verifyWebhook({
+          body: SHIPMENT_BODY,
+          headers: headers({ [SIGNATURE_HEADER]: value }),
+          secret: TOKEN,
+        }),
+        'empty_signature',
+      );
+      expect(err.message).toMatch(/is empty/);
+    });
+
+    it.each([
+      ['too short', SHIPMENT_SIGNATURE.slice(0, 62), /62 hex characters instead of 64/],
+      ['too long', `${SHIPMENT_SIGNATURE}00`, /66 hex characters instead of 64/],
+      ['non-hex', `${SHIPMENT_SIGNATURE.slice(0, 63)}g`, /other than hexadecimal/],
+      ['sha256= prefix', `sha256=${SHIPMENT_SIGNATURE}`, /other than hexadecimal/],
+      ['base64', 'gIxaMHZe9dUp/TneHQuDZnOa4AIsEk5EFTXqNNW54VA=', /other than hexadecimal/],
+    ])('malformed_signature: %s', async (_name, value, message) => {
+      const err = await rejection(
+        verifyWebhook({
+          body: SHIPMENT_BODY,
+          headers: headers({ [SIGNATURE_HEADER]: value }),
+          secret: TOKEN,
+        }),
+        'malformed_signature',
+      );
+      expect(err.message).toMatch(message);
+    });
+
+    it.each([
+      ['absent', undefined],
+      ['empty', ''],
+    ])('missing_event_id: %s', async (_name, value) => {
+      const err = await rejection(
+        verifyWebhook({ body: SHIPMENT_BODY, headers: headers({ [EVENT_ID_HEADER]: value }), secret: TOKEN }),
+        'missing_event_id',
+      );
+      expect(err.message).toMatch(/'x-service-event-id' is missing/);
+    });
+
+    it('signature_mismatch: wrong token, tampered body, re-serialized JSON', async () => {
+      await rejection(
+        verifyWebhook({ body: SHIPMENT_BODY, headers: headers(), secret: 'wrong' }),
+        'signature_mismatch',
+      );
+      await rejection(
+        verifyWebhook({
+          body: SHIPMENT_BODY.replace('arrived', 'restocked'),
+          headers: headers(),
+          secret: TOKEN,
+        }),
+        'signature_mismatch',
+      );
+      const reserialized = JSON.stringify(JSON.parse(SHIPMENT_BODY), null, 2);
+      const err = await rejection(
+        verifyWebhook({ body: reserialized, headers: headers(), secret: TOKEN }),
+        'signature_mismatch',
+      );
+      expect(err.message).toMatch(/raw request body/);
+      expect(err.message).not.toContain(TOKEN);
+    });
+
+    it('invalid_payload: a correctly signed body that is not JSON, with the parse error as cause', async () => {
+      const body = '{"id":42,';
+      const err = await rejection(
+        verifyWebhook({ body, headers: await createWebhookHeaders({ body, secret: TOKEN }), secret: TOKEN }),
+        'invalid_payload',
+      );
+      expect(err.cause).toBeInstanceOf(SyntaxError);
+    });
+
+    it('invalid_payload: a correctly signed body that is not UTF-8', async () => {
+      const body = new Uint8Array([0x7b, 0xff, 0x7d]);
+      const err = await rejection(
+        verifyWebhook({ body, headers: await createWebhookHeaders({ body, secret: TOKEN }), secret: TOKEN }),
+        'invalid_payload',
+      );
+      expect(err.cause).toBeInstanceOf(TypeError);
+    });
+
+    it('invalid_payload: a correctly signed body that is not a shipment, with the validation error as cause', async () => {
+      const err = await rejection(
+        verifyWebhook({
+          body: EMPTY_OBJECT_BODY,
+          headers: { [SIGNATURE_HEADER]: EMPTY_OBJECT_SIGNATURE, [EVENT_ID_HEADER]: 'e' },
+          secret: TOKEN,
+        }),
+        'invalid_payload',
+      );
+      expect(err.cause).toBeInstanceOf(ResponseValidationError);
+      expect((err.cause as ResponseValidationError).body).toEqual({});
+      expect(err.message).toMatch(/not a restocking shipment: id: .*; status: /);
+    });
+
+    it('checks the signature before the payload: an unsigned non-shipment is a mismatch', async () => {
+      await rejection(
+        verifyWebhook({ body: 'not json', headers: headers(), secret: TOKEN }),
+        'signature_mismatch',
+      );
+    });
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it('reads the signature from headers when not given', async () => {
+    expect(await verifyWebhookSignature({ body: SHIPMENT_BODY, headers: headers(), secret: TOKEN })).toBe(
+      true,
+    );
+    expect(
+      await verifyWebhookSignature({
+        body: SHIPMENT_BODY,
+        headers: { 'X-Sig': SHIPMENT_SIGNATURE },
+        signatureHeader: 'x-sig',
+        secret: TOKEN,
+      }),
+    ).toBe(true);
+  });
+
+  it('needs no event id and does not parse the body', async () => {
+    expect(
+      await verifyWebhookSignature({
+        body: EMPTY_OBJECT_BODY,
+        signature: EMPTY_OBJECT_SIGNATURE,
+        secret: TOKEN,
+      }),
+    ).toBe(true);
+  });
+
+  it('returns false on a mismatch and throws on unusable input', async () => {
+    expect(await verifyWebhookSignature({ body: 'x', signature: SHIPMENT_SIGNATURE, secret: TOKEN })).toBe(
+      false,
+    );
+    await rejection(verifyWebhookSignature({ body: 'x', secret: TOKEN }), 'missing_signature');
+    await rejection(
+      verifyWebhookSignature({ body: 'x', signature: 'abc', secret: TOKEN }),
+      'malformed_signature',
+    );
+    await rejection(verifyWebhookSignature({ body: 'x', signature: '', secret: TOKEN }), 'empty_signature');
+  });
+});
+
+describe('signWebhook and createWebhookHeaders', () => {
+  it('signs in lower-case hex', async () => {
+    expect(await signWebhook({ body: SHIPMENT_BODY, secret: TOKEN })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses an object body with a hint to stringify it', async () => {
+    const err = await rejection(
+      signWebhook({ body: { id: 1 } as unknown as WebhookBody, secret: TOKEN }),
+      'parsed_body',
+    );
+    expect(err.message).toMatch(/JSON\.stringify/);
+    await rejection(signWebhook({ body: SHIPMENT_BODY, secret: '' }), 'missing_secret');
+  });
+
+  it('builds the headers the provider sends, with a random UUID by default', async () => {
+    const h = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
+    expect(h).toEqual({
+      'content-type': 'application/json',
+      'x-service-signature': SHIPMENT_SIGNATURE,
+      'x-service-event-id': expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
+    });
+    const other = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
+    expect(other['x-service-event-id']).not.toBe(h['x-service-event-id']);
+  });
+
+  it('uses the given event id and header names', async () => {
+    const h = await createWebhookHeaders({
+      body: SHIPMENT_BODY,
+      secret: TOKEN,
+      eventId: 'evt-1',
+      signatureHeader: 'X-Sig',
+      eventIdHeader: 'X-Id',
+    });
+    expect(h).toEqual({ 'content-type': 'application/json', 'x-sig': SHIPMENT_SIGNATURE, 'x-id': 'evt-1' });
+    const event = await verifyWebhook({
+      body: SHIPMENT_BODY,
+      headers: h,
+      secret: TOKEN,
+      signatureHeader: 'X-Sig',
+      eventIdHeader: 'X-Id',
+    });
+    expect(event.id).toBe('evt-1');
+  });
+
+  it('round-trips through verifyWebhook with a Headers object', async () => {
+    const h = new Headers(await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN, eventId: 'rt' }));
+    expect((await verifyWebhook({ body: SHIPMENT_BODY, headers: h, secret: TOKEN })).id).toBe('rt');
+  });
+});
+
+describe('HMAC key cache', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('imports a secret once across verifications', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const secret = `cache-once-${Math.random()}`;
+    const body = '{"id":1,"status":"shipped"}';
+    const h = await createWebhookHeaders({ body, secret });
+    for (let i = 0; i < 5; i++) await verifyWebhook({ body, headers: h, secret });
+    expect(importKey).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not cache a failed import', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey').mockRejectedValueOnce(new Error('boom'));
+    const secret = `cache-fail-${Math.random()}`;
+    await expect(signWebhook({ body: 'x', secret })).rejects.toThrow('boom');
+    expect(await signWebhook({ body: 'x', secret })).toMatch(/^[0-9a-f]{64}$/);
+    expect(importKey).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when the runtime has no Web Crypto', async () => {
+    vi.stubGlobal('crypto', undefined);
+    try {
+      await expect(signWebhook({ body: 'x', secret: TOKEN })).rejects.toThrow(/Web Crypto .* not available/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('is bounded: the least recently used secret is imported again after 16 others', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const prefix = `cache-lru-${Math.random()}`;
+    await signWebhook({ body: 'x', secret: `${prefix}-first` });
+    for (let i = 0; i < 15; i++) await signWebhook({ body: 'x', secret: `${prefix}-${i}` });
+    await signWebhook({ body: 'x', secret: `${prefix}-first` }); // still cached (16 entries)
+    expect(importKey).toHaveBeenCalledTimes(16);
+    for (let i = 15; i < 31; i++) await signWebhook({ body: 'x', secret: `${prefix}-${i}` });
+    await signWebhook({ body: 'x', secret: `${prefix}-first` }); // evicted by 16 newer ones
+    expect(importKey).toHaveBeenCalledTimes(33);
+  });
+});
