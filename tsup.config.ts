@@ -2,6 +2,7 @@ import { defineConfig } from 'tsup';
 
 const entry = {
   index: 'src/index.ts',
+  schemas: 'src/schemas/index.ts',
 };
 
 export default defineConfig([

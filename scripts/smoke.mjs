@@ -1,6 +1,10 @@
 // Imports the built ESM entry points and makes one real request through each, against a local server.
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { FulfillmentClient, FulfillmentError, NotFoundError, VERSION } from 'merchant-fulfillment';
+import { SkuSchema } from 'merchant-fulfillment/schemas';
+
+const cjs = createRequire(import.meta.url)('merchant-fulfillment');
 
 const server = createServer((req, res) => {
   if (req.url === '/merchant_api/v1/warehouses') {
