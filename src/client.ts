@@ -3,9 +3,10 @@
  */
 import type * as z from 'zod';
 import { APIPromise, type ResponseParser } from './core/api-promise.js';
-import { FulfillmentError, RequestValidationError } from './core/errors.js';
+import { FulfillmentError, RequestValidationError, readRateLimit } from './core/errors.js';
 import { isLogLevel, LevelledLogger, type Logger, type LogLevel } from './core/log.js';
 import { type ListOptions, type ListParams, PagePromise } from './core/pagination.js';
+import { type RateLimitOptions, RateLimiter } from './core/rate-limit.js';
 import { type RawResponse, type RequestSpec, readJson, Transport } from './core/transport.js';
 import { parseResponse, type ValidationMode, validateRequest } from './core/validation.js';
 import { Orders } from './resources/orders.js';
@@ -50,6 +51,13 @@ export interface ClientOptions {
    * values are kept. `'strict'`: unknown enum values fail too (for your own tests). `'off'`: no check.
    */
   validateResponses?: ValidationMode | undefined;
+  /**
+   * Client-side rate limit shared by every request of this client (pagination, bulk upserts and
+   * retries included): at most `requests` requests in any `perMs` ms, e.g. the provider's default
+   * `{ requests: 100, perMs: 60_000 }`. While on, a response whose `X-Rate-Limit-Used` reaches
+   * `X-Rate-Limit-Max` pauses new requests for a window. Default `false` (off).
+   */
+  rateLimit?: RateLimitOptions | false | undefined;
 }
 
 const OPTION_KEYS = new Set(['signal', 'timeout', 'maxRetries', 'headers', 'maxPages', 'prefetch']);
@@ -89,6 +97,18 @@ function positive(name: string, value: number | undefined, fallback: number, all
     );
   }
   return value;
+}
+
+function rateLimiter(option: RateLimitOptions | false | undefined): RateLimiter | undefined {
+  if (option === undefined || option === false) return undefined;
+  const { requests, perMs } = option ?? {};
+  if (!Number.isInteger(requests) || requests < 1) {
+    throw configError(`rateLimit.requests must be an integer >= 1, got ${String(requests)}`);
+  }
+  if (typeof perMs !== 'number' || !Number.isFinite(perMs) || perMs <= 0) {
+    throw configError(`rateLimit.perMs must be a positive number, got ${String(perMs)}`);
+  }
+  return new RateLimiter({ requests, perMs });
 }
 
 /**
@@ -166,6 +186,8 @@ export class FulfillmentClient {
       throw configError('fetch must be a function');
     }
 
+    const limiter = rateLimiter(options.rateLimit);
+
     this._transport = new Transport({
       apiToken,
       baseUrl: this.baseUrl,
@@ -177,6 +199,13 @@ export class FulfillmentClient {
       fetch: options.fetch,
       defaultHeaders: options.defaultHeaders ?? {},
       logger: this._logger,
+      beforeAttempt: limiter && ((signal) => limiter.acquire(signal)),
+      onResponse:
+        limiter &&
+        ((response) => {
+          const { used, max } = readRateLimit(response.headers);
+          if (used !== undefined && max !== undefined && used >= max) limiter.exhausted();
+        }),
     });
     this.#options = Object.freeze({
       baseUrl: this.baseUrl,
@@ -186,6 +215,7 @@ export class FulfillmentClient {
       maxRetryAfter,
       logLevel,
       validateResponses: mode,
+      rateLimit: limiter ? { requests: limiter.requests, perMs: limiter.perMs } : false,
     });
 
     this.skus = new Skus(this);

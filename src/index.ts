@@ -29,6 +29,7 @@ export {
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
 export { type ListOptions, Page, PagePromise, type Pagination } from './core/pagination.js';
+export type { RateLimitOptions } from './core/rate-limit.js';
 export type { RequestOptions } from './core/transport.js';
 export type { Id, QueryValue } from './core/url.js';
 export type { ValidationMode } from './core/validation.js';

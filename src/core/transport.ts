@@ -14,6 +14,7 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { type LevelledLogger, redactHeaders } from './log.js';
+import { sleep } from './sleep.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -106,22 +107,6 @@ function neverSent(error: unknown): boolean {
     if (Array.isArray(inner)) stack.push(...inner);
   }
   return false;
-}
-
-/** Resolves after `ms`, or rejects with `APIUserAbortError` as soon as `signal` aborts. */
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
@@ -327,7 +312,7 @@ export class Transport {
       log.info(
         `Retrying ${method} ${url} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}`,
       );
-      await wait(delay, signal);
+      await sleep(delay, signal);
     }
   }
 

@@ -1,0 +1,62 @@
+/**
+ * Client-side rate limiter: at most `requests` request starts in any window of `perMs`, shared by
+ * every request of a client (pagination, bulk upserts, retries). A sliding log rather than a
+ * refilling bucket, so it never sends more than the server allows whether the server counts in
+ * fixed or sliding windows.
+ */
+import { APIUserAbortError } from './errors.js';
+import { sleep } from './sleep.js';
+
+/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. */
+export interface RateLimitOptions {
+  requests: number;
+  perMs: number;
+}
+
+export class RateLimiter {
+  readonly requests: number;
+  readonly perMs: number;
+  /** Start times of the last `requests` requests (a ring; -Infinity = free slot). */
+  readonly #starts: Float64Array;
+  #next = 0;
+  /** Reservations are granted in order: each acquire waits for the previous one. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: RateLimitOptions) {
+    this.requests = options.requests;
+    this.perMs = options.perMs;
+    this.#starts = new Float64Array(options.requests).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  /** Milliseconds until a slot is free (0 when one is free now). */
+  delay(now = Date.now()): number {
+    return Math.max(0, this.#starts[this.#next]! + this.perMs - now);
+  }
+
+  /** Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    const turn = this.#queue.then(() => this.#take(signal));
+    // The next caller waits for this one to be granted (or to give up), never for its request.
+    this.#queue = turn.catch(() => {});
+    return turn;
+  }
+
+  async #take(signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+      const wait = this.delay();
+      if (wait === 0) break;
+      await sleep(wait, signal);
+    }
+    this.#starts[this.#next] = Date.now();
+    this.#next = (this.#next + 1) % this.requests;
+  }
+
+  /**
+   * Takes the server's word (`X-Rate-Limit-Used` >= `X-Rate-Limit-Max`): the budget is spent, so
+   * every slot counts as used now and the next request waits a full window.
+   */
+  exhausted(now = Date.now()): void {
+    this.#starts.fill(now);
+  }
+}
