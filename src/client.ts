@@ -6,7 +6,7 @@ import { APIPromise, type ResponseParser } from './core/api-promise.js';
 import { FulfillmentError, RequestValidationError, readRateLimit } from './core/errors.js';
 import { isLogLevel, LevelledLogger, type Logger, type LogLevel } from './core/log.js';
 import { type ListOptions, type ListParams, PagePromise } from './core/pagination.js';
-import { type RateLimitOptions, RateLimiter } from './core/rate-limit.js';
+import { RateLimiter, type RateLimitOptions } from './core/rate-limit.js';
 import { type RawResponse, type RequestSpec, readJson, Transport } from './core/transport.js';
 import { parseResponse, type ValidationMode, validateRequest } from './core/validation.js';
 import { Orders } from './resources/orders.js';
