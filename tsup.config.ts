@@ -12,7 +12,6 @@ export default defineConfig([
     format: ['esm'],
     dts: true,
     sourcemap: true,
-    clean: true,
     target: 'node22',
     treeshake: true,
   },
@@ -24,6 +23,16 @@ export default defineConfig([
     sourcemap: true,
     target: 'node22',
     noExternal: ['ky'],
+    treeshake: true,
+  },
+  {
+    // The testing kit is ESM only: msw (an optional peer) is ESM only, and the kit loads it with a
+    // top-level await. CommonJS users load it with `await import('merchant-fulfillment/testing')`.
+    entry: { testing: 'src/testing/index.ts' },
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    target: 'node22',
     treeshake: true,
   },
 ]);

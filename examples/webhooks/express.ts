@@ -1,7 +1,7 @@
 /**
  * Receiving the "Restocking shipment status updated" webhook with Express 5.
  *
- *   FULFILLMENT_API_TOKEN=… node examples/webhooks/express.ts
+ *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/express.ts
  *
  * The signature covers the raw body: the webhook route reads it with
  * `express.raw({ type: 'application/json' })`. Do not let a global `app.use(express.json())` run

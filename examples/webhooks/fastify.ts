@@ -1,7 +1,7 @@
 /**
  * Receiving the "Restocking shipment status updated" webhook with Fastify 5.
  *
- *   FULFILLMENT_API_TOKEN=… node examples/webhooks/fastify.ts
+ *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/fastify.ts
  *
  * The signature covers the raw body: inside an encapsulated plugin, the webhook route replaces
  * Fastify's JSON parser with one that keeps the body as a Buffer (`parseAs: 'buffer'`). Other

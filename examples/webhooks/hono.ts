@@ -3,7 +3,7 @@
  * `@hono/node-server` (the same `createApp` runs unchanged on Bun, Deno and Cloudflare Workers:
  * `export default createApp({ secret })`).
  *
- *   FULFILLMENT_API_TOKEN=… node examples/webhooks/hono.ts
+ *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/hono.ts
  *
  * The signature covers the raw body: read it with `await c.req.text()` (or `c.req.arrayBuffer()`),
  * never `c.req.json()`.

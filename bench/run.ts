@@ -1,0 +1,451 @@
+/**
+ * `npm run bench`: the SDK's overhead over the network it wraps, as ratios against baselines
+ * measured in the same run (interleaved A/B rounds; medians with min–max). Prints a table, writes
+ * bench/results.json and, in a full run, BENCHMARKS.md. `--quick` runs every row briefly so the
+ * harness cannot rot; it asserts nothing about speed.
+ *
+ * The measured package is the built one (`npm run build` first): `merchant-fulfillment` resolves to
+ * dist/ through the package's own exports. Servers run in child processes on 127.0.0.1 so that
+ * their CPU and memory stay out of the client's figures.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { FulfillmentClient, signWebhook, verifyWebhook } from 'merchant-fulfillment';
+import { createMockApi } from 'merchant-fulfillment/testing';
+
+const quick = process.argv.includes('--quick');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const TOKEN = 'bench-token';
+
+interface Row {
+  id: string;
+  what: string;
+  baseline: string;
+  goal: string;
+  /** The headline figure, e.g. "1.12× (1.08–1.19)". */
+  result: string;
+  met: boolean | null;
+  details: Record<string, unknown>;
+}
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+const fmt = (s: Spread, digits = 2, unit = '×') =>
+  `${s.median.toFixed(digits)}${unit} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+
+/** Starts bench/server.mjs in a child process and resolves with its URL. */
+async function collectionServer(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+  const child: ChildProcess = spawn(process.execPath, [`${root}bench/server.mjs`], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const client = (baseUrl: string, extra: ConstructorParameters<typeof FulfillmentClient>[0] = {}) =>
+  new FulfillmentClient({ apiToken: TOKEN, baseUrl, logLevel: 'off', maxRetries: 0, ...extra });
+
+/** Time per operation (ms) of `op` run `n` times back to back. */
+async function perOp(n: number, op: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await op();
+  return (performance.now() - start) / n;
+}
+
+/** B1: first page of 100 SKUs, validated, against fetch + res.json(). */
+async function b1(): Promise<Row> {
+  const server = await collectionServer({ PAGES: '10' });
+  try {
+    const url = `${server.url}/merchant_api/v1/skus?limit=100`;
+    const sdk = client(server.url);
+    const baseline = () =>
+      fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json());
+    const ours = () => sdk.skus.list({ limit: 100 }).then((p) => p.data);
+    const n = quick ? 20 : 300;
+    const rounds = quick ? 3 : 15;
+    await perOp(n, baseline);
+    await perOp(n, ours);
+    const ratios: number[] = [];
+    const base: number[] = [];
+    const mine: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const [a, b] =
+        r % 2
+          ? [await perOp(n, ours), await perOp(n, baseline)].reverse()
+          : [await perOp(n, baseline), await perOp(n, ours)];
+      base.push(a!);
+      mine.push(b!);
+      ratios.push(b! / a!);
+    }
+    const ratio = spread(ratios);
+    return {
+      id: 'B1',
+      what: '`skus.list({ limit: 100 })` first page, validated',
+      baseline: '`fetch` + `res.json()` of the same page',
+      goal: '≤ 1.20×',
+      result: fmt(ratio),
+      met: ratio.median <= 1.2,
+      details: {
+        ratio,
+        baselineMsP50: spread(base).median,
+        sdkMsP50: spread(mine).median,
+        opsPerRound: n,
+        rounds,
+      },
+    };
+  } finally {
+    server.stop();
+  }
+}
+
+/** Peak RSS growth (bytes) while `run` executes, sampled by `sample()` calls and a timer. */
+async function peakRss(
+  run: (sample: () => void) => Promise<number>,
+): Promise<{ items: number; ms: number; rssGrowth: number }> {
+  globalThis.gc?.();
+  const start = process.memoryUsage().rss;
+  let peak = start;
+  const sample = () => {
+    const rss = process.memoryUsage().rss;
+    if (rss > peak) peak = rss;
+  };
+  const timer = setInterval(sample, 20);
+  const t0 = performance.now();
+  try {
+    const items = await run(sample);
+    return { items, ms: performance.now() - t0, rssGrowth: peak - start };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** B2: 100 000 SKUs over 1 000 pages with for await, against a hand-written fetch loop. */
+async function b2(): Promise<Row> {
+  const pages = quick ? 20 : 1000;
+  const server = await collectionServer({ PAGES: String(pages) });
+  try {
+    const sdk = client(server.url);
+    const handLoop = (sample: () => void) => async () => {
+      let count = 0;
+      for (let page = 1; ; page++) {
+        const res = await fetch(`${server.url}/merchant_api/v1/skus?limit=100&page=${page}`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        const body = (await res.json()) as {
+          data: unknown[];
+          pagination: { current_page: number; page_count: number };
+        };
+        count += body.data.length;
+        if (page % 10 === 0) sample();
+        if (body.pagination.current_page >= body.pagination.page_count) return count;
+      }
+    };
+    const sdkLoop = (sample: () => void) => async () => {
+      let count = 0;
+      for await (const _sku of sdk.skus.list({ limit: 100 })) {
+        if (++count % 1000 === 0) sample();
+      }
+      return count;
+    };
+    const rounds = quick ? 1 : 3;
+    const throughput: number[] = [];
+    const growth: number[] = [];
+    const baseGrowth: number[] = [];
+    let expected = 0;
+    for (let r = 0; r < rounds; r++) {
+      const base = await peakRss((s) => handLoop(s)());
+      const mine = await peakRss((s) => sdkLoop(s)());
+      if (mine.items !== base.items)
+        throw new Error(`B2: ${mine.items} items through the SDK, ${base.items} by hand`);
+      expected = mine.items;
+      throughput.push(mine.items / mine.ms / (base.items / base.ms));
+      growth.push(mine.rssGrowth / 2 ** 20);
+      baseGrowth.push(base.rssGrowth / 2 ** 20);
+    }
+    const ratio = spread(throughput);
+    const rss = spread(growth);
+    return {
+      id: 'B2',
+      what: `iterate ${expected.toLocaleString('en')} SKUs over ${pages} pages with \`for await\``,
+      baseline: 'a hand-written `fetch` page loop',
+      goal: '≥ 0.85× throughput; peak RSS growth ≤ 50 MB',
+      result: `${fmt(ratio)} throughput; peak RSS growth ${rss.median.toFixed(1)} MB (hand loop ${spread(baseGrowth).median.toFixed(1)} MB)`,
+      met: ratio.median >= 0.85 && rss.median <= 50,
+      details: { throughputRatio: ratio, rssGrowthMB: rss, baselineRssGrowthMB: spread(baseGrowth), rounds },
+    };
+  } finally {
+    server.stop();
+  }
+}
+
+/** B3: prefetch: 1 with a 5 ms server and a 5 ms consumer, against the same without prefetch. */
+async function b3(): Promise<Row> {
+  const pages = quick ? 6 : 40;
+  const server = await collectionServer({ PAGES: String(pages), LATENCY_MS: '5' });
+  try {
+    const sdk = client(server.url);
+    const work = () => new Promise((r) => setTimeout(r, 5));
+    const run = async (prefetch: 0 | 1) => {
+      const t0 = performance.now();
+      for await (const _page of sdk.skus.list({ limit: 20 }, { prefetch }).pages()) await work();
+      return performance.now() - t0;
+    };
+    await run(0);
+    await run(1);
+    const ratios: number[] = [];
+    for (let r = 0; r < (quick ? 2 : 10); r++) {
+      const without = await run(0);
+      const withPrefetch = await run(1);
+      ratios.push(withPrefetch / without);
+    }
+    const ratio = spread(ratios);
+    return {
+      id: 'B3',
+      what: `iterate ${pages} pages with \`prefetch: 1\`, server 5 ms/page, consumer 5 ms/page`,
+      baseline: 'the same without prefetch',
+      goal: '≤ 0.6× wall time',
+      result: `${fmt(ratio)} wall time`,
+      met: ratio.median <= 0.6,
+      details: { ratio },
+    };
+  } finally {
+    server.stop();
+  }
+}
+
+/** B4: bulkUpsert of 10 000 SKUs against the mock API limited to 100 requests per 2 s. */
+async function b4(): Promise<Row> {
+  const skus = quick ? 1000 : 10_000;
+  const limit = { requests: 100, perMs: quick ? 200 : 2000 };
+  const api = createMockApi({ tokens: [TOKEN], rateLimit: limit });
+  const server = await api.listen({ port: 0 });
+  try {
+    let received429 = 0;
+    const sdk = client(server.url, {
+      rateLimit: limit,
+      maxRetries: 5,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (res.status === 429) received429++;
+        return res;
+      },
+    });
+    const catalogue = Array.from({ length: skus }, (_, i) => ({
+      name: `Product ${i}`,
+      merchant_sku_id: `B4-${i}`,
+    }));
+    const t0 = performance.now();
+    const result = await sdk.skus.bulkUpsert(catalogue, { concurrency: 4 });
+    const ms = performance.now() - t0;
+    const requests = result.chunks.length;
+    // The fastest any client may go: the first `requests` of a window at once, then one window per
+    // further `requests` requests.
+    const minimumMs = Math.max(0, Math.ceil(requests / limit.requests) - 1) * limit.perMs;
+    const overMinimum = minimumMs === 0 ? null : ms / minimumMs;
+    const tail = Math.ceil(requests / limit.requests) * limit.perMs; // requests ÷ rate
+    return {
+      id: 'B4',
+      what: `\`bulkUpsert\` ${skus.toLocaleString('en')} SKUs (${requests} requests) against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
+      baseline: 'the theoretical minimum (requests ÷ rate)',
+      goal: '0 × 429 with the client limiter on; ≤ 1.10× the minimum',
+      result: `${received429} × 429; ${(ms / 1000).toFixed(2)} s = ${(ms / tail).toFixed(2)}× requests ÷ rate (${(tail / 1000).toFixed(1)} s)`,
+      met: received429 === 0 && ms / tail <= 1.1,
+      details: {
+        ms,
+        requests,
+        received429,
+        requestsOverRateMs: tail,
+        burstAwareMinimumMs: minimumMs,
+        overMinimum,
+        written: result.written,
+      },
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** B5: verifyWebhook on a 4 KB body against node:crypto createHmac + timingSafeEqual. */
+async function b5(): Promise<Row> {
+  const items = Array.from({ length: 24 }, (_, i) => ({
+    id: 9000 + i,
+    sku_id: 48000 + i,
+    announced_quantity: 100 + i,
+    arrived_quantity: null,
+    damaged_quantity: null,
+    missing_quantity: null,
+    inventory_batches: [],
+  }));
+  const shipment = {
+    id: 4242,
+    merchant_id: 7,
+    warehouse_id: 3,
+    estimated_arrival_date: '2025-03-10',
+    delivery_option: 'courier',
+    tracking_code: '1Z999AA10123456784',
+    po_number: 'PO-2025-044',
+    supplier_name: 'Acme Textiles GmbH',
+    status: 'arrived',
+    barcode: 'RS-4242',
+    restocking_shipment_items: items,
+  };
+  let body = JSON.stringify(shipment);
+  body = JSON.stringify({ ...shipment, note: 'x'.repeat(Math.max(0, 4096 - body.length - 10)) });
+  const signature = await signWebhook({ body, secret: TOKEN });
+  const headers = { 'x-service-signature': signature, 'x-service-event-id': 'evt-1' };
+  const expected = Buffer.from(signature, 'hex');
+  const baseline = async () => {
+    const mac = createHmac('sha256', TOKEN).update(body).digest();
+    if (!timingSafeEqual(mac, expected)) throw new Error('mismatch');
+    return JSON.parse(body);
+  };
+  const ours = () => verifyWebhook({ body, headers, secret: TOKEN });
+  const n = quick ? 200 : 5000;
+  await perOp(n, baseline);
+  await perOp(n, ours);
+  const ratios: number[] = [];
+  for (let r = 0; r < (quick ? 2 : 10); r++) {
+    const a = await perOp(n, baseline);
+    const b = await perOp(n, ours);
+    ratios.push(a / b); // throughput ratio = time(baseline) / time(ours)
+  }
+  const ratio = spread(ratios);
+  return {
+    id: 'B5',
+    what: `\`verifyWebhook\` on a ${(body.length / 1024).toFixed(1)} KB body (signature check, JSON parse and schema parse)`,
+    baseline: '`node:crypto` `createHmac` + `timingSafeEqual` + `JSON.parse`',
+    goal: '≥ 0.5× throughput',
+    result: `${fmt(ratio)} throughput`,
+    met: ratio.median >= 0.5,
+    details: { ratio, bodyBytes: body.length },
+  };
+}
+
+/** B6: bundle sizes, minified and gzipped with esbuild. */
+async function b6(): Promise<Row> {
+  const { build } = await import('esbuild');
+  const bundle = async (contents: string) => {
+    const result = await build({
+      stdin: { contents, resolveDir: root, loader: 'js' },
+      bundle: true,
+      minify: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      treeShaking: true,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]!.contents;
+    const inputs = Object.keys(result.metafile.inputs);
+    return {
+      gzip: gzipSync(code).length,
+      raw: code.length,
+      hasKy: inputs.some((i) => i.includes('node_modules/ky/')),
+      hasZod: inputs.some((i) => i.includes('node_modules/zod/')),
+    };
+  };
+  const whole = await bundle("export * from 'merchant-fulfillment';");
+  const webhookOnly = await bundle("export { verifyWebhook } from 'merchant-fulfillment';");
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  return {
+    id: 'B6',
+    what: 'bundle, minified + gzip (esbuild)',
+    baseline: '—',
+    goal: 'whole SDK ≤ 45 KB; an app importing only `verifyWebhook` does not bundle ky',
+    result: `whole SDK ${kb(whole.gzip)} (ky + zod included); \`verifyWebhook\` only ${kb(webhookOnly.gzip)}, ky ${webhookOnly.hasKy ? 'INCLUDED' : 'not included'}`,
+    met: whole.gzip <= 45 * 1024 && !webhookOnly.hasKy,
+    details: { whole, webhookOnly },
+  };
+}
+
+/** B7: cold import of the package against an empty `node -e ""`. */
+async function b7(): Promise<Row> {
+  const time = (args: string[]) => {
+    const t0 = performance.now();
+    execFileSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+    return performance.now() - t0;
+  };
+  const empty = ['-e', ''];
+  const load = ['--input-type=module', '-e', "await import('merchant-fulfillment')"];
+  time(empty);
+  time(load);
+  const extra: number[] = [];
+  for (let r = 0; r < (quick ? 3 : 21); r++) {
+    const a = time(empty);
+    const b = time(load);
+    extra.push(b - a);
+  }
+  const ms = spread(extra);
+  return {
+    id: 'B7',
+    what: "cold `import('merchant-fulfillment')`",
+    baseline: '`node -e ""`',
+    goal: '≤ 60 ms extra',
+    result: `${fmt(ms, 1, ' ms')} extra`,
+    met: ms.median <= 60,
+    details: { extraMs: ms },
+  };
+}
+
+const rows: Row[] = [];
+for (const bench of [b1, b2, b3, b4, b5, b6, b7]) {
+  const row = await bench();
+  rows.push(row);
+  console.log(`${row.id}  ${row.met === false ? 'MISSED' : 'ok    '}  ${row.result}`);
+}
+
+const machine = {
+  node: process.version,
+  cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  platform: `${process.platform} ${process.arch}`,
+  date: new Date().toISOString().slice(0, 10),
+  mode: quick ? 'quick' : 'full',
+};
+writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+
+const table = [
+  '| # | what | baseline | goal | measured | met |',
+  '|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) => `| ${r.id} | ${r.what} | ${r.baseline} | ${r.goal} | ${r.result} | ${r.met ? 'yes' : 'no'} |`,
+  ),
+].join('\n');
+console.log(`\n${table}\n`);
+
+if (!quick) {
+  const notes = `${root}bench/NOTES.md`;
+  let commentary = '';
+  try {
+    commentary = (await import('node:fs')).readFileSync(notes, 'utf8');
+  } catch {}
+  writeFileSync(
+    `${root}BENCHMARKS.md`,
+    `# Benchmarks\n\nMeasured by \`npm run bench\` on ${machine.date}: Node ${machine.node}, ${machine.cpu}, ${machine.memoryGiB} GiB, ${machine.platform}. ` +
+      'Every figure is a ratio against a baseline measured in the same run (interleaved rounds; median with min–max), ' +
+      'against servers on 127.0.0.1 in separate processes. Raw figures: `bench/results.json`.\n\n' +
+      `${table}\n${commentary ? `\n${commentary}` : ''}`,
+  );
+  console.log('BENCHMARKS.md written.');
+}

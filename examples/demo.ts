@@ -1,0 +1,189 @@
+/**
+ * `npm run demo`: a merchant's day, run with the real client over HTTP against the embedded mock
+ * of the whole API (merchant-fulfillment/testing). Nothing leaves 127.0.0.1.
+ *
+ *  1. bulk-upsert a catalogue of 300 SKUs
+ *  2. list it with `for await`, with a progress line per page
+ *  3. place orders: one cash-on-delivery, one to a blocked country; cancel one
+ *  4. announce a restocking shipment (API version 2)
+ *  5. receive its status webhooks on a local receiver, verified with the client's token
+ *  6. advance it to `restocked` and print the inventory per warehouse
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FulfillmentClient, type RestockingShipmentStatusUpdatedEvent, type Sku } from 'merchant-fulfillment';
+import { createMockApi } from 'merchant-fulfillment/testing';
+
+const CATALOGUE_SIZE = 300;
+const log = (line = '') => process.stdout.write(`${line}\n`);
+
+/** A webhook receiver on 127.0.0.1 that verifies every delivery with the client's token. */
+async function startReceiver(
+  verify: (
+    body: Uint8Array,
+    headers: IncomingMessage['headers'],
+  ) => Promise<RestockingShipmentStatusUpdatedEvent>,
+) {
+  const events: RestockingShipmentStatusUpdatedEvent[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      events.push(await verify(Buffer.concat(chunks), req.headers));
+      res.writeHead(200).end();
+    } catch (error) {
+      res.writeHead(400).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/fulfillment`,
+    events,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// The merchant's webhook endpoint verifies deliveries with the client's token.
+let client: FulfillmentClient | undefined;
+const receiver = await startReceiver((body, headers) => client!.webhooks.verify(body, headers));
+
+// A clock that ticks one second per reading: deterministic timestamps.
+let tick = Date.parse('2026-03-02T08:00:00Z');
+const clock = () => {
+  tick += 1000;
+  return new Date(tick);
+};
+const api = createMockApi({
+  tokens: ['demo-token-oldest', 'demo-token-new'],
+  blockedCountries: ['KP'],
+  webhooks: [receiver.url],
+  now: clock,
+});
+const server = await api.listen();
+client = new FulfillmentClient({ apiToken: api.token, baseUrl: server.url, logLevel: 'warn' });
+
+try {
+  log(`Mock Merchant API on ${server.url} (token ${api.token})`);
+  const { data: warehouses } = await client.warehouses.list();
+  log(`Warehouses: ${warehouses.map((w) => `#${w.id} ${String(w.name ?? '')}`).join(', ')}`);
+
+  // 1. Catalogue.
+  log();
+  log(`1. Bulk-upserting ${CATALOGUE_SIZE} SKUs…`);
+  const catalogue = Array.from({ length: CATALOGUE_SIZE }, (_, i) => ({
+    merchant_sku_id: `TEE-${String(i + 1).padStart(3, '0')}`,
+    name: `T-shirt #${i + 1}`,
+    cost_in_cents: 450 + (i % 50),
+    weight_in_kg: 0.2,
+    country_code_of_origin: 'PT',
+  }));
+  const upsert = await client.skus.bulkUpsert(catalogue);
+  log(`   written ${upsert.written} SKUs in ${upsert.chunks.length} requests`);
+
+  // 2. List it back, page by page.
+  log();
+  log('2. Listing the catalogue with for await…');
+  let seen = 0;
+  const byCode = new Map<string, Sku>();
+  for await (const page of client.skus.list({ limit: 100 }).pages()) {
+    for (const sku of page.data) byCode.set(String(sku.merchant_sku_id), sku);
+    seen += page.data.length;
+    log(
+      `   page ${page.pagination?.current_page}/${page.pagination?.page_count}: ${seen}/${page.pagination?.item_count} SKUs`,
+    );
+  }
+  const tee1 = byCode.get('TEE-001')!;
+  const tee2 = byCode.get('TEE-002')!;
+
+  // 3. Orders.
+  log();
+  log('3. Placing orders…');
+  const address = {
+    full_name: 'Ada Lovelace',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    line1: 'Unter den Linden 1',
+    city: 'Berlin',
+    postal_code: '10117',
+    country_code: 'DE',
+  };
+  const cod = await client.orders.create({
+    merchant_order_id: 'A-1001',
+    shipping_address: address,
+    items: [{ merchant_item_id: '1', sku_id: tee1.id, quantity: 2, price_per_unit_in_cents: 1999 }],
+    payment_method: 'COD',
+    total_price_in_cents: 3998,
+  });
+  log(`   ${cod.merchant_order_id} (COD, 39.98 EUR to collect): ${cod.status}`);
+  const blocked = await client.orders.create({
+    merchant_order_id: 'A-1002',
+    shipping_address: { ...address, city: 'Pyongyang', postal_code: '00000', country_code: 'KP' },
+    items: [
+      { merchant_item_id: '1', merchant_sku_id: 'TEE-002', quantity: 1, price_per_unit_in_cents: 1999 },
+    ],
+  });
+  log(`   ${blocked.merchant_order_id} (to a blocked country): ${blocked.status}`);
+  const later = await client.orders.create({
+    merchant_order_id: 'A-1003',
+    shipping_address: address,
+    items: [{ merchant_item_id: '1', sku_id: tee2.id, quantity: 1, price_per_unit_in_cents: 1999 }],
+  });
+  await client.orders.cancel(later.id);
+  log(`   ${later.merchant_order_id} cancelled: ${(await client.orders.retrieve(later.id)).status}`);
+
+  // 4. Inbound goods.
+  log();
+  log('4. Announcing a restocking shipment (version 2)…');
+  const warehouseId = warehouses[0]!.id;
+  const inbound = await client.restockingShipments.v2.create({
+    warehouse_id: warehouseId,
+    delivery_option: 'courier',
+    estimated_arrival_date: '2026-03-10',
+    po_number: 'PO-2026-031',
+    restocking_shipment_items: [
+      { sku_id: tee1.id, announced_quantity: 120 },
+      { sku_id: tee2.id, announced_quantity: 80 },
+    ],
+  });
+  log(`   restocking shipment #${inbound.id} to warehouse #${warehouseId}: ${inbound.status}`);
+
+  // 5 and 6. The warehouse works; every status change is a signed webhook.
+  log();
+  log('5. The warehouse receives it; webhooks arrive and are verified…');
+  for (const status of ['received', 'arrived', 'processing'] as const)
+    api.advanceRestockingShipment(inbound.id, status);
+  // Two of the 120 TEE-001 arrive damaged.
+  api.advanceRestockingShipment(inbound.id, 'restocked', { damaged: { [tee1.id]: 2 } });
+  await api.flushWebhooks();
+  for (const event of receiver.events) {
+    log(`   webhook ${event.type}: shipment #${event.data.id} is ${event.data.status} (signature verified)`);
+  }
+
+  log();
+  log('6. Inventory per warehouse after restocking:');
+  const rows: string[][] = [['SKU', 'warehouse', 'stocked', 'reserved', 'total']];
+  for await (const sku of client.skus.list({ merchant_sku_ids: ['TEE-001', 'TEE-002'] })) {
+    for (const w of sku.inventory_per_warehouse ?? []) {
+      rows.push([
+        String(sku.merchant_sku_id),
+        `#${w.warehouse_id}`,
+        String(w.stocked ?? 0),
+        String(w.reserved ?? 0),
+        String(w.total ?? 0),
+      ]);
+    }
+  }
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const [i, row] of rows.entries()) {
+    log(
+      `   ${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`,
+    );
+    if (i === 0) log(`   ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  }
+  log();
+  log('Done.');
+} finally {
+  await receiver.close();
+  await server.close();
+}

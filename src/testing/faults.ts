@@ -1,0 +1,140 @@
+/**
+ * Injected faults: failures (a status, or a dropped connection) and delays for chosen routes, each
+ * for a number of requests, so merchants can test their retry handling.
+ */
+import { failure, type MockResult } from './http.js';
+import type { MockFault, MockFaultHandle } from './types.js';
+
+/** A fault in force, with its counters. */
+interface ActiveFault {
+  readonly spec: MockFault;
+  readonly method: string | undefined;
+  remaining: number;
+  hits: number;
+}
+
+/** What a matching fault does to a request. */
+export interface FaultEffect {
+  /** Milliseconds to wait first. */
+  latency: number;
+  /** The answer to give instead of the API's, or `undefined` to let the request through. */
+  result: MockResult | undefined;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request',
+  401: 'authentication required',
+  403: 'forbidden',
+  404: 'not found',
+  408: 'request timeout',
+  409: 'conflict',
+  422: 'unprocessable entity',
+  429: 'rate limit exceeded',
+  500: 'internal server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+};
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new TypeError(`Invalid fault: ${message}`);
+}
+
+function validate(fault: MockFault): void {
+  check(typeof fault === 'object' && fault !== null, 'expected an object');
+  check(typeof fault.path === 'string' || fault.path instanceof RegExp, 'path must be a string or a RegExp');
+  check(fault.method === undefined || typeof fault.method === 'string', 'method must be a string');
+  check(
+    fault.status === undefined ||
+      (Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599),
+    'status must be an integer from 200 to 599',
+  );
+  check(
+    fault.times === undefined || (Number.isInteger(fault.times) && fault.times > 0),
+    'times must be an integer > 0',
+  );
+  check(
+    fault.latency === undefined || (Number.isFinite(fault.latency) && fault.latency >= 0),
+    'latency must be >= 0',
+  );
+  check(
+    fault.retryAfter === undefined || (Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
+    'retryAfter must be >= 0',
+  );
+}
+
+/** Whether the fault only slows requests down (no status, body, reset or headers). */
+function delayOnly(fault: MockFault): boolean {
+  return (
+    fault.latency !== undefined &&
+    fault.status === undefined &&
+    fault.body === undefined &&
+    !fault.reset &&
+    fault.retryAfter === undefined &&
+    fault.headers === undefined
+  );
+}
+
+function effectOf(fault: MockFault): FaultEffect {
+  const latency = fault.latency ?? 0;
+  if (delayOnly(fault)) return { latency, result: undefined };
+  if (fault.reset) return { latency, result: { status: 0, drop: true } };
+  const status = fault.status ?? 503;
+  const result =
+    fault.body !== undefined ? { status, body: fault.body } : failure(status, STATUS_TEXT[status] ?? 'error');
+  const headers: Record<string, string> = { ...fault.headers };
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  result.headers = headers;
+  return { latency, result };
+}
+
+/** The faults of one mock, first match wins. */
+export class Faults {
+  #active: ActiveFault[] = [];
+
+  /** Adds a fault (validated) and returns its handle. */
+  add(spec: MockFault): MockFaultHandle {
+    validate(spec);
+    const fault: ActiveFault = {
+      spec,
+      method: spec.method?.toUpperCase(),
+      remaining: spec.times ?? Number.POSITIVE_INFINITY,
+      hits: 0,
+    };
+    this.#active.push(fault);
+    return {
+      get hits() {
+        return fault.hits;
+      },
+      get remaining() {
+        return fault.remaining;
+      },
+      remove: () => {
+        fault.remaining = 0;
+        this.#active = this.#active.filter((f) => f !== fault);
+      },
+    };
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    for (const fault of this.#active) fault.remaining = 0;
+    this.#active = [];
+  }
+
+  /** Applies the first fault matching the request (counting it), or returns `undefined`. */
+  take(method: string, path: string): FaultEffect | undefined {
+    if (this.#active.length === 0) return undefined;
+    const fault = this.#active.find((f) => {
+      if (f.method !== undefined && f.method !== method) return false;
+      if (typeof f.spec.path === 'string') return f.spec.path === path;
+      f.spec.path.lastIndex = 0;
+      return f.spec.path.test(path);
+    });
+    if (!fault) return undefined;
+    fault.hits += 1;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#active = this.#active.filter((f) => f !== fault);
+    return effectOf(fault.spec);
+  }
+}

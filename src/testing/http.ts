@@ -1,0 +1,74 @@
+/**
+ * The mock's transport-neutral request and result, their conversion from and to the Fetch API
+ * (`Request` / `Response`), and the bodies of the common error answers.
+ */
+/** A request as the mock's core sees it (each face converts its own requests to this). */
+export interface MockRequest {
+  /** Upper-case method. */
+  method: string;
+  /** Path without query, starting with `/merchant_api/` for API routes. */
+  path: string;
+  /** Query string without the `?`. */
+  search: string;
+  /** The `Authorization` header, or `null`. */
+  authorization: string | null;
+  /** The raw body (`''` when none). */
+  body: string;
+}
+
+/** What the core answers. `drop` means: no answer, close the connection. */
+export interface MockResult {
+  status: number;
+  /** A JSON-serializable body. */
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  drop?: boolean | undefined;
+}
+
+/** A JSON answer. */
+export function json(status: number, body: unknown, headers?: Record<string, string>): MockResult {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** An error answer in the provider's format: `{ success: false, errors: [...] }`. */
+export function failure(status: number, ...errors: string[]): MockResult {
+  return { status, body: { success: false, errors } };
+}
+
+/** The response headers of a result (content type included when there is a body). */
+export function resultHeaders(result: MockResult): Record<string, string> {
+  const headers: Record<string, string> = { ...result.headers };
+  if (result.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+  return headers;
+}
+
+/** The serialized body of a result (`null` when it has none). */
+export function resultBody(result: MockResult): string | null {
+  return result.body === undefined ? null : JSON.stringify(result.body);
+}
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/**
+ * Converts a Fetch `Request`. `basePath` (the path of the mock's base URL, e.g. `/api`) is removed
+ * from the front of the path when present.
+ */
+export async function fromFetchRequest(request: Request, basePath: string): Promise<MockRequest> {
+  const url = new URL(request.url);
+  let path = url.pathname;
+  if (basePath && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
+  const method = request.method.toUpperCase();
+  return {
+    method,
+    path,
+    search: url.search.slice(1),
+    authorization: request.headers.get('authorization'),
+    body: BODYLESS.has(method) ? '' : await request.text(),
+  };
+}
+
+/** Converts a result to a Fetch `Response`; a dropped connection becomes `Response.error()`. */
+export function toFetchResponse(result: MockResult): Response {
+  if (result.drop) return Response.error();
+  return new Response(resultBody(result), { status: result.status, headers: resultHeaders(result) });
+}

@@ -1,0 +1,47 @@
+/**
+ * `merchant-fulfillment/testing`: a stateful in-memory mock of the whole Merchant API, to test an
+ * integration offline — as msw handlers (`api.handlers`, needs the optional peer `msw`), as a real
+ * HTTP server (`api.listen()`), or as an in-process `fetch` (`api.fetch`).
+ *
+ * @packageDocumentation
+ */
+export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './cli.js';
+export { createMockApi, type MockApi } from './mock-api.js';
+export { DEFAULT_BASE_URL, DEFAULT_WAREHOUSES } from './options.js';
+export type {
+  JsonObject,
+  JsonValue,
+  MockAddress,
+  MockApiOptions,
+  MockFault,
+  MockFaultHandle,
+  MockInventory,
+  MockItemBatch,
+  MockListenOptions,
+  MockOrder,
+  MockOrderItem,
+  MockQuantities,
+  MockRateLimit,
+  MockRequestLogEntry,
+  MockRestockingItemBatch,
+  MockRestockingItemV1,
+  MockRestockingItemV2,
+  MockRestockingShipmentV1,
+  MockRestockingShipmentV2,
+  MockRestockQuantities,
+  MockReturn,
+  MockReturnItem,
+  MockReturnOptions,
+  MockReturnReason,
+  MockServer,
+  MockShipment,
+  MockShipmentItem,
+  MockSku,
+  MockSkuBatch,
+  MockStateSnapshot,
+  MockWarehouse,
+  MockWebhookDelivery,
+  MockWebhookRetry,
+  RestockingStatusV1,
+  RestockingStatusV2,
+} from './types.js';

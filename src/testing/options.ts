@@ -1,0 +1,119 @@
+/**
+ * The options of `createMockApi`, checked and completed with their defaults.
+ */
+import type { MockApiOptions, MockFault, MockRateLimit, MockWarehouse } from './types.js';
+
+/** Options with every default applied. */
+export interface MockConfig {
+  baseUrl: string;
+  /** Path part of `baseUrl` without trailing slash (`''` for a bare origin). */
+  basePath: string;
+  tokens: readonly string[];
+  warehouses: readonly MockWarehouse[];
+  blockedCountries: ReadonlySet<string>;
+  pageSize: number;
+  latency: number;
+  faults: readonly MockFault[];
+  webhooks: readonly string[];
+  webhookRetry: { attempts: number; initialDelayMs: number; timeoutMs: number };
+  now: () => Date;
+  rateLimit: MockRateLimit | undefined;
+  merchantId: number;
+  webhookFetch: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+}
+
+/** The default base URL of the mock. */
+export const DEFAULT_BASE_URL = 'https://fulfillment.mock';
+
+/** The three warehouses of a mock created without `warehouses`. */
+export const DEFAULT_WAREHOUSES: readonly MockWarehouse[] = [
+  {
+    id: 1,
+    name: 'Berlin',
+    address: { line1: 'Lagerstraße 1', city: 'Berlin', postal_code: '10115', country_code: 'DE' },
+  },
+  {
+    id: 2,
+    name: 'Amsterdam',
+    address: { line1: 'Havenweg 2', city: 'Amsterdam', postal_code: '1011 AB', country_code: 'NL' },
+  },
+  {
+    id: 3,
+    name: 'Warsaw',
+    address: { line1: 'ul. Magazynowa 3', city: 'Warszawa', postal_code: '00-001', country_code: 'PL' },
+  },
+];
+
+function fail(message: string): never {
+  throw new TypeError(`createMockApi: ${message}`);
+}
+
+function positiveInteger(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) fail(`${name} must be an integer >= 1, got ${String(value)}`);
+  return value;
+}
+
+function nonNegative(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) fail(`${name} must be a number >= 0, got ${String(value)}`);
+  return value;
+}
+
+/** A random API token such as `mock_5f2c…` (Web Crypto). */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `mock_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Checks the options and applies the defaults. Throws a `TypeError` naming the bad option. */
+export function resolveOptions(options: MockApiOptions = {}): MockConfig {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
+  } catch {
+    fail(`baseUrl must be an absolute URL, got ${String(options.baseUrl)}`);
+  }
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const tokens = options.tokens ?? [randomToken()];
+  if (tokens.length === 0 || tokens.some((t) => typeof t !== 'string' || t === '' || /\s/.test(t))) {
+    fail('tokens must be a non-empty list of non-empty strings without white space');
+  }
+  const warehouses = options.warehouses ?? DEFAULT_WAREHOUSES;
+  if (warehouses.length === 0) fail('warehouses must hold at least one warehouse');
+  const ids = new Set<number>();
+  for (const w of warehouses) {
+    if (!Number.isInteger(w.id) || w.id < 1 || ids.has(w.id))
+      fail(`warehouse ids must be unique integers >= 1`);
+    ids.add(w.id);
+  }
+  const rateLimit = options.rateLimit;
+  if (rateLimit) {
+    positiveInteger(rateLimit.requests, 'rateLimit.requests', 1);
+    positiveInteger(rateLimit.perMs, 'rateLimit.perMs', 1);
+  }
+  for (const hook of options.webhooks ?? []) {
+    if (!URL.canParse(hook)) fail(`webhooks must be absolute URLs, got ${String(hook)}`);
+  }
+  const retry = options.webhookRetry ?? {};
+  return {
+    baseUrl: `${url.origin}${basePath}`,
+    basePath,
+    tokens: [...tokens],
+    warehouses: structuredClone([...warehouses]),
+    blockedCountries: new Set((options.blockedCountries ?? []).map((c) => c.toUpperCase())),
+    pageSize: positiveInteger(options.pageSize, 'pageSize', 20),
+    latency: nonNegative(options.latency, 'latency', 0),
+    faults: options.faults ?? [],
+    webhooks: [...(options.webhooks ?? [])],
+    webhookRetry: {
+      attempts: positiveInteger(retry.attempts, 'webhookRetry.attempts', 5),
+      initialDelayMs: nonNegative(retry.initialDelayMs, 'webhookRetry.initialDelayMs', 50),
+      timeoutMs: positiveInteger(retry.timeoutMs, 'webhookRetry.timeoutMs', 5000),
+    },
+    now: options.now ?? (() => new Date()),
+    rateLimit,
+    merchantId: positiveInteger(options.merchantId, 'merchantId', 1),
+    webhookFetch: options.webhookFetch,
+  };
+}

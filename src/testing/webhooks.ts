@@ -1,0 +1,123 @@
+/**
+ * Webhook delivery: each event is POSTed to every receiver URL, signed with the oldest token,
+ * retried with the same event id after a non-2xx answer or a connection error (bounded attempts,
+ * exponential backoff), and recorded for inspection.
+ */
+import { signWebhook } from '../webhooks.js';
+import type { Timers } from './timers.js';
+import type { MockWebhookDelivery, RestockingStatusV1 } from './types.js';
+
+/** A `fetch` as the dispatcher calls it. */
+export type DeliveryFetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Settings of the dispatcher. */
+export interface DispatcherOptions {
+  urls: readonly string[];
+  attempts: number;
+  initialDelayMs: number;
+  timeoutMs: number;
+  /** Returns the `fetch` to use (looked up at each attempt). */
+  fetch: () => DeliveryFetch;
+  timers: Timers;
+}
+
+/** One event to send. */
+export interface WebhookEvent {
+  body: string;
+  secret: string;
+  restockingShipmentId: number;
+  status: RestockingStatusV1;
+}
+
+/** Sends webhook events and keeps a record of every delivery. */
+export class WebhookDispatcher {
+  readonly #options: DispatcherOptions;
+  #deliveries: MockWebhookDelivery[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  #abort = new AbortController();
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+  }
+
+  /** Starts one delivery per receiver URL (returns at once). */
+  emit(event: WebhookEvent): void {
+    for (const url of this.#options.urls) {
+      const delivery: MockWebhookDelivery = {
+        eventId: crypto.randomUUID(),
+        url,
+        restockingShipmentId: event.restockingShipmentId,
+        status: event.status,
+        body: event.body,
+        signature: '',
+        attempts: 0,
+        statusCodes: [],
+        error: null,
+        delivered: false,
+        finished: false,
+      };
+      this.#deliveries.push(delivery);
+      const run = this.#run(delivery, event.secret, this.#abort.signal).finally(() => {
+        delivery.finished = true;
+        this.#inFlight.delete(run);
+      });
+      this.#inFlight.add(run);
+    }
+  }
+
+  /** Copies of every delivery so far, oldest first. */
+  deliveries(): MockWebhookDelivery[] {
+    return this.#deliveries.map((d) => ({ ...d, statusCodes: [...d.statusCodes] }));
+  }
+
+  /** Resolves once no delivery is in flight (retries included). */
+  async flush(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** Abandons every delivery in flight and forgets them all. */
+  reset(): void {
+    this.#abort.abort();
+    this.#abort = new AbortController();
+    this.#deliveries = [];
+  }
+
+  async #run(delivery: MockWebhookDelivery, secret: string, cancelled: AbortSignal): Promise<void> {
+    const { attempts, initialDelayMs, timeoutMs, timers } = this.#options;
+    delivery.signature = await signWebhook({ body: delivery.body, secret });
+    const headers = {
+      'content-type': 'application/json',
+      'x-service-signature': delivery.signature,
+      'x-service-event-id': delivery.eventId,
+    };
+    for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
+      delivery.attempts = attempt;
+      try {
+        const response = await this.#options.fetch()(delivery.url, {
+          method: 'POST',
+          headers,
+          body: delivery.body,
+          signal: AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]),
+        });
+        delivery.statusCodes.push(response.status);
+        await response.body?.cancel().catch(() => {});
+        if (response.ok) {
+          delivery.delivered = true;
+          delivery.error = null;
+          return;
+        }
+      } catch (error) {
+        if (cancelled.aborted) return;
+        delivery.statusCodes.push(null);
+        delivery.error = error instanceof Error ? messageOf(error) : String(error);
+      }
+      if (attempt < attempts) await timers.background(initialDelayMs * 2 ** (attempt - 1));
+    }
+  }
+}
+
+/** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */
+function messageOf(error: Error): string {
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

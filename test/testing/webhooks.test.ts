@@ -1,0 +1,183 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createMockApi } from '../../src/testing/index.js';
+import { signWebhook, verifyWebhook } from '../../src/webhooks.js';
+import { closedPort, startServer } from '../helpers/http-server.js';
+import { call, createSku, TOKEN, testApi } from './helpers.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A webhook receiver answering each call with the next status of `statuses` (the last one repeats). */
+async function receiver(statuses: number[] = [200]) {
+  const calls: Received[] = [];
+  const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      calls.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = statuses[Math.min(calls.length - 1, statuses.length - 1)]!;
+      res.end('ok');
+    });
+  });
+  closers.push(server.close);
+  return { url: `${server.url}/hooks`, calls };
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const FAST = { attempts: 3, initialDelayMs: 5 };
+
+async function shipment(api: ReturnType<typeof createMockApi>) {
+  const sku = await createSku(api, 'A');
+  const answer = await call(api, 'POST', '/merchant_api/v1/restocking_shipments', {
+    warehouse_id: 1,
+    restocking_shipment_items: [{ sku_id: sku, announced_quantity: 2 }],
+  });
+  return answer.body.id as number;
+}
+
+describe('webhook delivery', () => {
+  test('every status change POSTs the v1 shipment, signed with the oldest token, with a unique event id', async () => {
+    const hook = await receiver();
+    const api = testApi({ tokens: [TOKEN, 'newer-token'], webhooks: [hook.url], webhookRetry: FAST });
+    const id = await shipment(api);
+    api.advanceRestockingShipment(id, 'delivered');
+    await api.flushWebhooks();
+    const afterDelivered = (await call(api, 'GET', `/merchant_api/v1/restocking_shipments/${id}`)).body;
+    api.advanceRestockingShipment(id, 'restocked');
+    await api.flushWebhooks();
+
+    expect(hook.calls).toHaveLength(2);
+    const [first, second] = hook.calls as [Received, Received];
+    expect(first.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(first.body)).toEqual(afterDelivered);
+    expect(JSON.parse(second.body)).toMatchObject({ id, status: 'restocked' });
+    expect(first.headers['x-service-signature']).toBe(await signWebhook({ body: first.body, secret: TOKEN }));
+    expect(first.headers['x-service-signature']).not.toBe(
+      await signWebhook({ body: first.body, secret: 'newer-token' }),
+    );
+    expect(first.headers['x-service-event-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.headers['x-service-event-id']).not.toBe(second.headers['x-service-event-id']);
+
+    const event = await verifyWebhook({
+      body: second.body,
+      headers: second.headers,
+      secret: [TOKEN, 'newer-token'],
+    });
+    expect(event.data.status).toBe('restocked');
+
+    expect(api.deliveries).toEqual([
+      expect.objectContaining({
+        url: hook.url,
+        restockingShipmentId: id,
+        status: 'delivered',
+        attempts: 1,
+        statusCodes: [200],
+        delivered: true,
+        finished: true,
+      }),
+      expect.objectContaining({ status: 'restocked', attempts: 1, delivered: true }),
+    ]);
+    expect(api.deliveries[0]!.body).toBe(first.body);
+    expect(api.deliveries[0]!.eventId).toBe(first.headers['x-service-event-id']);
+  });
+
+  test('a non-2xx answer is retried with the same event id', async () => {
+    const hook = await receiver([500, 503, 204]);
+    const api = testApi({ webhooks: [hook.url], webhookRetry: { attempts: 5, initialDelayMs: 5 } });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(hook.calls).toHaveLength(3);
+    const ids = new Set(hook.calls.map((c) => c.headers['x-service-event-id']));
+    expect(ids.size).toBe(1);
+    expect(new Set(hook.calls.map((c) => c.body)).size).toBe(1);
+    expect(api.deliveries[0]).toMatchObject({
+      attempts: 3,
+      statusCodes: [500, 503, 204],
+      delivered: true,
+      error: null,
+    });
+  });
+
+  test('attempts are bounded', async () => {
+    const hook = await receiver([500]);
+    const api = testApi({ webhooks: [hook.url], webhookRetry: FAST });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(hook.calls).toHaveLength(3);
+    expect(api.deliveries[0]).toMatchObject({
+      attempts: 3,
+      statusCodes: [500, 500, 500],
+      delivered: false,
+      finished: true,
+    });
+  });
+
+  test('a connection error is retried, then recorded', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/hooks`;
+    const api = testApi({ webhooks: [url], webhookRetry: FAST });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    expect(api.deliveries[0]!.finished).toBe(false);
+    await api.flushWebhooks();
+    expect(api.deliveries[0]).toMatchObject({
+      attempts: 3,
+      statusCodes: [null, null, null],
+      delivered: false,
+      finished: true,
+    });
+    expect(api.deliveries[0]!.error).toMatch(/fetch failed/);
+  });
+
+  test('every receiver gets its own delivery', async () => {
+    const a = await receiver();
+    const b = await receiver();
+    const api = testApi({ webhooks: [a.url, b.url], webhookRetry: FAST });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(a.calls).toHaveLength(1);
+    expect(b.calls).toHaveLength(1);
+    expect(api.deliveries.map((d) => d.url)).toEqual([a.url, b.url]);
+  });
+
+  test('the webhookFetch option replaces the global fetch', async () => {
+    const seen: string[] = [];
+    const api = testApi({
+      webhooks: ['https://shop.example/hooks'],
+      webhookFetch: async (url, init) => {
+        seen.push(`${init.method} ${url} ${new Headers(init.headers).get('x-service-event-id')}`);
+        return new Response(null, { status: 200 });
+      },
+    });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(seen).toEqual([`POST https://shop.example/hooks ${api.deliveries[0]!.eventId}`]);
+  });
+
+  test('reset() abandons in-flight deliveries and leaves no timer behind', async () => {
+    const hook = await receiver([500]);
+    const api = testApi({ webhooks: [hook.url], webhookRetry: { attempts: 5, initialDelayMs: 10_000 } });
+    const timeoutsBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    for (let i = 0; i < 100 && hook.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(hook.calls).toHaveLength(1);
+    api.reset();
+    await api.flushWebhooks(); // would take 10 s per retry if the wait were not cancelled
+    expect(api.deliveries).toEqual([]);
+    expect(hook.calls).toHaveLength(1);
+    const timeoutsAfter = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    expect(timeoutsAfter).toBeLessThanOrEqual(timeoutsBefore);
+  });
+
+  test('without receivers nothing is sent', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(api.deliveries).toEqual([]);
+  });
+});
