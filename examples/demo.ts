@@ -64,7 +64,7 @@ const server = await api.listen();
 client = new FulfillmentClient({ apiToken: api.token, baseUrl: server.url, logLevel: 'warn' });
 
 try {
-  log(`Mock Merchant API on ${server.url} (token ${api.token})`);
+  log(`Mock Merchant API listening on 127.0.0.1 (token ${api.token})`);
   const { data: warehouses } = await client.warehouses.list();
   log(`Warehouses: ${warehouses.map((w) => `#${w.id} ${String(w.name ?? '')}`).join(', ')}`);
 
@@ -151,12 +151,12 @@ try {
   // 5 and 6. The warehouse works; every status change is a signed webhook.
   log();
   log('5. The warehouse receives it; webhooks arrive and are verified…');
-  for (const status of ['received', 'arrived', 'processing'] as const)
-    api.advanceRestockingShipment(inbound.id, status);
-  // Two of the 120 TEE-001 arrive damaged.
-  api.advanceRestockingShipment(inbound.id, 'restocked', { damaged: { [tee1.id]: 2 } });
-  await api.flushWebhooks();
-  for (const event of receiver.events) {
+  for (const status of ['received', 'arrived', 'processing', 'restocked'] as const) {
+    // Two of the 120 TEE-001 arrive damaged.
+    const quantities = status === 'restocked' ? { damaged: { [tee1.id]: 2 } } : undefined;
+    api.advanceRestockingShipment(inbound.id, status, quantities);
+    await api.flushWebhooks(); // each status change is delivered before the next one happens
+    const event = receiver.events.at(-1)!;
     log(`   webhook ${event.type}: shipment #${event.data.id} is ${event.data.status} (signature verified)`);
   }
 

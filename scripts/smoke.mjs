@@ -31,9 +31,28 @@ try {
     logLevel: 'off',
   });
   const error = await elsewhere.warehouses.list().catch((e) => e);
-  if (!(error instanceof NotFoundError) || !(error instanceof FulfillmentError))
+  if (!(error instanceof NotFoundError) || !(error instanceof FulfillmentError)) {
     throw new Error('ESM build: error classes');
-  console.log(`ESM build ok (merchant-fulfillment ${VERSION})`);
+  }
+  // instanceof holds across the two builds (errors are branded with Symbol.for), both ways.
+  const cjsClient = new cjs.FulfillmentClient({
+    apiToken: 'smoke',
+    baseUrl: `http://127.0.0.1:${port}/missing`,
+    logLevel: 'off',
+  });
+  const cjsError = await cjsClient.warehouses.list().catch((e) => e);
+  if (!(cjsError instanceof NotFoundError) || !(cjsError instanceof FulfillmentError)) {
+    throw new Error('a CommonJS error is not instanceof the ESM classes');
+  }
+  if (!(error instanceof cjs.NotFoundError) || !(error instanceof cjs.APIError)) {
+    throw new Error('an ESM error is not instanceof the CommonJS classes');
+  }
+  if (cjsError instanceof cjs.RateLimitError) throw new Error('instanceof matches an unrelated class');
+  // The schemas entry point.
+  if (!SkuSchema.safeParse({ id: 1, name: 'x', status: 'active' }).success) throw new Error('schemas entry');
+  if (SkuSchema.safeParse({ id: '1', name: 'x', status: 'active' }).success)
+    throw new Error('schemas entry: no check');
+  console.log(`ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok`);
 } finally {
   server.close();
 }

@@ -5,6 +5,7 @@ import type * as z from 'zod';
 import { APIPromise, type ResponseParser } from './core/api-promise.js';
 import { FulfillmentError, RequestValidationError, readRateLimit } from './core/errors.js';
 import { isLogLevel, LevelledLogger, type Logger, type LogLevel } from './core/log.js';
+import { headerIssues, requestOptionIssues, TOKEN } from './core/options.js';
 import { type ListOptions, type ListParams, PagePromise } from './core/pagination.js';
 import { RateLimiter, type RateLimitOptions } from './core/rate-limit.js';
 import { type RawResponse, type RequestSpec, readJson, Transport } from './core/transport.js';
@@ -89,6 +90,10 @@ export function normaliseBaseUrl(input: string): string {
   return `${url.origin}${path}`;
 }
 
+function isResource(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
+}
+
 function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
@@ -154,6 +159,15 @@ export class FulfillmentClient {
       throw configError(
         'Missing API token: pass the apiToken option or set the FULFILLMENT_API_TOKEN environment variable.',
       );
+    }
+    if (typeof apiToken !== 'string' || !TOKEN.test(apiToken)) {
+      throw configError(
+        'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
+      );
+    }
+    const headerProblems = headerIssues(options.defaultHeaders, 'defaultHeaders');
+    if (headerProblems.length > 0) {
+      throw configError(`Invalid ${headerProblems.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     }
     const rawBase = options.baseUrl ?? vars.FULFILLMENT_BASE_URL;
     if (!rawBase) {
@@ -273,6 +287,8 @@ export class FulfillmentClient {
     let query: ListParams | undefined;
     let failure: unknown;
     try {
+      const optionProblems = requestOptionIssues(options);
+      if (optionProblems.length > 0) throw new RequestValidationError(optionProblems, `GET ${path}`);
       if (params !== undefined) {
         const misplaced = Object.keys(params).filter((key) => OPTION_KEYS.has(key));
         if (misplaced.length > 0) {
@@ -298,9 +314,11 @@ export class FulfillmentClient {
     const cache = allowEmpty ? this.#emptyParsers : this.#parsers;
     let parser = cache.get(schema) as ResponseParser<z.output<S>> | undefined;
     if (!parser) {
-      parser = async (raw: RawResponse) => {
-        const body = await readJson(raw, allowEmpty);
-        if (body === undefined) return undefined as z.output<S>;
+      parser = (raw: RawResponse) => {
+        const body = readJson(raw, allowEmpty);
+        // Where the API documents no body, anything but a resource (`{"success":true}`, "OK") means
+        // "done": `undefined`, with the raw body still available through `.withResponse()`.
+        if (body === undefined || (allowEmpty && !isResource(body))) return undefined as z.output<S>;
         return parseResponse(schema, body, this.validateResponses, {
           status: raw.response.status,
           method: raw.method,

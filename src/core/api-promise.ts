@@ -14,8 +14,8 @@ export interface WithResponse<T> {
   rateLimit: RateLimitInfo;
 }
 
-/** Turns a raw response into the method's result. */
-export type ResponseParser<T> = (raw: RawResponse) => Promise<T>;
+/** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
+export type ResponseParser<T> = (raw: RawResponse) => T;
 
 /**
  * A `Promise<T>` with access to the underlying response. The request starts when the method is
@@ -30,6 +30,9 @@ export class APIPromise<T> extends Promise<T> {
     super((resolve) => {
       resolve(null as T);
     });
+    // A method's promise may be awaited late (or never): its failure is reported to whoever awaits
+    // it, and must not surface as an unhandled rejection before that.
+    raw.catch(() => {});
     this.#raw = raw;
     this.#parse = parse;
   }
@@ -39,18 +42,26 @@ export class APIPromise<T> extends Promise<T> {
     return Promise;
   }
 
-  /** The raw `Response`, body unread and unparsed; rejects like the method itself on errors. */
+  /**
+   * The raw `Response`, unparsed: status, headers and a body you can read. Rejects like the method
+   * itself on errors. (The SDK reads each body as it arrives, so this is a copy with the same
+   * status, headers and body.)
+   */
   asResponse(): Promise<Response> {
-    return this.#raw.then((raw) => {
-      raw.release();
-      return raw.response;
-    });
+    return this.#raw.then(
+      ({ response, text }) =>
+        new Response(text, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        }),
+    );
   }
 
   /** The parsed data, the `Response` and its rate-limit figures. */
   withResponse(): Promise<WithResponse<T>> {
-    this.#parsed ??= this.#raw.then(async (raw) => ({
-      data: await this.#parse(raw),
+    this.#parsed ??= this.#raw.then((raw) => ({
+      data: this.#parse(raw),
       response: raw.response,
       rateLimit: readRateLimit(raw.response.headers),
     }));

@@ -97,6 +97,7 @@ export class Page<T> {
   readonly #request: PageRequest;
   readonly #item: z.ZodType<T>;
   readonly #trail: Trail;
+  readonly #url: string;
   #next: PageRequest | PaginationError | null | undefined;
 
   /** @internal */
@@ -108,7 +109,9 @@ export class Page<T> {
     pagination: Pagination | null,
     response: Response,
     trail: Trail,
+    url: string,
   ) {
+    this.#url = url;
     this.#client = client;
     this.#request = request;
     this.#item = item;
@@ -195,7 +198,8 @@ export class Page<T> {
     const base = new URL(this.#client.baseUrl);
     let url: URL;
     try {
-      url = new URL(next, base);
+      // A relative cursor is relative to the page it came from.
+      url = new URL(next, this.#url);
     } catch {
       throw new PaginationError(`The server sent a next_page_url that is not a URL: ${JSON.stringify(next)}`);
     }
@@ -209,14 +213,14 @@ export class Page<T> {
 }
 
 /** Builds a page from a response, applying the loop defences. @internal */
-async function buildPage<T>(
+function buildPage<T>(
   client: FulfillmentClient,
   request: PageRequest,
   item: z.ZodType<T>,
   raw: RawResponse,
   previous: Trail | undefined,
-): Promise<Page<T>> {
-  const body = await readJson(raw, false);
+): Page<T> {
+  const body = readJson(raw, false);
   const context = { status: raw.response.status, method: raw.method, url: raw.url };
   const mode = client.validateResponses;
   let items: unknown;
@@ -254,7 +258,7 @@ async function buildPage<T>(
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
   if (request.params === undefined && /^https?:/i.test(request.path)) trail.cursors.add(request.path);
-  return new Page(client, request, item, data, pagination, raw.response, trail);
+  return new Page(client, request, item, data, pagination, raw.response, trail, raw.url);
 }
 
 function fetchPage<T>(

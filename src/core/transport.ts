@@ -2,7 +2,7 @@
  * Everything every request goes through: URL, auth and headers, per-attempt timeout, retries with
  * backoff and `Retry-After`, error mapping and logging. One ky instance per client.
  */
-import ky, { type KyInstance, NetworkError, TimeoutError } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../version.js';
 import {
   APIConnectionError,
@@ -11,9 +11,11 @@ import {
   APIUserAbortError,
   FulfillmentError,
   parseRetryAfter,
+  RequestValidationError,
   ResponseValidationError,
 } from './errors.js';
 import { type LevelledLogger, redactHeaders } from './log.js';
+import { requestOptionIssues } from './options.js';
 import { sleep } from './sleep.js';
 
 /** HTTP methods the API uses. */
@@ -70,22 +72,20 @@ export interface TransportConfig {
   onResponse?: ((response: Response) => void) | undefined;
 }
 
-/** A response received with a 2xx status, body not yet read. */
+/** A response received with a 2xx status, its body already read (within the attempt's timeout). */
 export interface RawResponse {
+  /** The response (its body has been read: see `text`). */
   response: Response;
+  /** The body as text. */
+  text: string;
   /** Request method, for messages. */
   method: string;
   /** Request URL, for messages. */
   url: string;
-  /** Reads the body as text and releases the attempt's timer. */
-  text(): Promise<string>;
-  /** Releases the attempt's timer without reading the body. */
-  release(): void;
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-const TIMEOUT = Symbol('timeout');
 
 function userAgent(): string {
   const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
@@ -120,11 +120,12 @@ export function parseBody(text: string): unknown {
 }
 
 /**
- * Reads a 2xx body as JSON. An empty body (or a 204) gives `undefined` when `allowEmpty`, else a
- * `ResponseValidationError`; a body that is not JSON is a `ResponseValidationError` keeping the text.
+ * Reads a 2xx body as JSON. With `allowEmpty` (endpoints that document no body), an empty body, a
+ * 204 or a body that is not JSON gives `undefined`; otherwise those are a `ResponseValidationError`
+ * keeping the text.
  */
-export async function readJson(raw: RawResponse, allowEmpty: boolean): Promise<unknown> {
-  const text = await raw.text();
+export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
+  const text = raw.text;
   const context = { status: raw.response.status, method: raw.method, url: raw.url };
   if (raw.response.status === 204 || text.trim() === '') {
     if (allowEmpty) return undefined;
@@ -137,6 +138,8 @@ export async function readJson(raw: RawResponse, allowEmpty: boolean): Promise<u
   try {
     return JSON.parse(text);
   } catch {
+    // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
+    if (allowEmpty) return undefined;
     throw new ResponseValidationError({
       body: text,
       issues: [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }],
@@ -145,20 +148,45 @@ export async function readJson(raw: RawResponse, allowEmpty: boolean): Promise<u
   }
 }
 
+type KyModule = typeof import('ky');
+let kyModule: Promise<KyModule> | undefined;
+/**
+ * ky is loaded on the first request, not at import: importing the SDK stays cheap (ky's feature
+ * checks load the runtime's fetch implementation), which matters for serverless cold starts.
+ */
+function loadKy(): Promise<KyModule> {
+  kyModule ??= import('ky');
+  return kyModule;
+}
+
 /** Sends requests with the SDK's retry, timeout and error rules. */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #ky: KyInstance;
-  readonly #userAgent = userAgent();
+  #ky: KyInstance | undefined;
+  #kyErrors: Pick<KyModule, 'NetworkError' | 'TimeoutError'> | undefined;
+  /** Headers of every request without / with a JSON body, built once per client. */
+  readonly #baseHeaders: Record<string, string>;
+  readonly #jsonHeaders: Record<string, string>;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    const base: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
+    mergeHeaders(base, config.defaultHeaders);
+    // Set last so no default header can replace the credential by accident.
+    base.authorization = `Bearer ${config.apiToken}`;
+    this.#baseHeaders = base;
+    this.#jsonHeaders = { ...base, 'content-type': 'application/json' };
+  }
+
+  async #loadKy(): Promise<KyInstance> {
+    const { default: ky, NetworkError, TimeoutError } = await loadKy();
+    this.#kyErrors = { NetworkError, TimeoutError };
     this.#ky = ky.create({
       retry: 0,
-      timeout: false,
       throwHttpErrors: false,
-      ...(config.fetch ? { fetch: config.fetch } : {}),
+      ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
     });
+    return this.#ky;
   }
 
   /** The configured service root (no trailing slash). */
@@ -173,22 +201,12 @@ export class Transport {
     return base + (base.includes('?') ? '&' : '?') + query;
   }
 
-  #headers(spec: RequestSpec): Headers {
-    const headers = new Headers();
-    headers.set('accept', 'application/json');
-    headers.set('user-agent', this.#userAgent);
-    if (spec.body !== undefined) headers.set('content-type', 'application/json');
-    const apply = (extra: Record<string, string | undefined> | undefined) => {
-      if (!extra) return;
-      for (const [name, value] of Object.entries(extra)) {
-        if (value === undefined) headers.delete(name);
-        else headers.set(name, value);
-      }
-    };
-    apply(this.#config.defaultHeaders);
-    apply(spec.options?.headers);
-    // Set last so no default or per-request header can replace the credential by accident.
-    headers.set('authorization', `Bearer ${this.#config.apiToken}`);
+  #headers(spec: RequestSpec): Record<string, string> {
+    const shared = spec.body === undefined ? this.#baseHeaders : this.#jsonHeaders;
+    const extra = spec.options?.headers;
+    if (!extra) return shared;
+    const headers = mergeHeaders({ ...shared }, extra);
+    headers.authorization = shared.authorization!;
     return headers;
   }
 
@@ -201,94 +219,67 @@ export class Transport {
   }
 
   /**
-   * Sends the request, retrying as the rules allow. Resolves with a 2xx response whose body is
-   * still unread; rejects with a typed `FulfillmentError`.
+   * Sends the request, retrying as the rules allow. Resolves with a 2xx response and its body,
+   * read at once so that no socket or timer outlives the request even if the result is never
+   * used; rejects with a typed `FulfillmentError`.
+   *
+   * Each attempt is bounded by `timeout` twice over, as ky does it: once for the response to
+   * arrive, once for its body to be read (a stalled body is cut off, its socket closed).
    */
   async send(spec: RequestSpec): Promise<RawResponse> {
     const config = this.#config;
     const log = config.logger;
     const options = spec.options ?? {};
+    const problems = requestOptionIssues(spec.options);
+    if (problems.length > 0) throw new RequestValidationError(problems, `${spec.method} ${spec.path}`);
     const signal = options.signal;
     const timeout = options.timeout ?? config.timeout;
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const url = this.url(spec.path, spec.query);
-    const headers = this.#headers(spec);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const method = spec.method;
+    const init: KyOptions = { method, headers: this.#headers(spec), timeout };
+    if (spec.body !== undefined) init.body = JSON.stringify(spec.body);
+    if (signal) init.signal = signal;
+    const request = this.#ky ?? (await this.#loadKy());
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
       if (config.beforeAttempt) await config.beforeAttempt(signal);
 
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(TIMEOUT), timeout);
-      const attemptSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-      const started = Date.now();
-      if (log.enabled('debug')) {
-        log.debug(`→ ${method} ${url} (attempt ${attempt})`, { headers: redactHeaders(headers) });
+      const started = log.enabled('debug') ? Date.now() : 0;
+      if (started) {
+        log.debug(`→ ${method} ${url} (attempt ${attempt})`, {
+          headers: redactHeaders(init.headers as Record<string, string>),
+        });
       }
 
       let failure: FulfillmentError;
       let retryable: boolean;
       let retryAfter: number | undefined;
+      const pending = request(url, init);
       try {
-        const response = await this.#ky(url, {
-          method,
-          headers,
-          signal: attemptSignal,
-          ...(body === undefined ? {} : { body }),
-        });
+        const response = await pending;
         config.onResponse?.(response);
-        if (log.enabled('debug')) {
+        if (started) {
           log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
         }
-        if (response.ok) {
-          let released = false;
-          const release = () => {
-            if (!released) {
-              released = true;
-              clearTimeout(timer);
-            }
-          };
-          return {
-            response,
-            method,
-            url,
-            release,
-            text: async () => {
-              try {
-                return await response.text();
-              } catch (error) {
-                throw this.#connectionError(error, controller, signal, method, url);
-              } finally {
-                release();
-              }
-            },
-          };
-        }
-        let text: string;
-        try {
-          text = await response.text();
-        } finally {
-          clearTimeout(timer);
-        }
-        const apiError = APIError.from({
+        const text = await pending.text();
+        if (response.ok) return { response, text, method, url };
+        failure = APIError.from({
           status: response.status,
           body: parseBody(text),
           headers: response.headers,
           method,
           url,
         });
-        failure = apiError;
         retryable = RETRYABLE_STATUS.has(response.status) && (idempotent || response.status === 429);
         if (response.status === 429 || response.status === 503) {
           retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         }
       } catch (error) {
-        clearTimeout(timer);
         if (error instanceof FulfillmentError) throw error;
-        failure = this.#connectionError(error, controller, signal, method, url);
+        failure = this.#failure(error, signal, method, url);
         if (failure instanceof APIUserAbortError) throw failure;
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
       }
@@ -316,15 +307,12 @@ export class Transport {
     }
   }
 
-  #connectionError(
-    error: unknown,
-    controller: AbortController,
-    signal: AbortSignal | undefined,
-    method: string,
-    url: string,
-  ): FulfillmentError {
+  /** Maps what ky or fetch threw to the SDK's errors. */
+  #failure(error: unknown, signal: AbortSignal | undefined, method: string, url: string): FulfillmentError {
+    if (error instanceof FulfillmentError) return error;
     if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
-    if (controller.signal.aborted && controller.signal.reason === TIMEOUT) {
+    const kyErrors = this.#kyErrors;
+    if (kyErrors && error instanceof kyErrors.TimeoutError) {
       return new APITimeoutError({
         method,
         url,
@@ -332,15 +320,7 @@ export class Transport {
         cause: error,
       });
     }
-    if (error instanceof TimeoutError) {
-      return new APITimeoutError({
-        method,
-        url,
-        message: `Request timed out: ${method} ${url}`,
-        cause: error,
-      });
-    }
-    const cause = error instanceof NetworkError && error.cause ? error.cause : error;
+    const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
     const detail = describeCause(cause);
     return new APIConnectionError({
       method,
@@ -349,6 +329,19 @@ export class Transport {
       cause,
     });
   }
+}
+
+/** Applies `extra` onto `target` (lower-cased names; `undefined` removes a header). */
+function mergeHeaders(
+  target: Record<string, string>,
+  extra: Record<string, string | undefined>,
+): Record<string, string> {
+  for (const [name, value] of Object.entries(extra)) {
+    const key = name.toLowerCase();
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+  }
+  return target;
 }
 
 function describeCause(error: unknown): string {

@@ -192,7 +192,7 @@ export class Skus extends APIResource {
             idempotent: true,
             options: requestOptions,
           });
-          const text = await raw.text();
+          const text = raw.text;
           chunk.body = text.trim() === '' ? undefined : safeJson(text);
           chunk.status = 'written';
           parsed[index] = parseBulkBody(chunk.body);

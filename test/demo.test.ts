@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs `npm run demo`'s program as a child process and times it. */
+async function demo(): Promise<{ stdout: string; ms: number }> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
+    cwd: root,
+    timeout: 30_000,
+  });
+  return { stdout, ms: performance.now() - started };
+}
+
+describe('npm run demo', () => {
+  it('walks the whole flow, deterministically, within 10 s, and exits 0', async () => {
+    const first = await demo();
+    const second = await demo();
+    expect(second.stdout).toBe(first.stdout);
+    expect(first.ms).toBeLessThan(10_000);
+    for (const line of [
+      'written 300 SKUs in 3 requests',
+      'page 3/3: 300/300 SKUs',
+      'A-1001 (COD, 39.98 EUR to collect): fulfillable',
+      'A-1002 (to a blocked country): unfulfillable',
+      'A-1003 cancelled: unfulfillable',
+      'is restocked (signature verified)',
+      'Done.',
+    ]) {
+      expect(first.stdout).toContain(line);
+    }
+    expect(first.stdout).toMatch(/TEE-001\s+#1\s+118\s+2\s+118/);
+  }, 60_000);
+});
