@@ -1,6 +1,11 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { Page, PaginationError } from '../src/index.js';
+import { type FulfillmentClient, Page, PaginationError, RequestValidationError } from '../src/index.js';
+import { orderFixture } from './fixtures/orders.js';
+import { returnFixture } from './fixtures/returns.js';
+import { shipmentFixture } from './fixtures/shipments.js';
+import { skuMinimalFixture } from './fixtures/skus.js';
+import { warehousesFixture } from './fixtures/warehouses.js';
 import { BASE, testClient, useMsw } from './helpers/msw.js';
 
 const server = useMsw();
@@ -139,9 +144,12 @@ describe('page-number strategy (version 1 envelope)', () => {
     const list = testClient().warehouses.list();
     await list;
     // @ts-expect-error: max is required
-    await expect(list.toArray({})).rejects.toBeInstanceOf(PaginationError);
+    const error = await list.toArray({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues.map((i) => i.path)).toEqual(['max']);
     // @ts-expect-error: the options object is required
     await expect(list.toArray()).rejects.toThrow(/needs a bound/);
+    await expect(list.toArray({ max: -1 })).rejects.toBeInstanceOf(RequestValidationError);
   });
 
   it('retries a 503 in the middle of an iteration and continues', async () => {
@@ -365,5 +373,137 @@ describe('prefetch', () => {
     for await (const page of testClient().warehouses.list().pages())
       log.push(`done ${page.pagination?.current_page}`);
     expect(log).toEqual(['fetch 1', 'done 1', 'fetch 2', 'done 2', 'fetch 3', 'done 3']);
+  });
+});
+
+describe('every list method walks 3 pages in each strategy', () => {
+  /** One list method: how to call it with filters, and a valid item of its schema with a given id. */
+  interface ListCase {
+    name: string;
+    path: string;
+    item: (id: number) => Record<string, unknown>;
+    list: (client: FulfillmentClient) => AsyncIterable<{ id: number }>;
+    /** The query every page must carry (decoded `name=value` pairs), `limit=2` included. */
+    query: string[];
+  }
+
+  const LIMIT = 2;
+  const lists: ListCase[] = [
+    {
+      name: 'skus.list',
+      path: '/merchant_api/v1/skus',
+      item: (id) => ({ ...skuMinimalFixture, id }),
+      list: (c) => c.skus.list({ merchant_sku_ids: ['LAMP-OIL-500', 'A&B'], limit: LIMIT }),
+      query: ['merchant_sku_ids[]=LAMP-OIL-500', 'merchant_sku_ids[]=A&B', `limit=${LIMIT}`],
+    },
+    {
+      name: 'orders.list',
+      path: '/merchant_api/v1/orders',
+      item: (id) => ({ ...structuredClone(orderFixture), id }),
+      list: (c) =>
+        c.orders.list({
+          include: ['batches'],
+          created_at: { gte: new Date('2025-01-01T00:00:00Z') },
+          limit: LIMIT,
+        }),
+      query: ['include=batches', 'created_at[gte]=2025-01-01T00:00:00.000Z', `limit=${LIMIT}`],
+    },
+    {
+      name: 'shipments.list',
+      path: '/merchant_api/v1/shipments',
+      item: (id) => ({ ...structuredClone(shipmentFixture), id }),
+      list: (c) => c.shipments.list({ created_at: { gt: '2025-01-01', lt: '2025-02-01' }, limit: LIMIT }),
+      query: ['created_at[gt]=2025-01-01', 'created_at[lt]=2025-02-01', `limit=${LIMIT}`],
+    },
+    {
+      name: 'returns.list',
+      path: '/merchant_api/v1/returns',
+      item: (id) => ({ ...structuredClone(returnFixture), id }),
+      list: (c) => c.returns.list({ created_at: { lte: new Date('2025-03-01T12:00:00Z') }, limit: LIMIT }),
+      query: ['created_at[lte]=2025-03-01T12:00:00.000Z', `limit=${LIMIT}`],
+    },
+    {
+      name: 'warehouses.list',
+      path: '/merchant_api/v1/warehouses',
+      item: (id) => ({ ...structuredClone(warehousesFixture[0]!), id }),
+      list: (c) => c.warehouses.list({ created_at: { gte: '2024-12-01' }, limit: LIMIT }),
+      query: ['created_at[gte]=2024-12-01', `limit=${LIMIT}`],
+    },
+  ];
+
+  type Strategy = 'page numbers' | 'cursor' | 'bare array';
+  const strategies: Strategy[] = ['page numbers', 'cursor', 'bare array'];
+
+  /** Pages of 2, 2 and 1 items with distinct ids 101…105. */
+  const PAGES = [[101, 102], [103, 104], [105]];
+  const IDS = PAGES.flat();
+
+  /**
+   * Serves the 3 pages at `path` in the given style and records each request URL. Page n is chosen by
+   * the `page` query parameter (absent: page 1); a request beyond page 3 fails the test.
+   */
+  function serve(spec: ListCase, strategy: Strategy) {
+    const seen: string[] = [];
+    server.use(
+      http.get(`${BASE}${spec.path}`, ({ request }) => {
+        seen.push(request.url);
+        const url = new URL(request.url);
+        const number = Number(url.searchParams.get('page') ?? '1');
+        const ids = PAGES[number - 1];
+        if (!ids) return HttpResponse.json({ errors: [`no page ${number}`] }, { status: 404 });
+        const data = ids.map(spec.item);
+        if (strategy === 'bare array') return HttpResponse.json(data);
+        if (strategy === 'page numbers') {
+          return HttpResponse.json({
+            data,
+            pagination: {
+              current_page: number,
+              page_count: PAGES.length,
+              item_count: IDS.length,
+              items_per_page: LIMIT,
+            },
+          });
+        }
+        // Cursor: the server hands out the full URL of the next page, filters and limit included.
+        const filters = url.search.replace(/&page=\d+$/, '');
+        const next = number < PAGES.length ? `${BASE}${spec.path}${filters}&page=${number + 1}` : null;
+        return HttpResponse.json({
+          data,
+          pagination: { first_page_url: `${BASE}${spec.path}`, limit: LIMIT, next_page_url: next },
+        });
+      }),
+    );
+    return seen;
+  }
+
+  /** The decoded query of a URL as sorted `name=value` pairs. */
+  const queryOf = (url: string) =>
+    [...new URL(url).searchParams].map(([name, value]) => `${name}=${value}`).sort();
+
+  describe.each(lists)('$name', (spec) => {
+    it.each(strategies)(
+      '%s: every item in order, filters and limit on every page, 3 requests',
+      async (strategy) => {
+        const seen = serve(spec, strategy);
+        const ids: number[] = [];
+        for await (const item of spec.list(testClient())) {
+          ids.push(item.id);
+          if (ids.length > 50) break; // bound: a broken paginator must not loop forever
+        }
+        expect(ids).toEqual(IDS);
+        expect(seen).toHaveLength(3);
+        for (const [index, url] of seen.entries()) {
+          const parsed = new URL(url);
+          expect(parsed.origin + parsed.pathname).toBe(`${BASE}${spec.path}`);
+          const page = index === 0 ? [] : [`page=${index + 1}`];
+          expect(queryOf(url), `query of request ${index + 1}`).toEqual([...spec.query, ...page].sort());
+        }
+        if (strategy === 'cursor') {
+          // The cursor URLs are followed exactly as the server sent them.
+          expect(seen[1]).toBe(`${seen[0]}&page=2`);
+          expect(seen[2]).toBe(`${seen[0]}&page=3`);
+        }
+      },
+    );
   });
 });

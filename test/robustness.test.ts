@@ -205,3 +205,44 @@ describe('the token stays secret in errors of every kind', () => {
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(TOKEN);
   });
 });
+
+describe('extra query parameters of undocumented endpoints', () => {
+  it('pass through when they are scalars, lists or records of scalars', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/shipments`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json([]);
+      }),
+    );
+    await testClient().shipments.list({ status: 'shipped', ids: [1, 2], shipped_at: { gte: '2025-01-01' } });
+    expect(seen).toEqual(['?status=shipped&ids[]=1&ids[]=2&shipped_at[gte]=2025-01-01']);
+  });
+
+  it('are refused, naming the parameter, when they cannot be encoded', async () => {
+    const error = (await testClient()
+      .returns.list({ deep: { a: { b: 1 } } } as never)
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0]?.path).toBe('deep');
+  });
+});
+
+describe('toArray with prefetch', () => {
+  it('fetches no page beyond what max needs', async () => {
+    const pages: string[] = [];
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        pages.push(String(page));
+        return HttpResponse.json({
+          data: [{ id: page * 10 }, { id: page * 10 + 1 }],
+          pagination: { current_page: page, page_count: 10 },
+        });
+      }),
+    );
+    const items = await testClient().warehouses.list(undefined, { prefetch: 1 }).toArray({ max: 4 });
+    expect(items).toHaveLength(4);
+    expect(pages).toEqual(['1', '2']);
+  });
+});

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { RequestSpec } from '../src/core/transport.js';
 import {
@@ -7,7 +7,9 @@ import {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  type ClientOptions,
   ConflictError,
+  FulfillmentClient,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
@@ -15,7 +17,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../src/index.js';
-import { BASE, recordingLogger, testClient, useMsw } from './helpers/msw.js';
+import { BASE, recordingLogger, TOKEN, testClient, useMsw } from './helpers/msw.js';
 
 const server = useMsw();
 const Any = z.unknown();
@@ -124,17 +126,16 @@ describe('Retry-After', () => {
     return performance.now() - started;
   }
 
-  it('waits fractional seconds', async () => {
-    expect(await waited('0.2')).toBeGreaterThanOrEqual(190);
-  });
-
-  it('waits until an HTTP-date', async () => {
-    const at = new Date(Date.now() + 1500).toUTCString(); // second precision: 0.5–1.5 s away
-    expect(await waited(at)).toBeGreaterThanOrEqual(400);
+  it('waits fractional seconds (0.2 s is ~200 ms, not rounded up to a second)', async () => {
+    const ms = await waited('0.2');
+    expect(ms).toBeGreaterThanOrEqual(190);
+    expect(ms).toBeLessThan(800);
   });
 
   it('is honoured on 503 too', async () => {
-    expect(await waited('0.15', 503)).toBeGreaterThanOrEqual(140);
+    const ms = await waited('0.15', 503);
+    expect(ms).toBeGreaterThanOrEqual(140);
+    expect(ms).toBeLessThan(800);
   });
 
   it('fails at once with retryAfter when the ask exceeds maxRetryAfter', async () => {
@@ -337,5 +338,139 @@ describe('errors across module copies', () => {
     expect(foreign).not.toBeInstanceOf(RateLimitError);
     expect(ours).toBeInstanceOf(Error);
     expect(ours.name).toBe('NotFoundError');
+  });
+});
+
+describe('retry timing (fake timers)', () => {
+  const START = Date.parse('2025-06-02T08:00:00.000Z');
+  const STEP_MS = 250;
+  const MAX_STEPS = 400; // 100 s of fake time: far beyond any schedule below
+
+  const jsonResponse = (status: number, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(status < 400 ? { ok: true } : { errors: ['busy'] }), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+
+  /** A custom fetch answering with `reply(callNumber)` and recording the fake `Date.now()` of each call. */
+  function scriptedFetch(reply: (call: number) => Response) {
+    const calls: number[] = [];
+    const fetch: typeof globalThis.fetch = async () => {
+      calls.push(Date.now());
+      return reply(calls.length);
+    };
+    return { calls, fetch };
+  }
+
+  function client(fetch: typeof globalThis.fetch, options: ClientOptions = {}) {
+    // Not testClient(): that one shortens retryDelay; these tests need the real defaults.
+    return new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, fetch, logLevel: 'off', ...options });
+  }
+
+  const get = (c: FulfillmentClient) => c._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any);
+
+  /** Advances fake time in steps until `promise` settles (bounded), and returns its outcome. */
+  async function drive<T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> {
+    let outcome: { value?: T; error?: unknown } | undefined;
+    promise.then(
+      (value) => {
+        outcome = { value };
+      },
+      (error: unknown) => {
+        outcome = { error };
+      },
+    );
+    for (let step = 0; step < MAX_STEPS && outcome === undefined; step++) {
+      await vi.advanceTimersByTimeAsync(STEP_MS);
+    }
+    if (outcome === undefined) throw new Error(`the request did not settle within ${MAX_STEPS * STEP_MS} ms`);
+    return outcome;
+  }
+
+  const gaps = (calls: number[]) => calls.slice(1).map((at, i) => at - calls[i]!);
+
+  beforeAll(async () => {
+    // The transport loads ky on the first request: load it with real timers, before any test fakes them.
+    const { fetch } = scriptedFetch(() => jsonResponse(200));
+    await get(client(fetch));
+  });
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('the clock is fake', () => {
+    expect(Date.now()).toBe(START);
+  });
+
+  it.each([
+    ['on a whole second', 0, 3000],
+    ['400 ms past a second (the date is rounded down to the second)', 400, 2600],
+  ])('waits until a Retry-After HTTP-date %s', async (_label, offset, expected) => {
+    vi.setSystemTime(START + offset);
+    let header = '';
+    const { calls, fetch } = scriptedFetch((call) => {
+      if (call > 1) return jsonResponse(200);
+      header = new Date(Date.now() + 3000).toUTCString();
+      return jsonResponse(429, { 'retry-after': header });
+    });
+    const { value, error } = await drive(get(client(fetch)));
+    expect(error).toBeUndefined();
+    expect(value).toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toBe(START + offset);
+    // HTTP-dates have a precision of one second: the wait is up to the date, computed from it.
+    expect(Date.parse(header) - calls[0]!).toBe(expected);
+    expect(gaps(calls)).toEqual([expected]);
+  });
+
+  it.each([
+    ['0.2', 200],
+    ['3.2', 3200],
+  ])('waits a fractional Retry-After of %s s as %i ms', async (header, expected) => {
+    const { calls, fetch } = scriptedFetch((call) =>
+      call === 1 ? jsonResponse(429, { 'retry-after': header }) : jsonResponse(200),
+    );
+    const { error } = await drive(get(client(fetch)));
+    expect(error).toBeUndefined();
+    expect(gaps(calls)).toEqual([expected]);
+  });
+
+  it.each([
+    ['no jitter (Math.random() = 0)', 0, [500, 1000, 2000, 4000, 8000]],
+    ['maximum jitter (Math.random() = 1: 25 % off)', 1, [375, 750, 1500, 3000, 6000]],
+    ['half jitter (Math.random() = 0.5: 12.5 % off)', 0.5, [438, 875, 1750, 3500, 7000]],
+  ])('backs off by default from 0.5 s, doubling, with %s', async (_label, random, expected) => {
+    const randomSpy = vi.spyOn(Math, 'random').mockReturnValue(random);
+    const { calls, fetch } = scriptedFetch(() => jsonResponse(503));
+    const { error } = await drive(get(client(fetch, { maxRetries: 5 })));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(calls).toHaveLength(6);
+    expect(gaps(calls)).toEqual(expected);
+    expect(randomSpy).toHaveBeenCalledTimes(5);
+  });
+
+  it('caps the backoff at maxMs', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const { calls, fetch } = scriptedFetch(() => jsonResponse(503));
+    const c = client(fetch, { maxRetries: 7, retryDelay: { initialMs: 500, maxMs: 8000 } });
+    const { error } = await drive(get(c));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(calls).toHaveLength(8);
+    expect(gaps(calls)).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+  });
+
+  it('caps at a custom maxMs with jitter applied after the cap', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const { calls, fetch } = scriptedFetch(() => jsonResponse(502));
+    const c = client(fetch, { maxRetries: 4, retryDelay: { initialMs: 400, maxMs: 1000 } });
+    const { error } = await drive(get(c));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(gaps(calls)).toEqual([300, 600, 750, 750]);
   });
 });

@@ -320,10 +320,15 @@ export class PaginationError extends FulfillmentError {
 
 /** Outcome of one request of a bulk upsert (see `Skus.bulkUpsert`). */
 export interface BulkUpsertChunkOutcome {
+  /** Index (in the list passed) of the first item of the request. */
   start: number;
+  /** Index after the last item of the request. */
   end: number;
+  /** `written`: accepted; `failed`: answered with an error; `skipped`: not sent after a failure. */
   status: 'written' | 'failed' | 'skipped';
+  /** The error of a failed request. */
   error?: unknown;
+  /** The response body as received (parsed JSON, or `undefined` when empty). */
   body?: unknown;
 }
 

@@ -7,9 +7,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Anything console-like: `console`, pino, winston, … */
 export interface Logger {
+  /** Failures the SDK reports. */
   error(message: string, ...args: unknown[]): void;
+  /** Things that deserve attention (a `Retry-After` longer than `maxRetryAfter`). */
   warn(message: string, ...args: unknown[]): void;
+  /** One line per retry. */
   info(message: string, ...args: unknown[]): void;
+  /** One line per attempt and per answer (headers redacted). */
   debug(message: string, ...args: unknown[]): void;
 }
 

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { FulfillmentClient } from '../client.js';
 import { APIPromise } from './api-promise.js';
-import { APIUserAbortError, PaginationError } from './errors.js';
+import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type RawResponse, type RequestOptions, readJson } from './transport.js';
 import { encodeQuery, type QueryValue } from './url.js';
 import { parseResponse } from './validation.js';
@@ -295,13 +295,18 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+  pages(): AsyncGenerator<Page<T>, void, undefined> {
+    return this.#pages(() => true);
+  }
+
+  /** Pages in order; with `prefetch: 1` the next one is fetched early when `wantsMore(page)` says it will be needed. */
+  async *#pages(wantsMore: (page: Page<T>) => boolean): AsyncGenerator<Page<T>, void, undefined> {
     const prefetch = this.#request.options?.prefetch === 1;
     let page: Page<T> = await this;
     let ahead: { promise: Promise<Page<T>>; controller: AbortController } | undefined;
     try {
       for (;;) {
-        if (prefetch && page.hasNextPage()) {
+        if (prefetch && page.hasNextPage() && wantsMore(page)) {
           const controller = new AbortController();
           const user = this.#request.options?.signal;
           const signal = user ? AbortSignal.any([user, controller.signal]) : controller.signal;
@@ -336,11 +341,15 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   async toArray(options: { max: number }): Promise<T[]> {
     const max = options?.max;
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      throw new PaginationError('toArray needs a bound: pass { max } as a non-negative integer.');
+      throw new RequestValidationError(
+        [{ path: 'max', message: 'toArray needs a bound: pass { max } as an integer >= 0' }],
+        'toArray',
+      );
     }
     const out: T[] = [];
     if (max === 0) return out;
-    for await (const page of this.pages()) {
+    // Prefetch only a page that `max` will need.
+    for await (const page of this.#pages((p) => out.length + p.data.length < max)) {
       for (const item of page.data) {
         out.push(item);
         if (out.length >= max) return out;

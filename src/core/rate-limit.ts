@@ -13,8 +13,11 @@ export interface RateLimitOptions {
   perMs: number;
 }
 
+/** The limiter itself: one per client, shared by all its requests. @internal */
 export class RateLimiter {
+  /** Requests allowed per window. */
   readonly requests: number;
+  /** The window, in milliseconds. */
   readonly perMs: number;
   /** Start times of the last `requests` requests (a ring; -Infinity = free slot). */
   readonly #starts: Float64Array;

@@ -97,3 +97,21 @@ export const listQueryShape = {
   /** 1-based page number (default 1). */
   page: positiveInteger().optional(),
 };
+
+const queryScalar = z.union([z.string(), z.number(), z.boolean(), z.date()]);
+/**
+ * An extra query parameter of an endpoint whose parameters the provider does not document: a
+ * scalar, a list of scalars (`key[]=…`) or a record of scalars (`key[sub]=…`).
+ */
+export const ExtraQueryParamSchema = z.union(
+  [queryScalar, z.array(queryScalar), z.record(z.string(), queryScalar)],
+  { error: 'expected a string, number, boolean or Date, a list of them, or a record of them' },
+);
+
+/**
+ * Query of an endpoint whose parameters the provider does not document (shipments, returns,
+ * warehouses): `limit`, `page`, `created_at`, and further parameters passed through as given.
+ */
+export function openListParamsSchema() {
+  return z.object(listQueryShape).catchall(ExtraQueryParamSchema);
+}

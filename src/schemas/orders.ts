@@ -336,7 +336,9 @@ const orderFields = {
   /** 3-letter ISO 4217 currency code (the API defaults to `EUR`). */
   currency: currencyCode().optional(),
   /** Financial status (open enum: `paid`, `refunded`, `pending`, `failed`). */
-  financial_status: FinancialStatusSchema.optional(),
+  financial_status: z
+    .enum(FINANCIAL_STATUSES, { error: `expected one of ${FINANCIAL_STATUSES.join(', ')}` })
+    .optional(),
   /** Payment method; for cash on delivery use `COD` (then `total_price_in_cents` > 0 is required). */
   payment_method: text().optional(),
   /** Total paid, in cents; the amount the carrier collects for COD. */

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { openEnum } from './common.js';
-import { listQueryShape } from './envelope.js';
+import { openListParamsSchema } from './envelope.js';
 import { SkuRefSchema } from './skus.js';
 
 /** Known values of `Return.status`. */
@@ -152,6 +152,6 @@ export type Return = z.infer<typeof ReturnSchema>;
  * Query of `GET /returns`: `limit`, `page`, `created_at`. The provider documents no other parameters
  * for this endpoint, so further ones are passed through as given (request options never are).
  */
-export const ReturnListParamsSchema = z.looseObject({ ...listQueryShape });
+export const ReturnListParamsSchema = openListParamsSchema();
 /** Query of `GET /returns`. */
 export type ReturnListParams = z.input<typeof ReturnListParamsSchema>;

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { openEnum } from './common.js';
-import { listQueryShape } from './envelope.js';
+import { openListParamsSchema } from './envelope.js';
 import { OrderItemBatchSchema } from './orders.js';
 import { SkuRefSchema } from './skus.js';
 
@@ -83,6 +83,6 @@ export type Shipment = z.infer<typeof ShipmentSchema>;
  * Query of `GET /shipments`: `limit`, `page`, `created_at`. The provider documents no other parameters
  * for this endpoint, so further ones are passed through as given (request options never are).
  */
-export const ShipmentListParamsSchema = z.looseObject({ ...listQueryShape });
+export const ShipmentListParamsSchema = openListParamsSchema();
 /** Query of `GET /shipments`. */
 export type ShipmentListParams = z.input<typeof ShipmentListParamsSchema>;

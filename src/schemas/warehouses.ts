@@ -3,7 +3,7 @@
  * integer `id` (the `warehouse_id` used elsewhere) is known; every other field is kept as received.
  */
 import * as z from 'zod';
-import { listQueryShape } from './envelope.js';
+import { openListParamsSchema } from './envelope.js';
 
 /** A warehouse: `id` is required; every other field is kept as received. */
 export const WarehouseSchema = z.looseObject({
@@ -17,6 +17,6 @@ export type Warehouse = z.infer<typeof WarehouseSchema>;
  * Query of `GET /warehouses`: `limit`, `page`, `created_at`. The provider documents no other parameters
  * for this endpoint, so further ones are passed through as given (request options never are).
  */
-export const WarehouseListParamsSchema = z.looseObject({ ...listQueryShape });
+export const WarehouseListParamsSchema = openListParamsSchema();
 /** Query of `GET /warehouses`. */
 export type WarehouseListParams = z.input<typeof WarehouseListParamsSchema>;

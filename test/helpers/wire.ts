@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import type { SetupServer } from 'msw/node';
-import { BASE } from './msw.js';
+import { expect } from 'vitest';
+import { BASE, TOKEN } from './msw.js';
 
 /** What one request carried on the wire. */
 export interface Captured {
@@ -44,4 +45,35 @@ export function capture(
     }),
   );
   return seen;
+}
+
+/** The parts of a request `expectWire` compares exactly. */
+export type ExpectedWire = Partial<Pick<Captured, 'method' | 'path' | 'search' | 'body'>>;
+
+const WIRE_KEYS = ['method', 'path', 'search', 'body'] as const;
+
+/**
+ * Asserts one captured request: each key given in `expected` (`method`, `path`, `search`, `body`)
+ * is compared with `toEqual` (exact, not a subset; `body: undefined` asserts that no body was sent),
+ * and the standard headers are always checked — `authorization: Bearer <TOKEN>`,
+ * `accept: application/json`, a `user-agent` starting with `merchant-fulfillment/`, and
+ * `content-type: application/json` exactly when a body was sent (absent otherwise).
+ */
+export function expectWire(captured: Captured | undefined, expected: ExpectedWire): void {
+  expect(captured, 'no request was captured').toBeDefined();
+  const request = captured!;
+  for (const key of WIRE_KEYS) {
+    if (Object.hasOwn(expected, key)) {
+      expect(request[key], `request ${key}`).toEqual(expected[key]);
+    }
+  }
+  const { headers } = request;
+  expect(headers.get('authorization'), 'authorization header').toBe(`Bearer ${TOKEN}`);
+  expect(headers.get('accept'), 'accept header').toBe('application/json');
+  expect(headers.get('user-agent') ?? '', 'user-agent header').toMatch(/^merchant-fulfillment\/\S+/);
+  if (request.body === undefined) {
+    expect(headers.get('content-type'), 'content-type header on a request without a body').toBeNull();
+  } else {
+    expect(headers.get('content-type'), 'content-type header').toBe('application/json');
+  }
 }

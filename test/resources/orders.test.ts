@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/index.js';
 import { orderCreateParamsFixture, orderFixture } from '../fixtures/orders.js';
 import { testClient, useMsw } from '../helpers/msw.js';
-import { capture } from '../helpers/wire.js';
+import { capture, expectWire } from '../helpers/wire.js';
 
 const server = useMsw();
 const client = () => testClient();
@@ -21,17 +21,29 @@ describe('orders.list', () => {
       limit: 10,
       page: 2,
     });
-    expect(seen[0]).toMatchObject({ method: 'GET', path: '/merchant_api/v1/orders', body: undefined });
-    expect(seen[0]!.search).toBe(
-      '?created_at[gt]=2025-01-01T00%3A00%3A00Z&created_at[lte]=2025-02-01T12%3A00%3A00.000Z&limit=10&page=2&include=batches',
-    );
-    expect(result.data[0]?.id).toBe(orderFixture.id);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/orders',
+      search:
+        '?created_at[gt]=2025-01-01T00%3A00%3A00Z&created_at[lte]=2025-02-01T12%3A00%3A00.000Z&limit=10&page=2&include=batches',
+      body: undefined,
+    });
+    expect(result.data).toHaveLength(1);
+    expect(result.data[0]).toMatchObject({
+      id: orderFixture.id,
+      merchant_order_id: orderFixture.merchant_order_id,
+      status: orderFixture.status,
+      custom_metadata: orderFixture.custom_metadata,
+    });
+    expect(result.data[0]?.items[0]?.batches).toEqual(orderFixture.items[0]?.batches);
   });
 
   it('sends no include when the list is empty', async () => {
     const seen = capture(server, 'get', '/merchant_api/v1/orders', page([]));
-    await client().orders.list({ include: [] });
-    expect(seen[0]!.search).toBe('');
+    const result = await client().orders.list({ include: [] });
+    expectWire(seen[0], { method: 'GET', path: '/merchant_api/v1/orders', search: '', body: undefined });
+    expect(result.data).toEqual([]);
   });
 });
 
@@ -39,14 +51,25 @@ describe('orders.retrieve', () => {
   it('GETs /orders/{id} with include=batches', async () => {
     const seen = capture(server, 'get', `/merchant_api/v1/orders/${orderFixture.id}`, orderFixture);
     const order = await client().orders.retrieve(orderFixture.id, { include: ['batches'] });
-    expect(seen[0]).toMatchObject({ method: 'GET', search: '?include=batches', body: undefined });
-    expect(order).toMatchObject({ id: orderFixture.id, merchant_order_id: orderFixture.merchant_order_id });
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: `/merchant_api/v1/orders/${orderFixture.id}`,
+      search: '?include=batches',
+      body: undefined,
+    });
+    expect(order).toMatchObject({
+      id: orderFixture.id,
+      merchant_order_id: orderFixture.merchant_order_id,
+      shipping_address: orderFixture.shipping_address,
+    });
   });
 
   it('GETs without a query when no params are given', async () => {
     const seen = capture(server, 'get', '/merchant_api/v1/orders/9', orderFixture);
-    await client().orders.retrieve(9);
-    expect(seen[0]!.search).toBe('');
+    const order = await client().orders.retrieve(9);
+    expectWire(seen[0], { method: 'GET', path: '/merchant_api/v1/orders/9', search: '', body: undefined });
+    expect(order.id).toBe(orderFixture.id);
   });
 });
 
@@ -54,13 +77,14 @@ describe('orders.create', () => {
   it('POSTs the validated body exactly and parses the 201 order', async () => {
     const seen = capture(server, 'post', '/merchant_api/v1/orders', orderFixture, 201);
     const order = await client().orders.create(orderCreateParamsFixture);
-    expect(seen[0]).toMatchObject({
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
       method: 'POST',
       path: '/merchant_api/v1/orders',
+      search: '',
       body: orderCreateParamsFixture,
     });
-    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
-    expect(order.status).toBe(orderFixture.status);
+    expect(order).toMatchObject({ id: orderFixture.id, status: orderFixture.status });
   });
 
   it('sends a Date created_at as ISO 8601', async () => {
@@ -69,7 +93,12 @@ describe('orders.create', () => {
       ...orderCreateParamsFixture,
       created_at: new Date('2025-05-01T10:00:00Z'),
     });
-    expect((seen[0]!.body as { created_at: string }).created_at).toBe('2025-05-01T10:00:00.000Z');
+    expectWire(seen[0], {
+      method: 'POST',
+      path: '/merchant_api/v1/orders',
+      search: '',
+      body: { ...orderCreateParamsFixture, created_at: '2025-05-01T10:00:00.000Z' },
+    });
   });
 
   it('refuses a COD order without a positive total, with every other bad field, sending nothing', async () => {
@@ -109,8 +138,10 @@ describe('orders.update', () => {
   it('PATCHes with items matched by merchant_item_id', async () => {
     const seen = capture(server, 'patch', '/merchant_api/v1/orders/55', orderFixture);
     const body = { items: [{ merchant_item_id: 'A-1002-1', quantity: 2 }], tags: ['vip'] };
-    await client().orders.update(55, body);
-    expect(seen[0]).toMatchObject({ method: 'PATCH', path: '/merchant_api/v1/orders/55', body });
+    const order = await client().orders.update(55, body);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], { method: 'PATCH', path: '/merchant_api/v1/orders/55', search: '', body });
+    expect(order.id).toBe(orderFixture.id);
   });
 
   it('applies quantity > 0 and unique merchant_item_id to PATCH items', async () => {
@@ -137,12 +168,26 @@ describe('orders.cancel', () => {
       () => new HttpResponse(null, { status: 204 }),
     );
     expect(await client().orders.cancel(55)).toBeUndefined();
-    expect(seen[0]).toMatchObject({ method: 'PUT', body: undefined });
-    expect(seen[0]!.headers.get('content-type')).toBeNull();
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'PUT',
+      path: '/merchant_api/v1/orders/55/cancel',
+      search: '',
+      body: undefined,
+    });
   });
 
   it('resolves the order when one is sent', async () => {
-    capture(server, 'put', '/merchant_api/v1/orders/55/cancel', { ...orderFixture, status: 'unfulfillable' });
-    expect((await client().orders.cancel(55))?.status).toBe('unfulfillable');
+    const seen = capture(server, 'put', '/merchant_api/v1/orders/55/cancel', {
+      ...orderFixture,
+      status: 'unfulfillable',
+    });
+    expect(await client().orders.cancel(55)).toMatchObject({ id: orderFixture.id, status: 'unfulfillable' });
+    expectWire(seen[0], {
+      method: 'PUT',
+      path: '/merchant_api/v1/orders/55/cancel',
+      search: '',
+      body: undefined,
+    });
   });
 });

@@ -6,7 +6,7 @@ import {
   restockingShipmentV2Fixture,
 } from '../fixtures/restocking-shipments.js';
 import { testClient, useMsw } from '../helpers/msw.js';
-import { capture } from '../helpers/wire.js';
+import { capture, expectWire } from '../helpers/wire.js';
 
 const server = useMsw();
 const client = () => testClient();
@@ -28,12 +28,18 @@ describe('restockingShipments.v1', () => {
       201,
     );
     const shipment = await client().restockingShipments.v1.create(v1Body);
-    expect(seen[0]).toMatchObject({
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
       method: 'POST',
       path: '/merchant_api/v1/restocking_shipments',
+      search: '',
       body: v1Body,
     });
-    expect(shipment.id).toBe(restockingShipmentV1Fixture.id);
+    expect(shipment).toMatchObject({
+      id: restockingShipmentV1Fixture.id,
+      status: restockingShipmentV1Fixture.status,
+      restocking_shipment_items: restockingShipmentV1Fixture.restocking_shipment_items,
+    });
   });
 
   it('create accepts a digit-string warehouse_id', async () => {
@@ -45,7 +51,9 @@ describe('restockingShipments.v1', () => {
       201,
     );
     await client().restockingShipments.v1.create({ ...v1Body, warehouse_id: '7' });
-    expect([7, '7']).toContain((seen[0]!.body as { warehouse_id: unknown }).warehouse_id);
+    expectWire(seen[0], { method: 'POST', path: '/merchant_api/v1/restocking_shipments', search: '' });
+    // Sent as given or as a number: both are correct for the API.
+    expect(seen[0]!.body).toEqual({ ...v1Body, warehouse_id: expect.toBeOneOf([7, '7']) });
   });
 
   it('update PUTs the body with the item list', async () => {
@@ -56,8 +64,15 @@ describe('restockingShipments.v1', () => {
       restockingShipmentV1Fixture,
     );
     const body = { tracking_code: 'NEW', restocking_shipment_items: [{ sku_id: 1, announced_quantity: 5 }] };
-    await client().restockingShipments.v1.update(12, body);
-    expect(seen[0]).toMatchObject({ method: 'PUT', path: '/merchant_api/v1/restocking_shipments/12', body });
+    const shipment = await client().restockingShipments.v1.update(12, body);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'PUT',
+      path: '/merchant_api/v1/restocking_shipments/12',
+      search: '',
+      body,
+    });
+    expect(shipment.id).toBe(restockingShipmentV1Fixture.id);
   });
 
   it('update refuses a body without restocking_shipment_items (it would empty the shipment), sending nothing', async () => {
@@ -78,7 +93,12 @@ describe('restockingShipments.v1', () => {
       restockingShipmentV1Fixture,
     );
     await client().restockingShipments.v1.update(12, { restocking_shipment_items: [] });
-    expect(seen[0]!.body).toEqual({ restocking_shipment_items: [] });
+    expectWire(seen[0], {
+      method: 'PUT',
+      path: '/merchant_api/v1/restocking_shipments/12',
+      search: '',
+      body: { restocking_shipment_items: [] },
+    });
   });
 
   it('retrieve GETs v1', async () => {
@@ -88,10 +108,18 @@ describe('restockingShipments.v1', () => {
       '/merchant_api/v1/restocking_shipments/12',
       restockingShipmentV1Fixture,
     );
-    expect((await client().restockingShipments.v1.retrieve('12')).status).toBe(
-      restockingShipmentV1Fixture.status,
-    );
-    expect(seen[0]!.method).toBe('GET');
+    const shipment = await client().restockingShipments.v1.retrieve('12');
+    expect(shipment).toMatchObject({
+      id: restockingShipmentV1Fixture.id,
+      status: restockingShipmentV1Fixture.status,
+    });
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/restocking_shipments/12',
+      search: '',
+      body: undefined,
+    });
   });
 });
 
@@ -105,11 +133,14 @@ describe('restockingShipments.v2', () => {
       201,
     );
     const shipment = await client().restockingShipments.v2.create(restockingShipmentV2CreateParamsFixture);
-    expect(seen[0]).toMatchObject({
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
       method: 'POST',
       path: '/merchant_api/v2/restocking_shipments',
+      search: '',
       body: restockingShipmentV2CreateParamsFixture,
     });
+    expect(shipment).toMatchObject({ id: restockingShipmentV2Fixture.id, dock: 'D4' });
     expect(shipment.completed_reopens_count).toBe(restockingShipmentV2Fixture.completed_reopens_count);
   });
 
@@ -125,7 +156,12 @@ describe('restockingShipments.v2', () => {
       ...restockingShipmentV2CreateParamsFixture,
       estimated_arrival_date: new Date('2025-03-10T15:00:00Z'),
     });
-    expect((seen[0]!.body as { estimated_arrival_date: string }).estimated_arrival_date).toBe('2025-03-10');
+    expectWire(seen[0], {
+      method: 'POST',
+      path: '/merchant_api/v2/restocking_shipments',
+      search: '',
+      body: { ...restockingShipmentV2CreateParamsFixture, estimated_arrival_date: '2025-03-10' },
+    });
   });
 
   it('refuses an unknown delivery_option and missing required fields', async () => {
@@ -145,16 +181,40 @@ describe('restockingShipments.v2', () => {
       '/merchant_api/v2/restocking_shipments/3',
       restockingShipmentV2Fixture,
     );
-    await client().restockingShipments.v2.replace(3, {
+    const shipment = await client().restockingShipments.v2.replace(3, {
       ...restockingShipmentV2CreateParamsFixture,
       priority: true,
     });
-    expect(seen[0]).toMatchObject({ method: 'PUT', path: '/merchant_api/v2/restocking_shipments/3' });
-    expect((seen[0]!.body as { priority: boolean }).priority).toBe(true);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'PUT',
+      path: '/merchant_api/v2/restocking_shipments/3',
+      search: '',
+      body: { ...restockingShipmentV2CreateParamsFixture, priority: true },
+    });
+    expect(shipment.id).toBe(restockingShipmentV2Fixture.id);
   });
 
   it('retrieve GETs v2', async () => {
-    capture(server, 'get', '/merchant_api/v2/restocking_shipments/3', restockingShipmentV2Fixture);
-    expect((await client().restockingShipments.v2.retrieve(3)).id).toBe(restockingShipmentV2Fixture.id);
+    const seen = capture(
+      server,
+      'get',
+      '/merchant_api/v2/restocking_shipments/3',
+      restockingShipmentV2Fixture,
+    );
+    const shipment = await client().restockingShipments.v2.retrieve(3);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v2/restocking_shipments/3',
+      search: '',
+      body: undefined,
+    });
+    expect(shipment).toMatchObject({
+      id: restockingShipmentV2Fixture.id,
+      status: restockingShipmentV2Fixture.status,
+      delivery_option: restockingShipmentV2Fixture.delivery_option,
+      dock: 'D4',
+    });
   });
 });

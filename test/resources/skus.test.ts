@@ -2,8 +2,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { BulkUpsertError, RequestValidationError, UnprocessableEntityError } from '../../src/index.js';
 import { skuFixture, skuMinimalFixture, skuWithNullsFixture } from '../fixtures/skus.js';
-import { BASE, TOKEN, testClient, useMsw } from '../helpers/msw.js';
-import { capture } from '../helpers/wire.js';
+import { BASE, testClient, useMsw } from '../helpers/msw.js';
+import { capture, expectWire } from '../helpers/wire.js';
 
 const server = useMsw();
 const client = () => testClient();
@@ -20,11 +20,13 @@ describe('skus.list', () => {
       limit: 50,
     });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'GET', path: '/merchant_api/v1/skus', body: undefined });
-    expect(seen[0]!.search).toBe(
-      '?merchant_sku_ids[]=LAMP-OIL-500&merchant_sku_ids[]=A%26B&created_at[gte]=2025-01-01T00%3A00%3A00.000Z&created_at[lt]=2025-02-01&limit=50',
-    );
-    expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/skus',
+      search:
+        '?merchant_sku_ids[]=LAMP-OIL-500&merchant_sku_ids[]=A%26B&created_at[gte]=2025-01-01T00%3A00%3A00.000Z&created_at[lt]=2025-02-01&limit=50',
+      body: undefined,
+    });
     const [sku, nulls, minimal] = page.data;
     expect(sku).toMatchObject({
       id: 48213,
@@ -38,6 +40,19 @@ describe('skus.list', () => {
     expect(sku?.inventory_per_warehouse?.[1]).toMatchObject({ warehouse_id: 7, zone: 'B' });
     expect(nulls?.id).toBe(48214);
     expect(minimal).toEqual({ id: 7, name: 'Sticker', status: 'deleted' });
+    expect(page.data).toHaveLength(3);
+    expect(page.pagination).toEqual({ current_page: 1, page_count: 1, item_count: 3, items_per_page: 20 });
+  });
+
+  it('sends no query string without params', async () => {
+    const seen = capture(server, 'get', '/merchant_api/v1/skus', {
+      data: [skuMinimalFixture],
+      pagination: { current_page: 1, page_count: 1 },
+    });
+    const page = await client().skus.list();
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], { method: 'GET', path: '/merchant_api/v1/skus', search: '', body: undefined });
+    expect(page.data).toEqual([skuMinimalFixture]);
   });
 
   it('refuses bad filters before sending', async () => {
@@ -59,9 +74,9 @@ describe('skus.create', () => {
       batch_tracking_enabled: true,
     };
     const sku = await client().skus.create(body);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/merchant_api/v1/skus', search: '', body });
-    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
-    expect(sku.id).toBe(48213);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], { method: 'POST', path: '/merchant_api/v1/skus', search: '', body });
+    expect(sku).toMatchObject({ id: 48213, merchant_sku_id: 'LAMP-OIL-500', cost_in_cents: 349 });
   });
 
   it('lists every bad field and sends nothing', async () => {
@@ -98,8 +113,9 @@ describe('skus.update and skus.put', () => {
     const seen = capture(server, verb.toLowerCase() as 'patch', '/merchant_api/v1/skus/48213', skuFixture);
     const body = { cost_in_cents: '450', weight_in_kg: '0.6', batch_tracking_enabled: null };
     const sku = await client().skus[method]('48213', body);
-    expect(seen[0]).toMatchObject({ method: verb, path: '/merchant_api/v1/skus/48213', body });
-    expect(sku.id).toBe(48213);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], { method: verb, path: '/merchant_api/v1/skus/48213', search: '', body });
+    expect(sku).toMatchObject({ id: 48213, un_names: ['UN1223'], cost_in_cents: 349 });
   });
 
   it.each(['../x', -1, 1.5, '1 OR 1', 0, '', Number.MAX_SAFE_INTEGER + 1])(
@@ -127,7 +143,8 @@ describe('skus.delete', () => {
       () => new HttpResponse(null, { status: 204 }),
     );
     expect(await client().skus.delete(5)).toBeUndefined();
-    expect(seen[0]).toMatchObject({ method: 'DELETE', path: '/merchant_api/v1/skus/5', body: undefined });
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], { method: 'DELETE', path: '/merchant_api/v1/skus/5', search: '', body: undefined });
   });
 
   it('resolves undefined on an empty 200', async () => {
@@ -136,8 +153,9 @@ describe('skus.delete', () => {
   });
 
   it('resolves the SKU when the server sends it', async () => {
-    capture(server, 'delete', '/merchant_api/v1/skus/7', skuMinimalFixture);
+    const seen = capture(server, 'delete', '/merchant_api/v1/skus/7', skuMinimalFixture);
     expect(await client().skus.delete(7)).toEqual(skuMinimalFixture);
+    expectWire(seen[0], { method: 'DELETE', path: '/merchant_api/v1/skus/7', search: '', body: undefined });
   });
 });
 
@@ -148,16 +166,28 @@ describe('skus.retrieveByMerchantSkuId', () => {
       pagination: { current_page: 1, page_count: 1 },
     });
     const sku = await client().skus.retrieveByMerchantSkuId('LAMP-OIL-500');
-    expect(seen[0]!.search).toBe('?merchant_sku_ids[]=LAMP-OIL-500');
-    expect(sku?.id).toBe(48213);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/skus',
+      search: '?merchant_sku_ids[]=LAMP-OIL-500',
+      body: undefined,
+    });
+    expect(sku).toMatchObject({ id: 48213, merchant_sku_id: 'LAMP-OIL-500', un_names: ['UN1223'] });
   });
 
   it('returns null when there is none', async () => {
-    capture(server, 'get', '/merchant_api/v1/skus', {
+    const seen = capture(server, 'get', '/merchant_api/v1/skus', {
       data: [],
       pagination: { current_page: 1, page_count: 0 },
     });
     expect(await client().skus.retrieveByMerchantSkuId('NOPE')).toBeNull();
+    expectWire(seen[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/skus',
+      search: '?merchant_sku_ids[]=NOPE',
+      body: undefined,
+    });
   });
 
   it('refuses an empty code', async () => {
@@ -186,6 +216,28 @@ describe('skus.bulkUpsert', () => {
     );
     return { calls, maxInFlight: () => maxInFlight };
   }
+
+  it('POSTs { skus } to /skus/bulk_upsert with the exact wire format', async () => {
+    const seen = capture(
+      server,
+      'post',
+      '/merchant_api/v1/skus/bulk_upsert',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    const skus = [
+      { name: 'Lamp oil 500 ml', merchant_sku_id: 'LAMP-OIL-500', cost_in_cents: 349 },
+      { name: 'Gift wrap', merchant_sku_id: 'GIFT-WRAP' },
+    ];
+    const result = await client().skus.bulkUpsert(skus);
+    expect(seen).toHaveLength(1);
+    expectWire(seen[0], {
+      method: 'POST',
+      path: '/merchant_api/v1/skus/bulk_upsert',
+      search: '',
+      body: { skus },
+    });
+    expect(result).toMatchObject({ written: 2, skus: undefined });
+  });
 
   it('splits 250 SKUs into requests of at most 100, two in flight by default', async () => {
     const endpoint = bulkEndpoint(() => new HttpResponse(null, { status: 204 }));

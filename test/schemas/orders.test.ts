@@ -296,11 +296,15 @@ describe('OrderCreateParamsSchema', () => {
       { path: 'custom_metadata', message: 'expected object' },
       { path: 'currency', message: 'expected a 3-letter currency code' },
     ]);
-    const open = validateRequest(OrderCreateParamsSchema, {
-      ...orderCreateParamsFixture,
-      financial_status: 'authorized',
+    // Closed on requests: a typo such as 'payed' is refused before it reaches the API.
+    expect(
+      requestIssues(OrderCreateParamsSchema, { ...orderCreateParamsFixture, financial_status: 'payed' }),
+    ).toEqual([{ path: 'financial_status', message: 'expected one of paid, refunded, pending, failed' }]);
+    expect(
+      validateRequest(OrderCreateParamsSchema, { ...orderCreateParamsFixture, financial_status: 'paid' }),
+    ).toMatchObject({
+      financial_status: 'paid',
     });
-    expect(open.financial_status).toBe('authorized');
   });
 
   it('refuses unknown keys (a typo never goes out silently)', () => {

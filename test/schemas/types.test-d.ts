@@ -109,7 +109,7 @@ describe('request types', () => {
     expectTypeOf<OrderCreateParams['merchant_order_id']>().toEqualTypeOf<string>();
     expectTypeOf<OrderCreateParams['items']>().toBeArray();
     expectTypeOf<'paid'>().toExtend<NonNullable<OrderCreateParams['financial_status']>>();
-    expectTypeOf<'authorized'>().toExtend<NonNullable<OrderCreateParams['financial_status']>>();
+    expectTypeOf<'payed'>().not.toExtend<NonNullable<OrderCreateParams['financial_status']>>();
     expectTypeOf<{ merchant_order_id: string }>().not.toExtend<OrderCreateParams>();
   });
 
