@@ -4,7 +4,8 @@ import { BulkUpsertError, RequestValidationError } from '../core/errors.js';
 import type { ListOptions, PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/transport.js';
 import { type Id, pathId } from '../core/url.js';
-import { compiled, validateRequest } from '../core/validation.js';
+import { compiled, type ValidationMode, validateRequest } from '../core/validation.js';
+import { withStrictEnums } from '../schemas/common.js';
 import {
   type Sku,
   type SkuBulkUpsertItem,
@@ -62,9 +63,19 @@ const BulkResponseSchema = z.union([
 ]);
 const BulkItemsSchema = z.array(SkuBulkUpsertItemSchema);
 
-function parseBulkBody(body: unknown): Sku[] | undefined {
+/**
+ * The SKUs in a bulk upsert response, checked as `validateResponses` says, or `undefined` when the
+ * body is not a list of SKUs (the raw body stays in the chunk: the endpoint documents none).
+ */
+function parseBulkBody(body: unknown, mode: ValidationMode): Sku[] | undefined {
   if (body === undefined) return undefined;
-  const result = compiled(BulkResponseSchema).safeParse(body);
+  if (mode === 'off') {
+    const record = body as { data?: unknown; skus?: unknown } | null;
+    const list = Array.isArray(body) ? body : (record?.data ?? record?.skus);
+    return Array.isArray(list) ? (list as Sku[]) : undefined;
+  }
+  const fast = compiled(BulkResponseSchema);
+  const result = mode === 'strict' ? withStrictEnums(() => fast.safeParse(body)) : fast.safeParse(body);
   return result.success ? result.data : undefined;
 }
 
@@ -195,7 +206,7 @@ export class Skus extends APIResource {
           const text = raw.text;
           chunk.body = text.trim() === '' ? undefined : safeJson(text);
           chunk.status = 'written';
-          parsed[index] = parseBulkBody(chunk.body);
+          parsed[index] = parseBulkBody(chunk.body, this._client.validateResponses);
         } catch (error) {
           chunk.status = 'failed';
           chunk.error = error;

@@ -333,3 +333,28 @@ describe('skus.bulkUpsert', () => {
     expect(error.message).toContain("Name can't be blank");
   });
 });
+
+describe('skus.bulkUpsert and validateResponses', () => {
+  const reply = () => HttpResponse.json([{ id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' }]);
+
+  it('lenient keeps an unknown status; strict leaves the list out but keeps the raw body', async () => {
+    server.use(http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, reply));
+    const lenient = await testClient().skus.bulkUpsert([{ name: 'A', merchant_sku_id: 'A' }]);
+    expect(lenient.skus?.[0]?.status).toBe('archived');
+    const strict = await testClient({ validateResponses: 'strict' }).skus.bulkUpsert([
+      { name: 'A', merchant_sku_id: 'A' },
+    ]);
+    expect(strict.skus).toBeUndefined();
+    expect(strict.chunks[0]?.body).toEqual([{ id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' }]);
+  });
+
+  it('off returns the list unchecked', async () => {
+    server.use(
+      http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, () => HttpResponse.json({ data: [{ id: 'x' }] })),
+    );
+    const result = await testClient({ validateResponses: 'off' }).skus.bulkUpsert([
+      { name: 'A', merchant_sku_id: 'A' },
+    ]);
+    expect(result.skus).toEqual([{ id: 'x' }]);
+  });
+});
