@@ -31,6 +31,16 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
   }) as unknown as z.ZodType<T[number] | (string & {}), string>;
 }
 
+/** What identifies an inventory batch in every response that shows one (all nullish). */
+export const batchShape = {
+  /** Batch name. */
+  name: z.string().nullish(),
+  /** Batch tracking code (lot number). */
+  tracking_code: z.string().nullish(),
+  /** Expiry date, ISO 8601 date string. */
+  expiry_date: z.string().nullish(),
+};
+
 /** A response field that may be absent or `null`. */
 export const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import {
+  batchShape,
   currencyCode,
   dateTimeParam,
   integer,
@@ -94,12 +95,7 @@ export type Address = z.infer<typeof AddressSchema>;
  * shipment items. Every field is nullish.
  */
 export const OrderItemBatchSchema = z.looseObject({
-  /** Batch name. */
-  name: z.string().nullish(),
-  /** Batch tracking code (lot number). */
-  tracking_code: z.string().nullish(),
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: z.string().nullish(),
+  ...batchShape,
   /** Quantity taken from this batch. */
   quantity: z.number().nullish(),
 });

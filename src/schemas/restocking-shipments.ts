@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import {
+  batchShape,
   bool,
   dateParam,
   integer,
@@ -82,12 +83,7 @@ export type RestockingShipmentV2Status = z.infer<typeof RestockingShipmentV2Stat
 export const RestockingShipmentItemBatchSchema = z.looseObject({
   /** Inventory batch id. */
   id: z.number(),
-  /** Batch name. */
-  name: z.string().nullish(),
-  /** Batch tracking code (lot number). */
-  tracking_code: z.string().nullish(),
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: z.string().nullish(),
+  ...batchShape,
   /** Quantity of this batch that arrived. */
   arrived_quantity: z.number().nullish(),
 });

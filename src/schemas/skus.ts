@@ -3,7 +3,17 @@
  * of create, update (PATCH / PUT), bulk upsert and list.
  */
 import * as z from 'zod';
-import { bool, integer, num, openEnum, requiredArray, requiredText, text, twoLetterCode } from './common.js';
+import {
+  batchShape,
+  bool,
+  integer,
+  num,
+  openEnum,
+  requiredArray,
+  requiredText,
+  text,
+  twoLetterCode,
+} from './common.js';
 import { listQueryShape } from './envelope.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -76,12 +86,7 @@ export type InventoryPerWarehouse = z.infer<typeof InventoryPerWarehouseSchema>;
 export const SkuInventoryBatchSchema = z.looseObject({
   /** Batch id. */
   id: z.number(),
-  /** Batch name. */
-  name: z.string().nullish(),
-  /** Batch tracking code (lot number). */
-  tracking_code: z.string().nullish(),
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: z.string().nullish(),
+  ...batchShape,
   /** Stock of the batch per warehouse: one object or an array of them, as the API sent it. */
   stocked_quantities: z.union([InventoryPerWarehouseSchema, z.array(InventoryPerWarehouseSchema)]).nullish(),
 });
