@@ -181,14 +181,24 @@ async function b2(): Promise<Row> {
       }
       return count;
     };
-    const rounds = quick ? 1 : 3;
+    const rounds = quick ? 1 : 5;
     const throughput: number[] = [];
     const growth: number[] = [];
     const baseGrowth: number[] = [];
     let expected = 0;
+    await peakRss((s) => handLoop(s)()); // warm-up: JIT, connection pool
+    await peakRss((s) => sdkLoop(s)());
     for (let r = 0; r < rounds; r++) {
-      const base = await peakRss((s) => handLoop(s)());
-      const mine = await peakRss((s) => sdkLoop(s)());
+      // Alternate which loop goes first, so that neither always runs on a warmer process.
+      let base: Awaited<ReturnType<typeof peakRss>>;
+      let mine: Awaited<ReturnType<typeof peakRss>>;
+      if (r % 2) {
+        mine = await peakRss((s) => sdkLoop(s)());
+        base = await peakRss((s) => handLoop(s)());
+      } else {
+        base = await peakRss((s) => handLoop(s)());
+        mine = await peakRss((s) => sdkLoop(s)());
+      }
       if (mine.items !== base.items)
         throw new Error(`B2: ${mine.items} items through the SDK, ${base.items} by hand`);
       expected = mine.items;
@@ -247,9 +257,15 @@ async function b3(): Promise<Row> {
   }
 }
 
-/** B4: bulkUpsert of 10 000 SKUs against the mock API limited to 100 requests per 2 s. */
-async function b4(): Promise<Row> {
-  const skus = quick ? 1000 : 10_000;
+/**
+ * B4: bulkUpsert against the mock API limited to 100 requests per 2 s: 10 000 SKUs (one window's
+ * worth of requests, the issue's figure), and 30 000 SKUs (three windows, where the limiter has to
+ * hold requests back).
+ */
+const b4 = () => bulkRow('B4', quick ? 1000 : 10_000);
+const b4b = () => bulkRow('B4b', quick ? 20_000 : 30_000);
+
+async function bulkRow(id: string, skus: number): Promise<Row> {
   const limit = { requests: 100, perMs: quick ? 200 : 2000 };
   const api = createMockApi({ tokens: [TOKEN], rateLimit: limit });
   const server = await api.listen({ port: 0 });
@@ -277,12 +293,13 @@ async function b4(): Promise<Row> {
     const minimumMs = Math.max(0, Math.ceil(requests / limit.requests) - 1) * limit.perMs;
     const overMinimum = minimumMs === 0 ? null : ms / minimumMs;
     const tail = Math.ceil(requests / limit.requests) * limit.perMs; // requests ÷ rate
+    const burst = overMinimum === null ? '' : `; ${overMinimum.toFixed(2)}× the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`;
     return {
-      id: 'B4',
+      id,
       what: `\`bulkUpsert\` ${skus.toLocaleString('en')} SKUs (${requests} requests) against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
       baseline: 'the theoretical minimum (requests ÷ rate)',
       goal: '0 × 429 with the client limiter on; ≤ 1.10× the minimum',
-      result: `${received429} × 429; ${(ms / 1000).toFixed(2)} s = ${(ms / tail).toFixed(2)}× requests ÷ rate (${(tail / 1000).toFixed(1)} s)`,
+      result: `${received429} × 429; ${(ms / 1000).toFixed(2)} s = ${(ms / tail).toFixed(2)}× requests ÷ rate (${(tail / 1000).toFixed(1)} s)${burst}`,
       met: received429 === 0 && ms / tail <= 1.1,
       details: {
         ms,
@@ -438,7 +455,7 @@ async function b7(): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const bench of [b1, b2, b3, b4, b5, b6, b7]) {
+for (const bench of [b1, b2, b3, b4, b4b, b5, b6, b7]) {
   const row = await bench();
   rows.push(row);
   console.log(`${row.id}  ${row.met === false ? 'MISSED' : 'ok    '}  ${row.result}`);

@@ -62,7 +62,7 @@ describe('RateLimiter (fake timers)', () => {
     controller.abort();
     await expect(waiting).rejects.toBeInstanceOf(APIUserAbortError);
     await vi.advanceTimersByTimeAsync(1000);
-    await expect(after).resolves.toBeUndefined();
+    await expect(after).resolves.toBeTypeOf('function');
   });
 });
 
@@ -120,5 +120,27 @@ describe('rateLimit client option', () => {
     await client.warehouses.list();
     await client.warehouses.list();
     expect(starts[1]! - starts[0]!).toBeLessThan(100);
+  });
+});
+
+describe('RateLimiter slot timing', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('counts a slot from when its answer came in, so a slow request pushes the next window back', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limiter = new RateLimiter({ requests: 2, perMs: 1000 });
+    const done1 = await limiter.acquire(); // sent at 0
+    await limiter.acquire(); // sent at 0, answered at once
+    await vi.advanceTimersByTimeAsync(300);
+    done1(); // the first answer arrives at 300: the server may have counted it as late as that
+    let granted = -1;
+    const third = limiter.acquire().then(() => {
+      granted = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(2000);
+    await third;
+    expect(granted).toBe(1300);
   });
 });

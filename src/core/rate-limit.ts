@@ -36,23 +36,36 @@ export class RateLimiter {
     return Math.max(0, this.#starts[this.#next]! + this.perMs - now);
   }
 
-  /** Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first.
+   * Resolves with `done`, to call when the request's answer (or failure) is in: the slot then
+   * counts from that moment, the latest the server can have counted the request, so latency
+   * jitter can never squeeze one request too many into the server's window.
+   */
+  acquire(signal?: AbortSignal): Promise<() => void> {
     const turn = this.#queue.then(() => this.#take(signal));
     // The next caller waits for this one to be granted (or to give up), never for its request.
-    this.#queue = turn.catch(() => {});
+    this.#queue = turn.then(
+      () => {},
+      () => {},
+    );
     return turn;
   }
 
-  async #take(signal: AbortSignal | undefined): Promise<void> {
+  async #take(signal: AbortSignal | undefined): Promise<() => void> {
     for (;;) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
       const wait = this.delay();
       if (wait === 0) break;
       await sleep(wait, signal);
     }
-    this.#starts[this.#next] = Date.now();
-    this.#next = (this.#next + 1) % this.requests;
+    const slot = this.#next;
+    this.#starts[slot] = Date.now();
+    this.#next = (slot + 1) % this.requests;
+    // Only ever moves a slot later (if the slot was reused meanwhile, that is merely cautious).
+    return () => {
+      this.#starts[slot] = Math.max(this.#starts[slot]!, Date.now());
+    };
   }
 
   /**

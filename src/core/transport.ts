@@ -66,8 +66,11 @@ export interface TransportConfig {
   fetch: typeof globalThis.fetch | undefined;
   defaultHeaders: Record<string, string | undefined>;
   logger: LevelledLogger;
-  /** Called before each attempt; may wait (the client-side rate limiter). */
-  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void> | void) | undefined;
+  /**
+   * Called before each attempt; may wait (the client-side rate limiter). May return a function to
+   * call once the attempt's answer or failure is in.
+   */
+  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<(() => void) | void>) | undefined;
   /** Called with every response's headers (the client-side rate limiter reads them). */
   onResponse?: ((response: Response) => void) | undefined;
 }
@@ -245,7 +248,7 @@ export class Transport {
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      if (config.beforeAttempt) await config.beforeAttempt(signal);
+      const attemptDone = config.beforeAttempt ? await config.beforeAttempt(signal) : undefined;
 
       const started = log.enabled('debug') ? Date.now() : 0;
       if (started) {
@@ -282,6 +285,8 @@ export class Transport {
         failure = this.#failure(error, signal, method, url);
         if (failure instanceof APIUserAbortError) throw failure;
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
+      } finally {
+        attemptDone?.();
       }
 
       if (!retryable || attempt > maxRetries) {
