@@ -293,7 +293,10 @@ async function bulkRow(id: string, skus: number): Promise<Row> {
     const minimumMs = Math.max(0, Math.ceil(requests / limit.requests) - 1) * limit.perMs;
     const overMinimum = minimumMs === 0 ? null : ms / minimumMs;
     const tail = Math.ceil(requests / limit.requests) * limit.perMs; // requests ÷ rate
-    const burst = overMinimum === null ? '' : `; ${overMinimum.toFixed(2)}× the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`;
+    const burst =
+      overMinimum === null
+        ? ''
+        : `; ${overMinimum.toFixed(2)}× the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`;
     return {
       id,
       what: `\`bulkUpsert\` ${skus.toLocaleString('en')} SKUs (${requests} requests) against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
