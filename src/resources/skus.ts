@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { BulkUpsertError, RequestValidationError } from '../core/errors.js';
 import type { ListOptions, PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/transport.js';
-import { type Id, pathId } from '../core/url.js';
+import { encodeQuery, type Id, pathId } from '../core/url.js';
 import { compiled, type ValidationMode, validateRequest } from '../core/validation.js';
 import { withStrictEnums } from '../schemas/common.js';
 import {
@@ -56,7 +56,8 @@ export interface BulkUpsertResult {
   chunks: BulkUpsertChunk[];
 }
 
-const BulkResponseSchema = z.union([
+/** A list of SKUs in any of the shapes the API may use: a bare array, `{ data }` or `{ skus }`. */
+const SkuListBodySchema = z.union([
   z.array(SkuSchema),
   z.looseObject({ data: z.array(SkuSchema) }).transform((v) => v.data),
   z.looseObject({ skus: z.array(SkuSchema) }).transform((v) => v.skus),
@@ -74,7 +75,7 @@ function parseBulkBody(body: unknown, mode: ValidationMode): Sku[] | undefined {
     const list = Array.isArray(body) ? body : (record?.data ?? record?.skus);
     return Array.isArray(list) ? (list as Sku[]) : undefined;
   }
-  const fast = compiled(BulkResponseSchema);
+  const fast = compiled(SkuListBodySchema);
   const result = mode === 'strict' ? withStrictEnums(() => fast.safeParse(body)) : fast.safeParse(body);
   return result.success ? result.data : undefined;
 }
@@ -147,13 +148,21 @@ export class Skus extends APIResource {
    * Finds the SKU with this merchant SKU code (`GET /merchant_api/v1/skus?merchant_sku_ids[]=…`).
    * Resolves with the SKU, or `null` when there is none.
    */
-  retrieveByMerchantSkuId(merchantSkuId: string, options?: RequestOptions): Promise<Sku | null> {
-    if (typeof merchantSkuId !== 'string' || merchantSkuId === '') {
-      return Promise.reject(validateError('merchantSkuId', 'expected a non-empty string', `GET ${SKUS}`));
-    }
-    return this.list({ merchant_sku_ids: [merchantSkuId] }, options).then(
-      (page) => page.data.find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null,
-    );
+  retrieveByMerchantSkuId(merchantSkuId: string, options?: RequestOptions): APIPromise<Sku | null> {
+    const parse = this._client._parser(SkuListBodySchema);
+    const raw = this._client._send(() => {
+      if (typeof merchantSkuId !== 'string' || merchantSkuId === '') {
+        throw validateError('merchantSkuId', 'expected a non-empty string', `GET ${SKUS}`);
+      }
+      return {
+        method: 'GET',
+        path: SKUS,
+        query: encodeQuery({ merchant_sku_ids: [merchantSkuId] }),
+        options,
+      };
+    });
+    // The filter is exact on the server; the match is checked again here all the same.
+    return new APIPromise(raw, (r) => parse(r).find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null);
   }
 
   /**

@@ -358,3 +358,22 @@ describe('skus.bulkUpsert and validateResponses', () => {
     expect(result.skus).toEqual([{ id: 'x' }]);
   });
 });
+
+describe('skus.retrieveByMerchantSkuId().withResponse()', () => {
+  it('gives the SKU (or null) with the response and its rate-limit figures', async () => {
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/skus`, () =>
+        HttpResponse.json(
+          { data: [skuFixture], pagination: { current_page: 1, page_count: 1 } },
+          { headers: { 'x-rate-limit-used': '3', 'x-rate-limit-max': '100' } },
+        ),
+      ),
+    );
+    const { data, rateLimit } = await testClient()
+      .skus.retrieveByMerchantSkuId('LAMP-OIL-500')
+      .withResponse();
+    expect(data?.id).toBe(48213);
+    expect(rateLimit).toEqual({ used: 3, max: 100 });
+    expect(await testClient().skus.retrieveByMerchantSkuId('OTHER')).toBeNull();
+  });
+});
