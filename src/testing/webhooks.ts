@@ -1,7 +1,9 @@
 /**
  * Webhook delivery: each event is POSTed to every receiver URL, signed with the oldest token,
  * retried with the same event id after a non-2xx answer or a connection error (bounded attempts,
- * exponential backoff), and recorded for inspection.
+ * exponential backoff), and recorded for inspection. Deliveries to one receiver go one at a time,
+ * in the order of the status changes, so that tests see a shipment's events in order (the real
+ * provider does not promise ordering: receivers must cope either way).
  */
 import { signWebhook } from '../webhooks.js';
 import type { Timers } from './timers.js';
@@ -34,6 +36,8 @@ export class WebhookDispatcher {
   readonly #options: DispatcherOptions;
   #deliveries: MockWebhookDelivery[] = [];
   readonly #inFlight = new Set<Promise<void>>();
+  /** The last delivery queued for each receiver URL. */
+  #tails = new Map<string, Promise<void>>();
   #abort = new AbortController();
 
   constructor(options: DispatcherOptions) {
@@ -57,10 +61,19 @@ export class WebhookDispatcher {
         finished: false,
       };
       this.#deliveries.push(delivery);
-      const run = this.#run(delivery, event.secret, this.#abort.signal).finally(() => {
-        delivery.finished = true;
-        this.#inFlight.delete(run);
-      });
+      const cancelled = this.#abort.signal;
+      const previous = this.#tails.get(url) ?? Promise.resolve();
+      const run = previous
+        .then(() => this.#run(delivery, event.secret, cancelled))
+        .catch((error: unknown) => {
+          delivery.error = error instanceof Error ? messageOf(error) : String(error);
+        })
+        .finally(() => {
+          delivery.finished = true;
+          this.#inFlight.delete(run);
+          if (this.#tails.get(url) === run) this.#tails.delete(url);
+        });
+      this.#tails.set(url, run);
       this.#inFlight.add(run);
     }
   }
@@ -80,6 +93,7 @@ export class WebhookDispatcher {
     this.#abort.abort();
     this.#abort = new AbortController();
     this.#deliveries = [];
+    this.#tails = new Map();
   }
 
   async #run(delivery: MockWebhookDelivery, secret: string, cancelled: AbortSignal): Promise<void> {

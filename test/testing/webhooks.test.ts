@@ -134,6 +134,22 @@ describe('webhook delivery', () => {
     expect(api.deliveries[0]!.error).toMatch(/fetch failed/);
   });
 
+  test("a receiver gets a shipment's events in the order of the status changes, even when one is retried", async () => {
+    // The first call fails once: its retry must still arrive before the next event.
+    const hook = await receiver([500, 200]);
+    const api = testApi({ webhooks: [hook.url], webhookRetry: FAST });
+    const id = await shipment(api);
+    for (const status of ['delivered', 'arrived', 'processing', 'restocked'] as const) {
+      api.advanceRestockingShipment(id, status); // all at once, no flush in between
+    }
+    await api.flushWebhooks();
+    const statuses = hook.calls.map((c) => (JSON.parse(c.body) as { status: string }).status);
+    expect(statuses).toEqual(['delivered', 'delivered', 'arrived', 'processing', 'restocked']);
+    const ids = hook.calls.map((c) => c.headers['x-service-event-id']);
+    expect(ids[0]).toBe(ids[1]); // the retry carries the same event id
+    expect(new Set(ids).size).toBe(4);
+  });
+
   test('every receiver gets its own delivery', async () => {
     const a = await receiver();
     const b = await receiver();
