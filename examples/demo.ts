@@ -154,8 +154,10 @@ try {
   for (const status of ['received', 'arrived', 'processing', 'restocked'] as const) {
     // Two of the 120 TEE-001 arrive damaged.
     const quantities = status === 'restocked' ? { damaged: { [tee1.id]: 2 } } : undefined;
+    const verified = receiver.events.length;
     api.advanceRestockingShipment(inbound.id, status, quantities);
     await api.flushWebhooks(); // each status change is delivered before the next one happens
+    if (receiver.events.length !== verified + 1) throw new Error(`the ${status} webhook did not verify`);
     const event = receiver.events.at(-1)!;
     log(`   webhook ${event.type}: shipment #${event.data.id} is ${event.data.status} (signature verified)`);
   }

@@ -126,7 +126,7 @@ export interface CreateWebhookHeadersOptions extends SignWebhookOptions {
  *
  * @example
  * ```ts
- * app.post('/webhooks/fulfillment', express.raw({ type: 'application/json' }), async (req, res) => {
+ * app.post('/webhooks/fulfillment', express.raw({ type: 'application/json', limit: '5mb' }), async (req, res) => {
  *   const event = await verifyWebhook({ body: req.body, headers: req.headers, secret: process.env.FULFILLMENT_API_TOKEN! });
  *   if (!(await dedup.seen(event.id))) await handle(event.data);
  *   res.sendStatus(200);
@@ -343,7 +343,7 @@ const RAW_BODY_HELP =
   'Pass the raw request body exactly as received: in Express use ' +
   "express.raw({ type: 'application/json' }) on the webhook route (not express.json()); in Fastify add a " +
   "content-type parser for 'application/json' with { parseAs: 'buffer' }; in Hono, Next.js and other " +
-  'Fetch-based frameworks use `await req.text()`.';
+  'Fetch-based frameworks use `new Uint8Array(await req.arrayBuffer())`.';
 
 function isPlainObjectOrArray(value: unknown): boolean {
   if (Array.isArray(value)) return true;

@@ -5,7 +5,8 @@
  *
  *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/hono.ts
  *
- * The signature covers the raw body: read it with `await c.req.text()` (or `c.req.arrayBuffer()`),
+ * The signature covers the raw body: read its bytes with `await c.req.arrayBuffer()` (`text()`
+ * decodes them, dropping a byte-order mark and replacing invalid UTF-8, which breaks the signature),
  * never `c.req.json()`.
  */
 import type { AddressInfo } from 'node:net';
@@ -46,7 +47,7 @@ export function createApp(options: WebhookAppOptions): Hono {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
       event = await verifyWebhook({
-        body: await c.req.text(),
+        body: new Uint8Array(await c.req.arrayBuffer()),
         headers: c.req.raw.headers,
         secret: options.secret,
       });

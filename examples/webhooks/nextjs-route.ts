@@ -3,7 +3,8 @@
  * save as `app/webhooks/fulfillment/route.ts` and set `FULFILLMENT_API_TOKEN`. It runs on the
  * Node.js and the Edge runtime alike (add `export const runtime = 'edge'` for the latter).
  *
- * The signature covers the raw body: read it with `await req.text()`, never `req.json()`.
+ * The signature covers the raw body: read its bytes with `await req.arrayBuffer()`, never
+ * `req.json()` (and not `req.text()`, which drops a byte-order mark and replaces invalid UTF-8).
  *
  * Next.js only allows route exports (`POST`, `runtime`, …) in `route.ts`: in an app, move
  * `createPostHandler` into a module of its own (e.g. `lib/webhooks.ts`). It is exported here so
@@ -38,7 +39,8 @@ export function createPostHandler(options: WebhookHandlerOptions): (req: Request
   return async (req) => {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
-      event = await verifyWebhook({ body: await req.text(), headers: req.headers, secret: options.secret });
+      const body = new Uint8Array(await req.arrayBuffer());
+      event = await verifyWebhook({ body, headers: req.headers, secret: options.secret });
     } catch (err) {
       if (!(err instanceof WebhookVerificationError)) throw err;
       // A missing secret is our misconfiguration, not the sender's fault.

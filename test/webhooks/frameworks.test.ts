@@ -73,6 +73,30 @@ describe.each([
     expect(rec.events[0]?.data.supplier_name).toBe('Ünïcødé ☕ 東京');
   });
 
+  it('verifies a large delivery (a shipment with 4 000 items, ~200 kB)', async () => {
+    const { rec, post } = await start();
+    const items = Array.from({ length: 4000 }, (_, i) => ({
+      id: i + 1,
+      sku_id: 1000 + i,
+      announced_quantity: 10,
+    }));
+    const body = JSON.stringify({ id: 77, status: 'shipped', restocking_shipment_items: items });
+    expect(body.length).toBeGreaterThan(150_000);
+    const headers = await createWebhookHeaders({ body, secret: TOKEN });
+    expect((await post(body, headers)).status).toBe(200);
+    expect(rec.events[0]?.data.restocking_shipment_items).toHaveLength(4000);
+  });
+
+  it('verifies the exact bytes of a body that starts with a byte-order mark', async () => {
+    const { rec, post } = await start();
+    const json = new TextEncoder().encode(JSON.stringify({ id: 8, status: 'arrived' }));
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...json]);
+    const headers = await createWebhookHeaders({ body: bytes, secret: TOKEN });
+    // The signature is checked over the bytes as sent (BOM included); the payload then parses.
+    expect((await post(bytes, headers)).status).toBe(200);
+    expect(rec.events[0]?.data.id).toBe(8);
+  });
+
   it('answers 400 with the reason to a tampered delivery and does not process it', async () => {
     const { rec, post } = await start();
     const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
@@ -151,6 +175,21 @@ describe('Next.js route handler example', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: 'signature_mismatch' });
     expect(rec.events).toHaveLength(1);
+  });
+
+  it('createPostHandler verifies the exact bytes of a body with a byte-order mark', async () => {
+    const rec = recorder();
+    const POST = nextExample.createPostHandler({ secret: TOKEN, onEvent: rec.onEvent });
+    const bytes = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"id":9,"status":"arrived"}'),
+    ]);
+    const headers = await createWebhookHeaders({ body: bytes, secret: TOKEN });
+    const res = await POST(new Request(`http://localhost${PATH}`, { method: 'POST', body: bytes, headers }));
+    expect(res.status).toBe(200);
+    expect(rec.events[0]?.data.id).toBe(9);
   });
 
   it('createPostHandler: 500 when handling fails, then the retry is processed', async () => {

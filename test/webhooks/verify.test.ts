@@ -235,7 +235,7 @@ describe('verifyWebhook', () => {
       );
       expect(err.message).toContain("express.raw({ type: 'application/json' })");
       expect(err.message).toContain("parseAs: 'buffer'");
-      expect(err.message).toContain('await req.text()');
+      expect(err.message).toContain('await req.arrayBuffer()');
       expect(err.message).toMatch(/Fastify/);
       expect(err.message).toMatch(/Hono, Next\.js/);
     });
