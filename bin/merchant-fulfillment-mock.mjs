@@ -6,13 +6,22 @@ import { CliUsageError, runCli } from '../dist/testing.js';
 try {
   const running = await runCli(process.argv.slice(2));
   if (running) {
-    const stop = () => {
-      running.close().catch(() => {});
+    // The first SIGINT / SIGTERM closes the mock (its server, webhook deliveries in flight and
+    // timers): the process then exits by itself with status 0. A second signal exits at once.
+    let stopping = false;
+    const stop = (signal) => {
+      if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
+      stopping = true;
+      running.close().catch((error) => {
+        console.error(error);
+        process.exitCode = 1;
+      });
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   }
 } catch (error) {
+  // Usage mistakes and servers that cannot listen (port in use) get a message, not a stack trace.
   console.error(error instanceof CliUsageError ? error.message : error);
   process.exitCode = error instanceof CliUsageError ? 2 : 1;
 }

@@ -33,6 +33,6 @@ describe('npm run demo', () => {
     ]) {
       expect(first.stdout).toContain(line);
     }
-    expect(first.stdout).toMatch(/TEE-001\s+#1\s+118\s+2\s+118/);
+    expect(first.stdout).toMatch(/TEE-001\s+#1\s+116\s+2\s+116/);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import type { MockFault, MockFaultHandle } from './types.js';
 
 /** A fault in force, with its counters. */
 interface ActiveFault {
+  readonly id: number;
   readonly spec: MockFault;
   readonly method: string | undefined;
   remaining: number;
@@ -61,6 +62,14 @@ function validate(fault: MockFault): void {
     fault.retryAfter === undefined || (Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
     'retryAfter must be >= 0',
   );
+  check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset must be a boolean');
+  check(
+    fault.headers === undefined ||
+      (typeof fault.headers === 'object' &&
+        fault.headers !== null &&
+        Object.values(fault.headers).every((v) => typeof v === 'string')),
+    'headers must be an object of strings',
+  );
 }
 
 /** Whether the fault only slows requests down (no status, body, reset or headers). */
@@ -82,20 +91,37 @@ function effectOf(fault: MockFault): FaultEffect {
   const status = fault.status ?? 503;
   const result =
     fault.body !== undefined ? { status, body: fault.body } : failure(status, STATUS_TEXT[status] ?? 'error');
-  const headers: Record<string, string> = { ...fault.headers };
+  const headers: Record<string, string> =
+    status === 401 ? { 'www-authenticate': 'Bearer', ...fault.headers } : { ...fault.headers };
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   result.headers = headers;
   return { latency, result };
 }
 
-/** The faults of one mock, first match wins. */
+/** A fault in force, as `GET /__mock/faults` lists it. */
+export interface FaultSummary {
+  id: number;
+  method: string | null;
+  /** The exact path, or `null` for a pattern. */
+  path: string | null;
+  /** The RegExp source, or `null` for an exact path. */
+  pathPattern: string | null;
+  hits: number;
+  /** `null` when unlimited. */
+  remaining: number | null;
+}
+
+/** The faults of one mock, first match wins. Each gets an id (from 1). */
 export class Faults {
   #active: ActiveFault[] = [];
+  #lastId = 0;
 
   /** Adds a fault (validated) and returns its handle. */
   add(spec: MockFault): MockFaultHandle {
     validate(spec);
+    this.#lastId += 1;
     const fault: ActiveFault = {
+      id: this.#lastId,
       spec,
       method: spec.method?.toUpperCase(),
       remaining: spec.times ?? Number.POSITIVE_INFINITY,
@@ -103,23 +129,42 @@ export class Faults {
     };
     this.#active.push(fault);
     return {
+      id: fault.id,
       get hits() {
         return fault.hits;
       },
       get remaining() {
         return fault.remaining;
       },
-      remove: () => {
-        fault.remaining = 0;
-        this.#active = this.#active.filter((f) => f !== fault);
-      },
+      remove: () => this.#remove(fault),
     };
   }
 
-  /** Removes every fault. */
-  clear(): void {
+  /** Removes the fault with this id; `false` when none is in force. */
+  remove(id: number): boolean {
+    const fault = this.#active.find((f) => f.id === id);
+    if (fault) this.#remove(fault);
+    return fault !== undefined;
+  }
+
+  /** Removes every fault and returns how many were in force. */
+  clear(): number {
+    const count = this.#active.length;
     for (const fault of this.#active) fault.remaining = 0;
     this.#active = [];
+    return count;
+  }
+
+  /** The faults in force, oldest first. */
+  list(): FaultSummary[] {
+    return this.#active.map((f) => ({
+      id: f.id,
+      method: f.method ?? null,
+      path: typeof f.spec.path === 'string' ? f.spec.path : null,
+      pathPattern: typeof f.spec.path === 'string' ? null : f.spec.path.source,
+      hits: f.hits,
+      remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+    }));
   }
 
   /** Applies the first fault matching the request (counting it), or returns `undefined`. */
@@ -136,5 +181,10 @@ export class Faults {
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.#active = this.#active.filter((f) => f !== fault);
     return effectOf(fault.spec);
+  }
+
+  #remove(fault: ActiveFault): void {
+    fault.remaining = 0;
+    this.#active = this.#active.filter((f) => f !== fault);
   }
 }

@@ -35,16 +35,27 @@ export function failure(status: number, ...errors: string[]): MockResult {
   return { status, body: { success: false, errors } };
 }
 
+/** The `401` of a request without a valid token (with `WWW-Authenticate: Bearer`). */
+export function unauthorized(headers: Record<string, string> = {}): MockResult {
+  return {
+    ...failure(401, 'authentication required'),
+    headers: { ...headers, 'www-authenticate': 'Bearer' },
+  };
+}
+
+/** Statuses whose responses never carry a body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
 /** The response headers of a result (content type included when there is a body). */
 export function resultHeaders(result: MockResult): Record<string, string> {
   const headers: Record<string, string> = { ...result.headers };
-  if (result.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+  if (resultBody(result) !== null) headers['content-type'] = 'application/json; charset=utf-8';
   return headers;
 }
 
-/** The serialized body of a result (`null` when it has none). */
+/** The serialized body of a result (`null` when it has none, or its status allows none). */
 export function resultBody(result: MockResult): string | null {
-  return result.body === undefined ? null : JSON.stringify(result.body);
+  return result.body === undefined || NULL_BODY.has(result.status) ? null : JSON.stringify(result.body);
 }
 
 const BODYLESS = new Set(['GET', 'HEAD']);
@@ -67,8 +78,14 @@ export async function fromFetchRequest(request: Request, basePath: string): Prom
   };
 }
 
-/** Converts a result to a Fetch `Response`; a dropped connection becomes `Response.error()`. */
-export function toFetchResponse(result: MockResult): Response {
+/**
+ * Converts a result to a Fetch `Response`; a dropped connection becomes `Response.error()`. The
+ * answer to a `HEAD` request (`head`) has the status and headers of the `GET` and no body.
+ */
+export function toFetchResponse(result: MockResult, head = false): Response {
   if (result.drop) return Response.error();
-  return new Response(resultBody(result), { status: result.status, headers: resultHeaders(result) });
+  return new Response(head ? null : resultBody(result), {
+    status: result.status,
+    headers: resultHeaders(result),
+  });
 }

@@ -1,7 +1,10 @@
 /**
  * `merchant-fulfillment/testing`: a stateful in-memory mock of the whole Merchant API, to test an
  * integration offline — as msw handlers (`api.handlers`, needs the optional peer `msw`), as a real
- * HTTP server (`api.listen()`), or as an in-process `fetch` (`api.fetch`).
+ * HTTP server (`api.listen()`, or the `merchant-fulfillment-mock` command), or as an in-process
+ * `fetch` (`api.fetch`). Tests drive it with control methods (`api.advanceRestockingShipment`,
+ * `api.fulfillOrder`, `api.injectFault`, `api.reset`, ...) or, from any language, with the same
+ * actions as HTTP control routes under `/__mock/` (see `control.ts`).
  *
  * @packageDocumentation
  */

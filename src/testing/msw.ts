@@ -1,6 +1,6 @@
 /**
- * The msw face: request handlers that pass every request under `${baseUrl}/merchant_api/` to the
- * mock's core. The only module of the kit that loads `msw`, an optional peer dependency.
+ * The msw face: request handlers that pass every request under `${baseUrl}/merchant_api/` and
+ * `${baseUrl}/__mock/` (the control routes) to the mock's core — and nothing else. The only module of the kit that loads `msw`, an optional peer dependency.
  *
  * `msw` is loaded once, when the kit is imported, with a dynamic `import('msw')` awaited at the top
  * level: `api.handlers` stays synchronous (as `setupServer(...api.handlers)` needs), the bare
@@ -18,8 +18,8 @@ try {
 }
 
 /**
- * msw handlers answering `${baseUrl}/merchant_api/*` with `handle`; a dropped connection becomes a
- * network error. Throws when `msw` could not be loaded.
+ * msw handlers answering `${baseUrl}/merchant_api/*` and `${baseUrl}/__mock/*` with `handle`; a
+ * dropped connection becomes a network error. Throws when `msw` could not be loaded.
  */
 export function createMswHandlers(
   baseUrl: string,
@@ -34,10 +34,9 @@ export function createMswHandlers(
     );
   }
   const { http, HttpResponse } = msw;
-  return [
-    http.all(`${baseUrl}/merchant_api/*`, async ({ request }) => {
-      const response = await handle(request);
-      return response.type === 'error' ? HttpResponse.error() : response;
-    }),
-  ];
+  const resolver: Msw.HttpResponseResolver = async ({ request }) => {
+    const response = await handle(request);
+    return response.type === 'error' ? HttpResponse.error() : response;
+  };
+  return [http.all(`${baseUrl}/merchant_api/*`, resolver), http.all(`${baseUrl}/__mock/*`, resolver)];
 }

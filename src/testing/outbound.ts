@@ -15,7 +15,8 @@ const PASSIVE_REASONS = new Set<MockReturnReason>([
 ]);
 
 /**
- * Fulfils a fulfillable order: reserved units leave the stock, the order becomes `fulfilled`, and
+ * Fulfils a fulfillable order: its reserved units leave the warehouse (`reserved` goes down, the
+ * units available for sale do not change), the order becomes `fulfilled`, and
  * a `shipped` shipment (`delivery_status` "In transit") is recorded with one item per order item.
  */
 export function fulfilOrder(state: MockState, order: OrderRecord, now: Date): MockShipment {

@@ -34,17 +34,23 @@ export interface RouteContext {
 
 type Handler = (ctx: RouteContext) => MockResult;
 
-interface Route {
-  /** Segments after `/merchant_api/`; `:id` matches a positive integer. */
+/** A route of a table: its path segments (`:id` matches a positive integer) and its handlers. */
+export interface RouteOf<H> {
+  /** Segments after the table's prefix. */
   segments: readonly string[];
-  methods: Readonly<Record<string, Handler>>;
+  methods: Readonly<Record<string, H>>;
 }
 
-/** The result of matching a request against the table. */
-export type RouteMatch =
-  | { kind: 'found'; handler: Handler; id: number }
+type Route = RouteOf<Handler>;
+
+/** The result of matching a request against a table. */
+export type MatchOf<H> =
+  | { kind: 'found'; handler: H; id: number }
   | { kind: 'not_found' }
   | { kind: 'wrong_method'; allow: string[] };
+
+/** The result of matching a request against the API's table. */
+export type RouteMatch = MatchOf<Handler>;
 
 const NOT_FOUND = (): MockResult => failure(404, 'not found');
 
@@ -258,12 +264,20 @@ const ROUTES: readonly Route[] = [
 const PREFIX = '/merchant_api/';
 const ID = /^[1-9]\d{0,15}$/;
 
-/** Finds the handler of `method` on `path`. */
-export function matchRoute(method: string, path: string): RouteMatch {
-  if (!path.startsWith(PREFIX)) return { kind: 'not_found' };
-  const segments = path.slice(PREFIX.length).split('/');
+/**
+ * Finds the handler of `method` on `path` in `routes` (paths under `prefix`). `HEAD` is answered
+ * by the `GET` handler wherever there is one (the faces send no body), and listed in `allow`.
+ */
+export function matchPath<H>(
+  routes: readonly RouteOf<H>[],
+  prefix: string,
+  method: string,
+  path: string,
+): MatchOf<H> {
+  if (!path.startsWith(prefix)) return { kind: 'not_found' };
+  const segments = path.slice(prefix.length).split('/');
   if (segments[segments.length - 1] === '') segments.pop(); // a trailing slash
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
     let id = 0;
     const matches = route.segments.every((expected, i) => {
@@ -273,10 +287,16 @@ export function matchRoute(method: string, path: string): RouteMatch {
       return ID.test(actual);
     });
     if (!matches) continue;
-    const handler = route.methods[method];
-    return handler
-      ? { kind: 'found', handler, id }
-      : { kind: 'wrong_method', allow: Object.keys(route.methods) };
+    const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);
+    if (handler) return { kind: 'found', handler, id };
+    const allow = Object.keys(route.methods);
+    if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
+    return { kind: 'wrong_method', allow };
   }
   return { kind: 'not_found' };
+}
+
+/** Finds the API's handler of `method` on `path` (under `/merchant_api/`). */
+export function matchRoute(method: string, path: string): RouteMatch {
+  return matchPath(ROUTES, PREFIX, method, path);
 }

@@ -1,6 +1,7 @@
 /**
  * The HTTP server face: a `node:http` server that passes every request to the mock's core.
  * `close()` ends every connection (idle keep-alive ones included), so a process exits by itself.
+ * Request bodies are capped ({@link MAX_BODY_BYTES}); `HEAD` answers as `GET` without the body.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,21 +10,65 @@ import type { MockListenOptions, MockServer } from './types.js';
 
 type Dispatch = (request: MockRequest) => Promise<MockResult>;
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** The largest request body the server reads (10 MiB); a larger one is answered 413. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Reads the body, or `undefined` when it is larger than `limit` (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
 }
 
-async function serve(dispatch: Dispatch, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Writes a result; `HEAD` gets the headers of the `GET` (`content-length` included) and no body. */
+function send(res: ServerResponse, result: MockResult, head: boolean, close = false): void {
+  const body = resultBody(result);
+  const headers = resultHeaders(result);
+  headers['content-length'] = String(body === null ? 0 : Buffer.byteLength(body));
+  if (close) headers.connection = 'close';
+  res.writeHead(result.status, headers);
+  res.end(head || body === null ? undefined : body);
+}
+
+async function serve(
+  dispatch: Dispatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<void> {
   const target = req.url ?? '/';
   const q = target.indexOf('?');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const body = await readBody(req, limit);
+  if (body === undefined) {
+    // Answer and close the connection: the rest of the body is never read.
+    send(res, failure(413, `request body too large (over ${limit} bytes)`), method === 'HEAD', true);
+    return;
+  }
   const request: MockRequest = {
-    method: (req.method ?? 'GET').toUpperCase(),
+    method,
     path: q < 0 ? target : target.slice(0, q),
     search: q < 0 ? '' : target.slice(q + 1),
     authorization: req.headers.authorization ?? null,
-    body: await readBody(req),
+    body,
   };
   let result: MockResult;
   try {
@@ -36,16 +81,12 @@ async function serve(dispatch: Dispatch, req: IncomingMessage, res: ServerRespon
     return;
   }
   if (res.destroyed || req.socket.destroyed) return; // the client left, or the server closed meanwhile
-  const body = resultBody(result);
-  const headers = resultHeaders(result);
-  headers['content-length'] = String(body === null ? 0 : Buffer.byteLength(body));
-  res.writeHead(result.status, headers);
-  res.end(body ?? undefined);
+  send(res, result, method === 'HEAD');
 }
 
 /**
  * Starts the server. `onClose` runs when `close()` is called (the mock cuts its pending response
- * delays short there).
+ * delays short and abandons its webhook deliveries there).
  */
 export async function startServer(
   dispatch: Dispatch,
@@ -58,7 +99,7 @@ export async function startServer(
     throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
   }
   const server = createServer((req, res) => {
-    serve(dispatch, req, res).catch(() => req.socket.destroy());
+    serve(dispatch, req, res, MAX_BODY_BYTES).catch(() => req.socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

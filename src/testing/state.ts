@@ -14,12 +14,15 @@ import type {
   RestockingStatusV1,
 } from './types.js';
 
-/** Stock of a SKU in one warehouse. */
+/**
+ * Stock of a SKU in one warehouse. What the API shows as `stocked` (and `total`) is
+ * `onHand − reserved`: the units available for sale.
+ */
 export interface StockLevel {
-  /** Reserved for open orders. */
+  /** Reserved for fulfillable orders (may exceed `onHand` when an order came before the stock). */
   reserved: number;
-  /** In storage (reserved units included). */
-  stocked: number;
+  /** Physically in storage: reserved units included, until their order is fulfilled. */
+  onHand: number;
 }
 
 /** An inventory batch of a SKU, in one warehouse. */
@@ -30,7 +33,9 @@ export interface BatchRecord {
   name: string;
   tracking_code: string | null;
   expiry_date: string | null;
-  stocked: number;
+  /** Units of the batch in storage, reserved ones included. */
+  onHand: number;
+  /** Units of the batch reserved for fulfillable orders. */
   reserved: number;
 }
 

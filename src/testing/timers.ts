@@ -1,16 +1,15 @@
 /**
  * The mock's timers, tracked so that none outlives `close()` or `reset()`: response delays (held
- * open while a request waits, cut short on cancel) and background waits (webhook retries; unref'd,
- * so they never keep a process alive).
+ * open while a request waits, cut short on cancel) and background waits (webhook retry backoff).
+ *
+ * Every timer is ref'd: a script that awaits `api.flushWebhooks()` at the top level must not see
+ * its process exit before the retry fires. They are bounded (latency, and the retry policy's
+ * backoff), and `reset()` / `close()` cancel them, so they never keep a process alive for long.
  */
 
 interface Pending {
   timer: ReturnType<typeof setTimeout>;
   resolve: () => void;
-}
-
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  (timer as { unref?: () => void }).unref?.();
 }
 
 /** Tracks the timers of one mock. */
@@ -20,34 +19,39 @@ export class Timers {
 
   /** Waits `ms` before a response; resolves at once when `ms` is 0 or on {@link cancelDelays}. */
   delay(ms: number): Promise<void> {
-    return ms > 0 ? this.#wait(ms, this.#delays, false) : Promise.resolve();
+    return ms > 0 ? this.#wait(ms, this.#delays) : Promise.resolve();
   }
 
-  /** Waits `ms` in the background (unref'd); resolves early on {@link cancelAll}. */
+  /** Waits `ms` in the background; resolves early on {@link cancelBackground} or {@link cancelAll}. */
   background(ms: number): Promise<void> {
-    return this.#wait(ms, this.#background, true);
+    return this.#wait(ms, this.#background);
   }
 
   /** Ends every response delay now. */
   cancelDelays(): void {
-    for (const pending of this.#delays) {
-      clearTimeout(pending.timer);
-      pending.resolve();
-    }
-    this.#delays.clear();
+    Timers.#cancel(this.#delays);
+  }
+
+  /** Ends every background wait now. */
+  cancelBackground(): void {
+    Timers.#cancel(this.#background);
   }
 
   /** Ends every delay and background wait now. */
   cancelAll(): void {
     this.cancelDelays();
-    for (const pending of this.#background) {
+    this.cancelBackground();
+  }
+
+  static #cancel(set: Set<Pending>): void {
+    for (const pending of set) {
       clearTimeout(pending.timer);
       pending.resolve();
     }
-    this.#background.clear();
+    set.clear();
   }
 
-  #wait(ms: number, set: Set<Pending>, background: boolean): Promise<void> {
+  #wait(ms: number, set: Set<Pending>): Promise<void> {
     return new Promise<void>((resolve) => {
       const pending: Pending = {
         resolve,
@@ -56,7 +60,6 @@ export class Timers {
           resolve();
         }, ms),
       };
-      if (background) unref(pending.timer);
       set.add(pending);
     });
   }

@@ -65,6 +65,8 @@ export interface MockFault {
 
 /** An injected fault, as returned by `api.injectFault`. */
 export interface MockFaultHandle {
+  /** The fault's id (as `GET /__mock/faults` lists it and `DELETE /__mock/faults/{id}` removes it). */
+  readonly id: number;
   /** Matching requests the fault has answered (or delayed) so far. */
   readonly hits: number;
   /** Matching requests it will still apply to (`Infinity` when unlimited, 0 once used up or removed). */
@@ -104,7 +106,10 @@ export interface MockApiOptions {
   blockedCountries?: readonly string[];
   /** Default page size of collections (when no `limit` is sent). Default 20. */
   pageSize?: number;
-  /** Milliseconds added to every response. Default 0. */
+  /**
+   * Milliseconds added to every API response (the control routes under `/__mock/` answer at once).
+   * Default 0.
+   */
   latency?: number;
   /** Faults active from the start (see {@link MockFault}). */
   faults?: readonly MockFault[];
@@ -129,13 +134,24 @@ export interface MockApiOptions {
   webhookFetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
-/** Inventory figures of a SKU (over all warehouses, or in one). */
+/**
+ * Inventory figures of a SKU (over all warehouses, or in one), as spec section 2.1 defines them.
+ * The mock keeps the units on hand and the units reserved; it shows:
+ * - `reserved`: units reserved for fulfillable orders;
+ * - `stocked`: units available for sale = on hand − reserved (never below 0; no buffer);
+ * - `total`: units available, equal to `stocked` (the mock has no buffer).
+ *
+ * An order moves units from `stocked` to `reserved` (cancelling moves them back); `fulfillOrder`
+ * ships them, so `reserved` goes down and nothing else changes; a restocked shipment adds the
+ * arrived units to `stocked`. E.g. 10 restocked, then an order of 2: `{ reserved: 2, stocked: 8,
+ * total: 8 }`; once fulfilled: `{ reserved: 0, stocked: 8, total: 8 }`.
+ */
 export interface MockInventory {
-  /** Quantity reserved for open (fulfillable) orders. */
+  /** Units reserved for fulfillable orders (not yet shipped). */
   reserved: number;
-  /** Quantity in storage (reserved units included until the order is fulfilled). */
+  /** Units available for sale: on hand minus reserved (never below 0). */
   stocked: number;
-  /** Equals `stocked` (the mock has no buffer). */
+  /** Units available; equals `stocked` (the mock has no buffer). */
   total: number;
 }
 
@@ -172,7 +188,7 @@ export interface MockSkuBatch {
   name: string;
   tracking_code: string | null;
   expiry_date: string | null;
-  /** Stock of the batch in its warehouse. */
+  /** Units of the batch available for sale in its warehouse (on hand − reserved, as `stocked`). */
   stocked_quantities: { warehouse_id: number; quantity: number };
 }
 
@@ -435,11 +451,15 @@ export interface MockWebhookDelivery {
   attempts: number;
   /** Status code of each attempt; `null` for a connection error or time-out. */
   statusCodes: (number | null)[];
-  /** Error message of the last failed attempt without a response, if any. */
+  /**
+   * Why the delivery is not (yet) delivered: while retrying, the last failure (`receiver answered
+   * 503`, or the connection error); once out of attempts, e.g. `gave up after 3 attempts (last
+   * status 503)`; when abandoned by `close()`, `abandoned: …`. `null` once delivered.
+   */
   error: string | null;
-  /** A 2xx answer was received. */
+  /** A 2xx answer was received (a 3xx is not followed: it counts as a failed attempt). */
   delivered: boolean;
-  /** No attempt is pending: delivered, out of attempts, or cancelled by `reset()`. */
+  /** No attempt is pending: delivered, out of attempts, or abandoned by `close()` / `reset()`. */
   finished: boolean;
 }
 
@@ -473,10 +493,17 @@ export interface MockListenOptions {
 
 /** A running HTTP server of the mock. */
 export interface MockServer {
-  /** Root URL, e.g. `http://127.0.0.1:4010` (paths start with `/merchant_api/`). */
+  /**
+   * Root URL, e.g. `http://127.0.0.1:4010` (API paths start with `/merchant_api/`, control routes
+   * with `/__mock/`).
+   */
   url: string;
   /** Port listened on. */
   port: number;
-  /** Stops the server: closes every connection, cancels pending response delays. */
+  /**
+   * Stops the server: closes every connection, cancels pending response delays, and abandons the
+   * mock's webhook deliveries in flight (their records stay, marked `abandoned`), so nothing keeps
+   * the process alive. `api.close()` closes every server of the mock at once.
+   */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
  * Views: records turned into the bodies the API answers with. Every view is a fresh object that
  * shares nothing mutable with the state (so callers may keep or change it).
  */
+import { availableUnits } from './inventory.js';
 import type {
   BatchTake,
   MockState,
@@ -25,7 +26,11 @@ import type {
   RestockingStatusV2,
 } from './types.js';
 
-/** A SKU with its inventory: totals, one row per warehouse of the mock, and its batches. */
+/**
+ * A SKU with its inventory: totals, one row per warehouse of the mock, and its batches. `stocked`
+ * and `total` are the units available for sale (on hand − reserved), `reserved` the units held
+ * for fulfillable orders (see `inventory.ts`).
+ */
 export function skuView(sku: SkuRecord, state: MockState): MockSku {
   let reserved = 0;
   let stocked = 0;
@@ -33,7 +38,7 @@ export function skuView(sku: SkuRecord, state: MockState): MockSku {
   for (const warehouse of state.warehouses) {
     const level = sku.stock.get(warehouse.id);
     const r = level?.reserved ?? 0;
-    const s = level?.stocked ?? 0;
+    const s = availableUnits(level);
     reserved += r;
     stocked += s;
     perWarehouse.push({ warehouse_id: warehouse.id, reserved: r, stocked: s, total: s });
@@ -64,7 +69,7 @@ export function skuView(sku: SkuRecord, state: MockState): MockSku {
       name: b.name,
       tracking_code: b.tracking_code,
       expiry_date: b.expiry_date,
-      stocked_quantities: { warehouse_id: b.warehouseId, quantity: b.stocked },
+      stocked_quantities: { warehouse_id: b.warehouseId, quantity: availableUnits(b) },
     })),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Webhook delivery: each event is POSTed to every receiver URL, signed with the oldest token,
- * retried with the same event id after a non-2xx answer or a connection error (bounded attempts,
- * exponential backoff), and recorded for inspection. Deliveries to one receiver go one at a time,
- * in the order of the status changes, so that tests see a shipment's events in order (the real
- * provider does not promise ordering: receivers must cope either way).
+ * retried with the same event id after a non-2xx answer (3xx included: redirects are not followed)
+ * or a connection error (bounded attempts, exponential backoff), and recorded for inspection.
+ * Deliveries to one receiver go one at a time, in the order of the status changes, so that tests
+ * see a shipment's events in order (the real provider does not promise ordering: receivers must
+ * cope either way).
  */
 import { signWebhook } from '../webhooks.js';
 import type { Timers } from './timers.js';
@@ -88,12 +89,22 @@ export class WebhookDispatcher {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
+  /**
+   * Abandons every delivery in flight or queued (its attempt is aborted, its backoff wait ended)
+   * and keeps their records, marked finished with `error` saying why. Later events are delivered
+   * as usual.
+   */
+  abandon(reason: string): void {
+    this.#abort.abort(new Error(reason));
+    this.#abort = new AbortController();
+    this.#tails = new Map();
+    this.#options.timers.cancelBackground();
+  }
+
   /** Abandons every delivery in flight and forgets them all. */
   reset(): void {
-    this.#abort.abort();
-    this.#abort = new AbortController();
+    this.abandon('the mock was reset');
     this.#deliveries = [];
-    this.#tails = new Map();
   }
 
   async #run(delivery: MockWebhookDelivery, secret: string, cancelled: AbortSignal): Promise<void> {
@@ -111,6 +122,8 @@ export class WebhookDispatcher {
           method: 'POST',
           headers,
           body: delivery.body,
+          // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
+          redirect: 'manual',
           signal: AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]),
         });
         delivery.statusCodes.push(response.status);
@@ -120,13 +133,25 @@ export class WebhookDispatcher {
           delivery.error = null;
           return;
         }
+        delivery.error = `receiver answered ${response.status}`;
       } catch (error) {
-        if (cancelled.aborted) return;
+        if (cancelled.aborted) break;
         delivery.statusCodes.push(null);
         delivery.error = error instanceof Error ? messageOf(error) : String(error);
       }
       if (attempt < attempts) await timers.background(initialDelayMs * 2 ** (attempt - 1));
     }
+    if (cancelled.aborted) {
+      const reason: unknown = cancelled.reason;
+      delivery.error = `abandoned: ${reason instanceof Error ? reason.message : String(reason)}`;
+      return;
+    }
+    const last = delivery.statusCodes.at(-1);
+    const plural = delivery.attempts === 1 ? '' : 's';
+    delivery.error =
+      typeof last === 'number'
+        ? `gave up after ${delivery.attempts} attempt${plural} (last status ${last})`
+        : `gave up after ${delivery.attempts} attempt${plural} (last error: ${delivery.error})`;
   }
 }
 

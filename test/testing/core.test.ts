@@ -57,7 +57,7 @@ describe('routing', () => {
     const answer = await call(api, 'DELETE', '/merchant_api/v1/orders');
     expect(answer.status).toBe(405);
     expect(answer.body).toEqual({ success: false, errors: ['method not allowed'] });
-    expect(answer.headers.get('allow')).toBe('GET, POST');
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, POST');
     expect((await call(api, 'GET', '/merchant_api/v1/skus/1')).status).toBe(405);
   });
 

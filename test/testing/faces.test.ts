@@ -1,4 +1,5 @@
-import { request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { FulfillmentClient } from '../../src/index.js';
@@ -47,7 +48,60 @@ describe('msw face', () => {
 
   test('.handlers returns the same handlers each time', () => {
     expect(api.handlers).toBe(api.handlers);
-    expect(api.handlers).toHaveLength(1);
+    expect(api.handlers).toHaveLength(2);
+  });
+
+  test('the handlers answer /merchant_api/* and /__mock/* of the base URL, and nothing else', async () => {
+    const answered = async (target: string) =>
+      (await getResponse(api.handlers, new Request(target, { headers: json }))) !== undefined;
+    for (const target of [
+      'https://fulfillment.test/merchant_api/v1/warehouses',
+      'https://fulfillment.test/merchant_api/v9/nope',
+      'https://fulfillment.test/__mock/state',
+      'https://fulfillment.test/__mock/faults/1',
+    ]) {
+      expect(await answered(target), target).toBe(true);
+    }
+    for (const target of [
+      'https://fulfillment.test/',
+      'https://fulfillment.test/other',
+      'https://fulfillment.test/merchant_apix/v1/skus',
+      'https://fulfillment.test/__mockery/state',
+      'https://elsewhere.test/merchant_api/v1/warehouses',
+      'https://elsewhere.test/__mock/state',
+    ]) {
+      expect(await answered(target), target).toBe(false);
+    }
+  });
+
+  test('control routes answer through msw', async () => {
+    const added = await fetch('https://fulfillment.test/__mock/faults', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ path: '/merchant_api/v1/warehouses', status: 503, times: 1 }),
+    });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toEqual({ id: 1 });
+    const warehouses = 'https://fulfillment.test/merchant_api/v1/warehouses';
+    expect((await fetch(warehouses, { headers: json })).status).toBe(503);
+    expect((await fetch(warehouses, { headers: json })).status).toBe(200);
+    const state = await fetch('https://fulfillment.test/__mock/state', { headers: json });
+    expect(((await state.json()) as { requests: unknown[] }).requests).toHaveLength(2);
+    expect((await fetch('https://fulfillment.test/__mock/state')).status).toBe(401);
+  });
+
+  test('HEAD answers like GET without a body; a 401 carries WWW-Authenticate', async () => {
+    const target = 'https://fulfillment.test/merchant_api/v1/warehouses';
+    const get = await fetch(target, { headers: json });
+    const head = await fetch(target, { method: 'HEAD', headers: json });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('x-rate-limit-max')).toBe('100');
+    expect(await head.text()).toBe('');
+    const unauthorized = await fetch(target, { method: 'HEAD' });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await unauthorized.text()).toBe('');
   });
 
   test('the SDK client works against the mock', async () => {
@@ -142,6 +196,135 @@ describe('HTTP server face', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     await new Promise((r) => setTimeout(r, 10));
     expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(handlesBefore);
+  });
+
+  test('a 401 carries WWW-Authenticate: Bearer', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const server = await api.listen();
+    try {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }]) {
+        const answer = await fetch(`${server.url}/merchant_api/v1/warehouses`, { headers });
+        expect(answer.status).toBe(401);
+        expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+        expect(await answer.json()).toEqual({ success: false, errors: ['authentication required'] });
+      }
+      const viaFetch = await api.fetch(`${api.baseUrl}/merchant_api/v1/warehouses`);
+      expect(viaFetch.headers.get('www-authenticate')).toBe('Bearer');
+      api.injectFault({ path: '/merchant_api/v1/orders', status: 401, times: 1 });
+      const fault = await fetch(`${server.url}/merchant_api/v1/orders`, { headers: json });
+      expect(fault.headers.get('www-authenticate')).toBe('Bearer');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('HEAD works wherever GET does: same status and headers, no body', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const server = await api.listen();
+    const head = (path: string, headers: Record<string, string> = json) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${server.url}${path}`, { method: 'HEAD', headers, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      await fetch(`${server.url}/merchant_api/v1/skus`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'A', merchant_sku_id: 'A' }),
+      });
+      for (const path of [
+        '/merchant_api/v1/skus',
+        '/merchant_api/v1/warehouses?page=2',
+        '/merchant_api/v1/orders/1',
+        '/merchant_api/v1/nope',
+      ]) {
+        const get = await fetch(`${server.url}${path}`, { headers: json });
+        const getBody = await get.text();
+        const answer = await head(path);
+        expect(answer.status, path).toBe(get.status);
+        expect(answer.body, path).toBe('');
+        expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(getBody)));
+        expect(answer.headers['content-type'], path).toBe(get.headers.get('content-type'));
+        expect(answer.headers['x-rate-limit-max'], path).toBe('100');
+      }
+      const unauthorized = await head('/merchant_api/v1/skus', {});
+      expect(unauthorized).toMatchObject({ status: 401, body: '' });
+      expect(unauthorized.headers['www-authenticate']).toBe('Bearer');
+      const postOnly = await head('/merchant_api/v1/skus/bulk_upsert');
+      expect(postOnly.status).toBe(405);
+      expect(postOnly.headers.allow).toBe('POST');
+      const viaFetch = await api.fetch(`${api.baseUrl}/merchant_api/v1/skus`, {
+        method: 'HEAD',
+        headers: json,
+      });
+      expect(viaFetch.status).toBe(200);
+      expect(await viaFetch.text()).toBe('');
+      expect(api.state.requests.filter((r) => r.method === 'HEAD')).toHaveLength(7);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a request body over 10 MiB is answered 413 without being read', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const server = await api.listen();
+    const post = (write: (req: ClientRequest) => void, headers: Record<string, string | number>) =>
+      new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+        const req = httpRequest(
+          `${server.url}/merchant_api/v1/skus`,
+          { method: 'POST', headers: { ...json, ...headers }, agent: false },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            res.on('end', () => {
+              resolve({ status: res.statusCode!, body, connection: res.headers.connection });
+              req.destroy();
+            });
+          },
+        );
+        req.on('error', reject);
+        write(req);
+      });
+    try {
+      // Declared too large: answered at once (the body is never sent).
+      const declared = await post((req) => req.flushHeaders(), { 'content-length': 10 * 1024 * 1024 + 1 });
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body)).toEqual({
+        success: false,
+        errors: ['request body too large (over 10485760 bytes)'],
+      });
+      expect(declared.connection).toBe('close');
+      // Chunked, growing past the cap: answered once the cap is crossed.
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const streamed = await post(
+        (req) => {
+          for (let i = 0; i < 11; i++) req.write(chunk);
+        },
+        { 'transfer-encoding': 'chunked' },
+      );
+      expect(streamed.status).toBe(413);
+      // Exactly at the cap is fine (and then the body is checked as usual).
+      const atCap = Buffer.alloc(10 * 1024 * 1024, 0x20);
+      atCap.write('{"name":"Big","merchant_sku_id":"BIG"}', 0);
+      const ok = await fetch(`${server.url}/merchant_api/v1/skus`, {
+        method: 'POST',
+        headers: json,
+        body: atCap,
+      });
+      expect(ok.status).toBe(201);
+      expect(api.state.skus).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 
   test('close() is idempotent', async () => {

@@ -115,3 +115,51 @@ export async function skuById(api: MockApi, id: number) {
   const answer = await call(api, 'GET', '/merchant_api/v1/skus?limit=1000');
   return answer.body.data.find((s: { id: number }) => s.id === id);
 }
+
+/** Sends a request to a real server at `url` with plain `fetch` and parses the JSON answer. */
+export async function httpCall(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = TOKEN,
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** Waits until `condition()` holds, checking every 5 ms, for at most `ms` (then throws). */
+export async function until(condition: () => boolean, ms = 2000): Promise<void> {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited >= ms) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The number of ref'd timers keeping the event loop alive. */
+export function activeTimeouts(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+/** `promise`'s value, or `fallback` after `ms` (the timer is cleared either way). */
+export async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<F>((resolve) => {
+        timer = setTimeout(() => resolve(fallback), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

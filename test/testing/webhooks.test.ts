@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createMockApi } from '../../src/testing/index.js';
 import { signWebhook, verifyWebhook } from '../../src/webhooks.js';
 import { closedPort, startServer } from '../helpers/http-server.js';
-import { call, createSku, TOKEN, testApi } from './helpers.js';
+import { call, createSku, TOKEN, testApi, until } from './helpers.js';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -105,18 +105,112 @@ describe('webhook delivery', () => {
     });
   });
 
-  test('attempts are bounded', async () => {
-    const hook = await receiver([500]);
+  test('while retrying, error says why the last attempt failed', async () => {
+    let answer!: (response: Response) => void;
+    const api = testApi({
+      webhooks: ['https://shop.example/hooks'],
+      webhookRetry: { attempts: 2, initialDelayMs: 0 },
+      webhookFetch: () =>
+        api.deliveries[0]!.attempts === 1
+          ? Promise.resolve(new Response(null, { status: 503 }))
+          : new Promise<Response>((resolve) => {
+              answer = resolve;
+            }),
+    });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await until(() => api.deliveries[0]!.attempts === 2);
+    expect(api.deliveries[0]).toMatchObject({ attempts: 2, error: 'receiver answered 503', finished: false });
+    answer(new Response(null, { status: 200 }));
+    await api.flushWebhooks();
+    expect(api.deliveries[0]).toMatchObject({ delivered: true, error: null });
+  });
+
+  test('attempts are bounded; giving up says why', async () => {
+    const hook = await receiver([500, 502, 503]);
     const api = testApi({ webhooks: [hook.url], webhookRetry: FAST });
     api.advanceRestockingShipment(await shipment(api), 'arrived');
     await api.flushWebhooks();
     expect(hook.calls).toHaveLength(3);
     expect(api.deliveries[0]).toMatchObject({
       attempts: 3,
-      statusCodes: [500, 500, 500],
+      statusCodes: [500, 502, 503],
       delivered: false,
       finished: true,
+      error: 'gave up after 3 attempts (last status 503)',
     });
+  });
+
+  test('a single attempt that fails gives up at once', async () => {
+    const hook = await receiver([410]);
+    const api = testApi({ webhooks: [hook.url], webhookRetry: { attempts: 1 } });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(api.deliveries[0]).toMatchObject({
+      statusCodes: [410],
+      error: 'gave up after 1 attempt (last status 410)',
+    });
+  });
+
+  test('a 3xx is not followed: it is recorded and retried like any non-2xx, with the same POST', async () => {
+    const calls: string[] = [];
+    let answered = 0;
+    const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
+      calls.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => {
+        answered += 1;
+        if (req.url === '/hooks' && answered === 1) {
+          res.writeHead(302, { location: '/elsewhere' }).end();
+        } else if (req.url === '/hooks' && answered === 2) {
+          res.writeHead(307, { location: '/elsewhere' }).end();
+        } else {
+          res.writeHead(200).end('ok');
+        }
+      });
+    });
+    closers.push(server.close);
+    const api = testApi({ webhooks: [`${server.url}/hooks`], webhookRetry: FAST });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(calls).toEqual(['POST /hooks', 'POST /hooks', 'POST /hooks']);
+    expect(api.deliveries[0]).toMatchObject({
+      attempts: 3,
+      statusCodes: [302, 307, 200],
+      delivered: true,
+      error: null,
+    });
+  });
+
+  test('only 3xx answers: the delivery gives up, never having followed one', async () => {
+    const calls: string[] = [];
+    const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
+      calls.push(`${req.method} ${req.url}`);
+      res.writeHead(301, { location: '/moved' }).end();
+    });
+    closers.push(server.close);
+    const api = testApi({ webhooks: [`${server.url}/hooks`], webhookRetry: FAST });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(calls).toEqual(['POST /hooks', 'POST /hooks', 'POST /hooks']);
+    expect(api.deliveries[0]).toMatchObject({
+      statusCodes: [301, 301, 301],
+      delivered: false,
+      error: 'gave up after 3 attempts (last status 301)',
+    });
+  });
+
+  test('the webhookFetch option is asked not to follow redirects', async () => {
+    const inits: RequestInit[] = [];
+    const api = testApi({
+      webhooks: ['https://shop.example/hooks'],
+      webhookFetch: async (_url, init) => {
+        inits.push(init);
+        return new Response(null, { status: 204 });
+      },
+    });
+    api.advanceRestockingShipment(await shipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(inits.map((i) => [i.method, i.redirect])).toEqual([['POST', 'manual']]);
   });
 
   test('a connection error is retried, then recorded', async () => {
@@ -131,7 +225,7 @@ describe('webhook delivery', () => {
       delivered: false,
       finished: true,
     });
-    expect(api.deliveries[0]!.error).toMatch(/fetch failed/);
+    expect(api.deliveries[0]!.error).toMatch(/^gave up after 3 attempts \(last error: fetch failed/);
   });
 
   test("a receiver gets a shipment's events in the order of the status changes, even when one is retried", async () => {
