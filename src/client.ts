@@ -5,7 +5,7 @@ import type * as z from 'zod';
 import { APIPromise, type ResponseParser } from './core/api-promise.js';
 import { FulfillmentError, RequestValidationError, readRateLimit } from './core/errors.js';
 import { isLogLevel, LevelledLogger, type Logger, type LogLevel } from './core/log.js';
-import { headerIssues, requestOptionIssues, TOKEN } from './core/options.js';
+import { headerIssues, REQUEST_OPTION_KEYS, TOKEN } from './core/options.js';
 import { type ListOptions, type ListParams, PagePromise } from './core/pagination.js';
 import { RateLimiter, type RateLimitOptions } from './core/rate-limit.js';
 import { type RawResponse, type RequestSpec, readJson, Transport } from './core/transport.js';
@@ -60,8 +60,6 @@ export interface ClientOptions {
    */
   rateLimit?: RateLimitOptions | false | undefined;
 }
-
-const OPTION_KEYS = new Set(['signal', 'timeout', 'maxRetries', 'headers', 'maxPages', 'prefetch']);
 
 type Env = Record<string, string | undefined>;
 
@@ -287,10 +285,8 @@ export class FulfillmentClient {
     let query: ListParams | undefined;
     let failure: unknown;
     try {
-      const optionProblems = requestOptionIssues(options);
-      if (optionProblems.length > 0) throw new RequestValidationError(optionProblems, `GET ${path}`);
       if (params !== undefined) {
-        const misplaced = Object.keys(params).filter((key) => OPTION_KEYS.has(key));
+        const misplaced = Object.keys(params).filter((key) => REQUEST_OPTION_KEYS.has(key));
         if (misplaced.length > 0) {
           throw new RequestValidationError(
             misplaced.map((key) => ({

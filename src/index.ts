@@ -11,7 +11,9 @@ export {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  type BulkUpsertChunk,
   BulkUpsertError,
+  type BulkUpsertResult,
   ConflictError,
   FulfillmentError,
   InternalServerError,
@@ -41,7 +43,7 @@ export type {
 } from './resources/restocking-shipments.js';
 export type { Returns } from './resources/returns.js';
 export type { Shipments } from './resources/shipments.js';
-export type { BulkUpsertChunk, BulkUpsertOptions, BulkUpsertResult, Skus } from './resources/skus.js';
+export type { BulkUpsertOptions, Skus } from './resources/skus.js';
 export type { Warehouses } from './resources/warehouses.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type * from './schemas/index.js';

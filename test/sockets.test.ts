@@ -79,6 +79,34 @@ describe('timeouts (real server on 127.0.0.1)', () => {
   });
 });
 
+describe('requests never awaited', () => {
+  it('a request never awaited still reads its body: a stalled body is cut off and its socket closed', async () => {
+    // A real server (msw has no sockets): headers and half a body, then nothing.
+    let socketClosed = false;
+    const server = await startServer((req, res) => {
+      req.socket.on('close', () => {
+        socketClosed = true;
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+    });
+    try {
+      const client = new FulfillmentClient({
+        apiToken: 'secret-token',
+        baseUrl: server.url,
+        logLevel: 'off',
+        timeout: 100,
+        maxRetries: 0,
+      });
+      void client.warehouses.list().catch(() => {}); // fire and forget
+      for (let i = 0; i < 100 && !socketClosed; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(socketClosed).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('connection failures', () => {
   it('retries a GET whose connection is reset, then reports the reset', async () => {
     let hits = 0;

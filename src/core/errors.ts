@@ -5,6 +5,7 @@
  * package): each class carries a brand registered with `Symbol.for`, and `instanceof` compares
  * brands instead of prototype identity.
  */
+import type { Sku } from '../schemas/skus.js';
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
 
@@ -318,18 +319,28 @@ export class PaginationError extends FulfillmentError {
   static override readonly brand: string = 'PaginationError';
 }
 
-/** Outcome of one request of a bulk upsert (see `Skus.bulkUpsert`). */
-export interface BulkUpsertChunkOutcome {
-  /** Index (in the list passed) of the first item of the request. */
+/** One request of a bulk upsert (see `Skus.bulkUpsert`): which items it carried and how it ended. */
+export interface BulkUpsertChunk {
+  /** Index (in the list you passed) of the first item of this request. */
   start: number;
-  /** Index after the last item of the request. */
+  /** Index after the last item of this request. */
   end: number;
-  /** `written`: accepted; `failed`: answered with an error; `skipped`: not sent after a failure. */
+  /** `written`: the API accepted it; `failed`: it answered with an error; `skipped`: not sent after a failure. */
   status: 'written' | 'failed' | 'skipped';
-  /** The error of a failed request. */
+  /** The error, for a failed request. */
   error?: unknown;
   /** The response body as received (parsed JSON, or `undefined` when empty). */
   body?: unknown;
+}
+
+/** What a bulk upsert did. */
+export interface BulkUpsertResult {
+  /** SKUs the API returned, in request order; `undefined` when the API answered without a list of SKUs. */
+  skus: Sku[] | undefined;
+  /** Number of SKUs written. */
+  written: number;
+  /** One entry per request. */
+  chunks: BulkUpsertChunk[];
 }
 
 /**
@@ -339,7 +350,7 @@ export interface BulkUpsertChunkOutcome {
 export class BulkUpsertError extends FulfillmentError {
   static override readonly brand: string = 'BulkUpsertError';
   /** Every request with its item range and outcome. */
-  readonly chunks: readonly BulkUpsertChunkOutcome[];
+  readonly chunks: readonly BulkUpsertChunk[];
   /** Indices of the items the API accepted. */
   readonly written: readonly number[];
   /** Indices of the items whose request failed. */
@@ -349,17 +360,10 @@ export class BulkUpsertError extends FulfillmentError {
   /** The error of the first failed request. */
   override readonly cause: unknown;
   /** The partial result (SKUs returned by the written requests). */
-  readonly result: {
-    skus: unknown[] | undefined;
-    written: number;
-    chunks: readonly BulkUpsertChunkOutcome[];
-  };
+  readonly result: BulkUpsertResult;
 
-  constructor(
-    result: { skus: unknown[] | undefined; written: number; chunks: readonly BulkUpsertChunkOutcome[] },
-    total: number,
-  ) {
-    const indices = (status: BulkUpsertChunkOutcome['status']) =>
+  constructor(result: BulkUpsertResult, total: number) {
+    const indices = (status: BulkUpsertChunk['status']) =>
       result.chunks
         .filter((c) => c.status === status)
         .flatMap((c) => Array.from({ length: c.end - c.start }, (_, i) => c.start + i));

@@ -11,6 +11,16 @@ const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
 export const TOKEN = /^[\x21-\x7E]+$/;
 const MAX_TIMEOUT = 2_147_483_647;
 
+/** The names of the request options (the last argument of every method; never query parameters). */
+export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'signal',
+  'timeout',
+  'maxRetries',
+  'headers',
+  'maxPages',
+  'prefetch',
+]);
+
 /** Issues with a headers record (`undefined` values allowed: they remove a header). */
 export function headerIssues(headers: unknown, path: string): ValidationIssue[] {
   if (headers === undefined) return [];

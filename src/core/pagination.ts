@@ -5,10 +5,14 @@
  */
 import * as z from 'zod';
 import type { FulfillmentClient } from '../client.js';
+import type { Pagination } from '../schemas/envelope.js';
 import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type RawResponse, type RequestOptions, readJson } from './transport.js';
 import { encodeQuery, type QueryValue } from './url.js';
+
+export type { Pagination };
+
 import { parseResponse } from './validation.js';
 
 /** Options of list methods: the request options plus pagination controls. */
@@ -20,18 +24,6 @@ export interface ListOptions extends RequestOptions {
    * than one page ahead.
    */
   prefetch?: 0 | 1 | undefined;
-}
-
-/** The server's pagination block, as sent (either style; unknown keys kept). */
-export interface Pagination {
-  current_page?: number | null | undefined;
-  page_count?: number | null | undefined;
-  item_count?: number | null | undefined;
-  items_per_page?: number | null | undefined;
-  first_page_url?: string | null | undefined;
-  next_page_url?: string | null | undefined;
-  limit?: number | null | undefined;
-  [key: string]: unknown;
 }
 
 /** Query parameters of a list request. */

@@ -70,7 +70,7 @@ export interface TransportConfig {
    * Called before each attempt; may wait (the client-side rate limiter). May return a function to
    * call once the attempt's answer or failure is in.
    */
-  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<(() => void) | void>) | undefined;
+  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<(() => void) | undefined>) | undefined;
   /** Called with every response's headers (the client-side rate limiter reads them). */
   onResponse?: ((response: Response) => void) | undefined;
 }

@@ -1,8 +1,13 @@
 import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
-import { BulkUpsertError, RequestValidationError } from '../core/errors.js';
+import {
+  type BulkUpsertChunk,
+  BulkUpsertError,
+  type BulkUpsertResult,
+  RequestValidationError,
+} from '../core/errors.js';
 import type { ListOptions, PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/transport.js';
+import { parseBody, type RequestOptions } from '../core/transport.js';
 import { encodeQuery, type Id, pathId } from '../core/url.js';
 import { compiled, type ValidationMode, validateRequest } from '../core/validation.js';
 import { withStrictEnums } from '../schemas/common.js';
@@ -30,30 +35,6 @@ export interface BulkUpsertOptions extends RequestOptions {
   concurrency?: number | undefined;
   /** SKUs per request, 1 to 100. Default 100. */
   chunkSize?: number | undefined;
-}
-
-/** One request of a bulk upsert: which items it carried and how it ended. */
-export interface BulkUpsertChunk {
-  /** Index (in the list you passed) of the first item of this request. */
-  start: number;
-  /** Index after the last item of this request. */
-  end: number;
-  /** `written`: the API accepted it; `failed`: it answered with an error; `skipped`: not sent after a failure. */
-  status: 'written' | 'failed' | 'skipped';
-  /** The error, for a failed request. */
-  error?: unknown;
-  /** The response body as received (parsed JSON, or `undefined` when empty). */
-  body?: unknown;
-}
-
-/** What a bulk upsert did. */
-export interface BulkUpsertResult {
-  /** SKUs the API returned, in request order; `undefined` when the API answered without a body. */
-  skus: Sku[] | undefined;
-  /** Number of SKUs written. */
-  written: number;
-  /** One entry per request. */
-  chunks: BulkUpsertChunk[];
 }
 
 /** A list of SKUs in any of the shapes the API may use: a bare array, `{ data }` or `{ skus }`. */
@@ -213,7 +194,7 @@ export class Skus extends APIResource {
             options: requestOptions,
           });
           const text = raw.text;
-          chunk.body = text.trim() === '' ? undefined : safeJson(text);
+          chunk.body = text.trim() === '' ? undefined : parseBody(text);
           chunk.status = 'written';
           parsed[index] = parseBulkBody(chunk.body, this._client.validateResponses);
         } catch (error) {
@@ -234,14 +215,6 @@ export class Skus extends APIResource {
     };
     if (failed) throw new BulkUpsertError(result, skus.length);
     return result;
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

@@ -41,20 +41,6 @@ export const batchShape = {
   expiry_date: z.string().nullish(),
 };
 
-/** A response field that may be absent or `null`. */
-export const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
-
-/** Integer (request side) with a readable message. */
-export const int = () => z.int({ error: 'expected integer' });
-/** Integer greater than 0 (request side). */
-export const positiveInt = () =>
-  z.int({ error: 'expected integer' }).positive({ error: 'expected integer > 0' });
-/** Integer ≥ 0 (request side). */
-export const nonNegativeInt = () =>
-  z.int({ error: 'expected integer' }).nonnegative({ error: 'expected integer >= 0' });
-/** Non-empty string (request side). */
-export const requiredString = () =>
-  z.string({ error: 'expected string' }).min(1, { error: 'must not be empty' });
 /** Two-letter ISO code (country, province). */
 export const twoLetterCode = () =>
   z.string({ error: 'expected string' }).regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' });
@@ -65,8 +51,7 @@ export const currencyCode = () =>
     .regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' });
 
 // ---------------------------------------------------------------------------------------------
-// Request helpers whose message for a missing value reads `required` (unlike `requiredString`,
-// which only forbids the empty string and says `expected string` when the value is absent).
+// Request helpers whose message for a missing value reads `required`.
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -94,13 +79,13 @@ const isInteger = (value: number): boolean => Number.isSafeInteger(value);
 const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger(value) || value > 0;
 
 /**
- * Integer (request side), like `int()` but a non-integer number (`1.5`) does not stop the enclosing
- * object's rules: Zod marks `z.int()`'s failure as aborting, which would hide, say, a duplicate
+ * Integer (request side). Not `z.int()`: a non-integer number (`1.5`) must not stop the enclosing
+ * object's rules, and Zod marks `z.int()`'s failure as aborting, which would hide, say, a duplicate
  * `merchant_item_id` reported by the order's rule in the same error.
  */
 export const integer = () =>
   z.number({ error: 'expected integer' }).refine(isInteger, { error: 'expected integer' });
-/** Integer > 0 (request side), like `positiveInt()` but non-aborting (see {@link integer}). */
+/** Integer > 0 (request side), non-aborting (see {@link integer}). */
 export const positiveInteger = () =>
   integer().refine(isPositiveOrNotInteger, { error: 'expected integer > 0' });
 /** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */

@@ -21,6 +21,7 @@
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
  * JSON) or 422 (invalid body, or a move the mock refuses).
  */
+import { RETURN_REASONS as SDK_RETURN_REASONS } from '../schemas/returns.js';
 import type { FaultSummary } from './faults.js';
 import { failure, json, type MockResult } from './http.js';
 import { matchPath, type RouteOf } from './router.js';
@@ -79,14 +80,8 @@ function bad(message: string): never {
   throw new BadControl(message);
 }
 
-const RETURN_REASONS: readonly MockReturnReason[] = [
-  'customer_return',
-  'not_picked_up',
-  'invalid_address',
-  'rejected_by_customer',
-  'customs_documents_missing',
-  'other',
-];
+/** The SDK's known return reasons, without the empty string the API sometimes sends. */
+const RETURN_REASONS = SDK_RETURN_REASONS.filter((r): r is MockReturnReason => r !== '');
 
 const FAULT_FIELDS = new Set([
   'method',

@@ -4,9 +4,8 @@
  */
 import { Collection } from './collection.js';
 import type {
-  JsonObject,
   JsonValue,
-  MockAddress,
+  MockOrder,
   MockRequestLogEntry,
   MockReturn,
   MockShipment,
@@ -87,28 +86,11 @@ export interface OrderItemRecord {
 }
 
 /** An order. */
-export interface OrderRecord {
-  id: number;
+export interface OrderRecord extends Omit<MockOrder, 'items'> {
   createdMs: number;
-  created_at: string;
-  merchant_order_id: string;
-  customer_order_number: string | null;
-  status: 'fulfillable' | 'unfulfillable' | 'fulfilled';
   /** Cancelled through `PUT /orders/{id}/cancel` (status `unfulfillable`). */
   cancelled: boolean;
   items: OrderItemRecord[];
-  shipping_address: MockAddress;
-  carrier_preference: string | null;
-  tags: string[];
-  custom_metadata: JsonObject | null;
-  currency: string;
-  financial_status: string | null;
-  payment_method: string | null;
-  total_price_in_cents: number | null;
-  total_net_revenue_in_cents: number | null;
-  total_tax_in_cents: number | null;
-  total_net_refunds_in_cents: number | null;
-  total_tax_refunds_in_cents: number | null;
 }
 
 /** An item of a restocking shipment. */
