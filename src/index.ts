@@ -26,8 +26,6 @@ export {
   ResponseValidationError,
   UnprocessableEntityError,
   type ValidationIssue,
-  WebhookVerificationError,
-  type WebhookVerificationReason,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
 export { type ListOptions, Page, PagePromise, type Pagination } from './core/pagination.js';
@@ -67,4 +65,6 @@ export {
   type WebhookDeduplicator,
   type WebhookHeaders,
   type WebhookSecret,
-} from './webhooks.js';
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './webhooks/index.js';

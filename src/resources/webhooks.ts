@@ -4,7 +4,7 @@ import {
   verifyWebhook,
   type WebhookBody,
   type WebhookHeaders,
-} from '../webhooks.js';
+} from '../webhooks/index.js';
 
 /** Webhook verification bound to the client's API token. */
 export class Webhooks {

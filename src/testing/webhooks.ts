@@ -6,7 +6,7 @@
  * see a shipment's events in order (the real provider does not promise ordering: receivers must
  * cope either way).
  */
-import { signWebhook } from '../webhooks.js';
+import { signWebhook } from '../webhooks/index.js';
 import type { Timers } from './timers.js';
 import type { MockWebhookDelivery, RestockingStatusV1 } from './types.js';
 

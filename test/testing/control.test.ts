@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
-import { verifyWebhook } from '../../src/webhooks.js';
+import { verifyWebhook } from '../../src/webhooks/index.js';
 import { ADDRESS, httpCall, orderBody, skuBody, TOKEN, testApi } from './helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMockApi } from '../../src/testing/index.js';
-import { signWebhook, verifyWebhook } from '../../src/webhooks.js';
+import { signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
 import { closedPort, startServer } from '../helpers/http-server.js';
 import { call, createSku, TOKEN, testApi, until } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from '../../src/webhooks.js';
+import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from '../../src/webhooks/index.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000_000) {

@@ -3,8 +3,8 @@ import * as expressExample from '../../examples/webhooks/express.js';
 import * as fastifyExample from '../../examples/webhooks/fastify.js';
 import * as honoExample from '../../examples/webhooks/hono.js';
 import * as nextExample from '../../examples/webhooks/nextjs-route.js';
-import type { RestockingShipmentStatusUpdatedEvent } from '../../src/webhooks.js';
-import { createWebhookHeaders, SIGNATURE_HEADER } from '../../src/webhooks.js';
+import type { RestockingShipmentStatusUpdatedEvent } from '../../src/webhooks/index.js';
+import { createWebhookHeaders, SIGNATURE_HEADER } from '../../src/webhooks/index.js';
 import { ROTATED_TOKEN, SHIPMENT_BODY, TOKEN } from './fixtures.js';
 
 const PATH = '/webhooks/fulfillment';

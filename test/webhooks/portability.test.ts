@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const ENTRY = fileURLToPath(new URL('../../src/webhooks.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../src/webhooks/index.ts', import.meta.url));
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WebhookVerificationError } from '../../src/core/errors.js';
-import { signWebhook, verifyWebhookSignature, type WebhookBody } from '../../src/webhooks.js';
+import {
+  signWebhook,
+  verifyWebhookSignature,
+  type WebhookBody,
+  WebhookVerificationError,
+} from '../../src/webhooks/index.js';
 
 const encoder = new TextEncoder();
 const RUNS = { numRuns: 1000 } as const;

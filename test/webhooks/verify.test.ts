@@ -1,10 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ResponseValidationError,
-  WebhookVerificationError,
-  type WebhookVerificationReason,
-} from '../../src/core/errors.js';
+import { ResponseValidationError } from '../../src/core/errors.js';
 import {
   createWebhookHeaders,
   EVENT_ID_HEADER,
@@ -14,7 +10,9 @@ import {
   verifyWebhookSignature,
   type WebhookBody,
   type WebhookHeaders,
-} from '../../src/webhooks.js';
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../src/webhooks/index.js';
 import {
   EMPTY_OBJECT_BODY,
   EMPTY_OBJECT_SIGNATURE,

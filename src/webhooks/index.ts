@@ -5,9 +5,10 @@
  * Web APIs only (`crypto.subtle`, `TextEncoder`, `Headers`): the same code runs on Node 22+, Bun,
  * Deno, Cloudflare Workers and Vercel Edge.
  */
-import { FulfillmentError, ResponseValidationError, WebhookVerificationError } from './core/errors.js';
-import { parseResponse } from './core/validation.js';
-import { type RestockingShipmentV1, RestockingShipmentV1Schema } from './schemas/restocking-shipments.js';
+import { FulfillmentError, ResponseValidationError } from '../core/errors.js';
+import { parseResponse } from '../core/validation.js';
+import { type RestockingShipmentV1, RestockingShipmentV1Schema } from '../schemas/restocking-shipments.js';
+import { WebhookVerificationError } from './errors.js';
 
 /** Default name of the header carrying the hex HMAC-SHA256 signature of the body. */
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -549,3 +550,5 @@ function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
   return out;
 }
+
+export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
