@@ -40,3 +40,17 @@ export const EMPTY_OBJECT_SIGNATURE_UTF8_TOKEN =
 
 /** An event id for deliveries in tests. */
 export const EVENT_ID = '5f0e3c1a-9d3b-4c0e-8a55-0d4c1d2e3f40';
+
+/** Every vector above as `[name, body, token, expected signature]`, for `it.each`. */
+export const KNOWN_ANSWERS: readonly (readonly [
+  name: string,
+  body: string,
+  token: string,
+  signature: string,
+])[] = [
+  ['shipment', SHIPMENT_BODY, TOKEN, SHIPMENT_SIGNATURE],
+  ['shipment, other token', SHIPMENT_BODY, ROTATED_TOKEN, SHIPMENT_SIGNATURE_ROTATED],
+  ['UTF-8 body', UTF8_BODY, TOKEN, UTF8_SIGNATURE],
+  ['{}', EMPTY_OBJECT_BODY, TOKEN, EMPTY_OBJECT_SIGNATURE],
+  ['{} with a UTF-8 token', EMPTY_OBJECT_BODY, UTF8_TOKEN, EMPTY_OBJECT_SIGNATURE_UTF8_TOKEN],
+];

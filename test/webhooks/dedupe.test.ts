@@ -1,3 +1,6 @@
+/**
+ * InMemoryWebhookDeduplicator: new then seen, LRU bound, TTL on an injected clock, forget and clear.
+ */
 import { describe, expect, it } from 'vitest';
 import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from '../../src/webhooks/index.js';
 

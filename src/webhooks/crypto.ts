@@ -1,0 +1,149 @@
+/**
+ * Webhooks: the cryptography under signing and verification — body and secrets to bytes, HMAC-SHA256
+ * keys (imported once, kept in a small LRU cache), hex encoding, and the constant-time signature check.
+ *
+ * Web Crypto only (`globalThis.crypto.subtle`, `TextEncoder`): no Node built-in.
+ */
+import { FulfillmentError } from '../core/errors.js';
+import { LruMap } from '../core/lru.js';
+import { WebhookVerificationError } from './errors.js';
+
+const RAW_BODY_HELP =
+  'Pass the raw request body exactly as received: in Express use ' +
+  "express.raw({ type: 'application/json' }) on the webhook route (not express.json()); in Fastify add a " +
+  "content-type parser for 'application/json' with { parseAs: 'buffer' }; in Hono, Next.js and other " +
+  'Fetch-based frameworks use `new Uint8Array(await req.arrayBuffer())`.';
+
+function isPlainObjectOrArray(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name ? `a ${name}` : 'an object';
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The body as bytes (no copy for bytes whose buffer is an `ArrayBuffer`). Throws a
+ * {@link WebhookVerificationError} (`parsed_body` or `invalid_body`) when it is neither a string nor
+ * bytes; `use` picks the advice of the message (how to get the raw body, or what to sign).
+ */
+export function toBytes(body: unknown, use: 'verify' | 'sign' = 'verify'): Uint8Array<ArrayBuffer> {
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) {
+    const view = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    return view.buffer instanceof ArrayBuffer ? (view as Uint8Array<ArrayBuffer>) : new Uint8Array(view);
+  }
+  if (use === 'sign') {
+    throw new WebhookVerificationError(
+      isPlainObjectOrArray(body) ? 'parsed_body' : 'invalid_body',
+      `A webhook body to sign must be the exact string or bytes that will be sent (e.g. JSON.stringify(payload)), got ${describe(body)}.`,
+    );
+  }
+  if (isPlainObjectOrArray(body)) {
+    throw new WebhookVerificationError(
+      'parsed_body',
+      'Webhook body is an already parsed object, but the signature covers the raw bytes, which parsing ' +
+        `loses. ${RAW_BODY_HELP}`,
+    );
+  }
+  throw new WebhookVerificationError(
+    'invalid_body',
+    `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`,
+  );
+}
+
+/**
+ * The non-empty secrets, in the order given. Throws a {@link WebhookVerificationError}
+ * (`missing_secret`) when one is not a string or none is left.
+ */
+export function toSecrets(secret: unknown): string[] {
+  const list: unknown[] = Array.isArray(secret) ? secret : [secret];
+  const out: string[] = [];
+  for (const s of list) {
+    if (typeof s === 'string') {
+      if (s !== '') out.push(s);
+    } else if (s !== undefined && s !== null) {
+      throw new WebhookVerificationError(
+        'missing_secret',
+        `Webhook secret must be a string, got ${describe(s)}.`,
+      );
+    }
+  }
+  if (out.length === 0) {
+    throw new WebhookVerificationError(
+      'missing_secret',
+      'No webhook secret given: pass the API token of the sales channel that registered the webhook ' +
+        '(or an array of its tokens).',
+    );
+  }
+  return out;
+}
+
+/** Decodes a string of hex digit pairs (already checked) into bytes. */
+export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+type SubtleCryptoLike = typeof crypto.subtle;
+type HmacKey = Awaited<ReturnType<SubtleCryptoLike['importKey']>>;
+
+function subtle(): SubtleCryptoLike {
+  const value = globalThis.crypto?.subtle;
+  if (!value)
+    throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
+  return value;
+}
+
+/** Imported HMAC keys by secret: the 16 most recently used. */
+const keyCache = new LruMap<string, Promise<HmacKey>>(16);
+
+/** The HMAC-SHA256 key of a secret, imported once and kept in a small LRU cache (a failed import is not kept). */
+function hmacKey(secret: string): Promise<HmacKey> {
+  const cached = keyCache.get(secret);
+  if (cached) return cached;
+  const key = subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
+  keyCache.set(secret, key);
+  key.catch(() => {
+    if (keyCache.peek(secret) === key) keyCache.delete(secret);
+  });
+  return key;
+}
+
+/** The lower-case hex HMAC-SHA256 of `body` keyed with `secret`. */
+export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer>): Promise<string> {
+  const mac = await subtle().sign('HMAC', await hmacKey(secret), body);
+  return toHex(new Uint8Array(mac));
+}
+
+/** `true` when the signature verifies under one of the secrets (Web Crypto compares in constant time). */
+export async function matchesAny(
+  body: Uint8Array<ArrayBuffer>,
+  signature: Uint8Array<ArrayBuffer>,
+  secrets: readonly string[],
+): Promise<boolean> {
+  const webCrypto = subtle();
+  for (const secret of secrets) {
+    if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, body)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,203 @@
+/**
+ * Webhooks: verify the "Restocking shipment status updated" calls the provider sends — the signature
+ * of the raw body, the event id, and the payload parsed as a restocking shipment.
+ */
+import { ResponseValidationError } from '../core/errors.js';
+import { parseResponse } from '../core/validation.js';
+import { type RestockingShipmentV1, RestockingShipmentV1Schema } from '../schemas/restocking-shipments.js';
+import { fromHex, matchesAny, toBytes, toSecrets } from './crypto.js';
+import type { InMemoryWebhookDeduplicator } from './dedupe.js';
+import { WebhookVerificationError } from './errors.js';
+import {
+  EVENT_ID_HEADER,
+  RESTOCKING_SHIPMENT_STATUS_UPDATED,
+  type RestockingShipmentStatusUpdatedEvent,
+  SIGNATURE_HEADER,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSecret,
+} from './types.js';
+
+/** Options of {@link verifyWebhook}. */
+export interface VerifyWebhookOptions {
+  /**
+   * The raw body exactly as received (string, `Uint8Array`/`Buffer` or `ArrayBuffer`). A parsed
+   * object (what `express.json()` gives) is refused with reason `parsed_body`.
+   */
+  body: WebhookBody;
+  /** The request headers (`Headers`, Node's `IncomingHttpHeaders`, or a plain record). */
+  headers: WebhookHeaders;
+  /** The sales channel's API token, or all of its tokens (each is tried). */
+  secret: WebhookSecret;
+  /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
+  signatureHeader?: string;
+  /** Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). */
+  eventIdHeader?: string;
+}
+
+/** Options of {@link verifyWebhookSignature}: the signature comes from `signature` or from `headers`. */
+export interface VerifyWebhookSignatureOptions {
+  /** The raw body exactly as received. */
+  body: WebhookBody;
+  /** The sales channel's API token, or all of its tokens (each is tried). */
+  secret: WebhookSecret;
+  /** The hex signature itself (upper- or lower-case). Takes precedence over `headers`. */
+  signature?: string;
+  /** The request headers, read when `signature` is not given. */
+  headers?: WebhookHeaders;
+  /** Name of the signature header in `headers`. Default {@link SIGNATURE_HEADER}. */
+  signatureHeader?: string;
+}
+
+/**
+ * Verifies a webhook call and returns its event. Checks, in order: the body is raw bytes, a secret
+ * is given, the signature header is present and is 64 hex characters, the event-id header is
+ * present, the signature is the HMAC-SHA256 of the body under one of the secrets (compared in
+ * constant time by Web Crypto), and the body is a restocking shipment (parsed leniently).
+ *
+ * Every failure is a {@link WebhookVerificationError} whose `reason` says why: answer such calls
+ * with a 4xx status and do not process them.
+ *
+ * The signature covers no timestamp, so a valid call can be replayed, and the provider may deliver
+ * a call more than once and in any order. Handle events idempotently: skip an event id you already
+ * processed ({@link InMemoryWebhookDeduplicator}, or a unique key in your database), and ignore a
+ * payload older than the state you already hold for that shipment (or fetch the current shipment
+ * with `client.restockingShipments.v1.retrieve(event.data.id)` and act on that).
+ *
+ * @example
+ * ```ts
+ * app.post('/webhooks/fulfillment', express.raw({ type: 'application/json', limit: '5mb' }), async (req, res) => {
+ *   const event = await verifyWebhook({ body: req.body, headers: req.headers, secret: process.env.FULFILLMENT_API_TOKEN! });
+ *   if (!(await dedup.seen(event.id))) await handle(event.data);
+ *   res.sendStatus(200);
+ * });
+ * ```
+ */
+export async function verifyWebhook(
+  options: VerifyWebhookOptions,
+): Promise<RestockingShipmentStatusUpdatedEvent> {
+  const bytes = toBytes(options.body);
+  const secrets = toSecrets(options.secret);
+  const signatureHeader = options.signatureHeader ?? SIGNATURE_HEADER;
+  const eventIdHeader = options.eventIdHeader ?? EVENT_ID_HEADER;
+  const received = readHeader(options.headers, signatureHeader);
+  const signature = parseSignature(received, `header '${signatureHeader}'`);
+  const id = readHeader(options.headers, eventIdHeader)?.trim();
+  if (!id) {
+    throw new WebhookVerificationError(
+      'missing_event_id',
+      `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
+    );
+  }
+  if (!(await matchesAny(bytes, signature, secrets))) throw mismatch(secrets.length);
+  return {
+    id,
+    type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
+    data: parsePayload(bytes),
+    receivedSignature: (received ?? '').trim(),
+  };
+}
+
+/**
+ * Checks only the signature of a webhook body: `true` when it is the HMAC-SHA256 of the body under
+ * one of the secrets, `false` when it is not. The body is not parsed and no event id is required.
+ *
+ * Throws a {@link WebhookVerificationError} when the inputs cannot be checked: the body is not raw
+ * bytes (`parsed_body`, `invalid_body`), no secret (`missing_secret`), or the signature is missing,
+ * empty or not 64 hex characters (`missing_signature`, `empty_signature`, `malformed_signature`).
+ */
+export async function verifyWebhookSignature(options: VerifyWebhookSignatureOptions): Promise<boolean> {
+  const bytes = toBytes(options.body);
+  const secrets = toSecrets(options.secret);
+  let received: string | undefined;
+  let source: string;
+  if (options.signature !== undefined) {
+    received = options.signature;
+    source = 'signature';
+  } else {
+    const name = options.signatureHeader ?? SIGNATURE_HEADER;
+    received = options.headers === undefined ? undefined : readHeader(options.headers, name);
+    source = `header '${name}'`;
+  }
+  return matchesAny(bytes, parseSignature(received, source), secrets);
+}
+
+/** A header's value, looked up case-insensitively; the first value of an array. */
+function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  if (headers === null || typeof headers !== 'object') return undefined;
+  if (typeof (headers as Headers).get === 'function') {
+    return (headers as Headers).get(name) ?? undefined;
+  }
+  const record = headers as Readonly<Record<string, unknown>>;
+  const lower = name.toLowerCase();
+  let value = Object.hasOwn(record, lower) ? record[lower] : undefined;
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === lower) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (Array.isArray(value)) value = value[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;
+
+/** Decodes a hex signature into its 32 bytes, or throws the matching reason. */
+function parseSignature(value: string | undefined, source: string): Uint8Array<ArrayBuffer> {
+  if (value === undefined) {
+    throw new WebhookVerificationError('missing_signature', `Webhook signature ${source} is missing.`);
+  }
+  const hex = value.trim();
+  if (hex === '')
+    throw new WebhookVerificationError('empty_signature', `Webhook signature ${source} is empty.`);
+  if (!HEX_SIGNATURE.test(hex)) {
+    const detail = /^[0-9a-f]*$/i.test(hex)
+      ? `has ${hex.length} hex characters instead of 64`
+      : 'contains characters other than hexadecimal digits';
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
+    );
+  }
+  return fromHex(hex);
+}
+
+function mismatch(count: number): WebhookVerificationError {
+  const which = count === 1 ? 'the given secret' : `any of the ${count} given secrets`;
+  return new WebhookVerificationError(
+    'signature_mismatch',
+    `Webhook signature does not match the body under ${which}. Check that the body is the raw request ` +
+      'body (not re-serialized JSON) and that the secret is the API token of the sales channel that ' +
+      'registered the webhook.',
+  );
+}
+
+const textDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses a verified body as JSON and as a version 1 restocking shipment. */
+function parsePayload(body: Uint8Array<ArrayBuffer>): RestockingShipmentV1 {
+  let json: unknown;
+  try {
+    json = JSON.parse(textDecoder.decode(body));
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
+  }
+  try {
+    return parseResponse(RestockingShipmentV1Schema, json, 'lenient');
+  } catch (cause) {
+    const detail =
+      cause instanceof ResponseValidationError
+        ? cause.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
+        : String(cause);
+    throw new WebhookVerificationError(
+      'invalid_payload',
+      `Webhook body is not a restocking shipment: ${detail}`,
+      {
+        cause,
+      },
+    );
+  }
+}

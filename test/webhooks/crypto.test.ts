@@ -1,0 +1,65 @@
+/**
+ * The HMAC key cache and Web Crypto lookup under signing and verification (src/webhooks/crypto.ts),
+ * observed through the public functions.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createWebhookHeaders, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
+import { TOKEN } from './fixtures.js';
+
+describe('HMAC key cache', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('imports a secret once across verifications', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const secret = `cache-once-${Math.random()}`;
+    const body = '{"id":1,"status":"shipped"}';
+    const h = await createWebhookHeaders({ body, secret });
+    for (let i = 0; i < 5; i++) await verifyWebhook({ body, headers: h, secret });
+    expect(importKey).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not cache a failed import', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey').mockRejectedValueOnce(new Error('boom'));
+    const secret = `cache-fail-${Math.random()}`;
+    await expect(signWebhook({ body: 'x', secret })).rejects.toThrow('boom');
+    expect(await signWebhook({ body: 'x', secret })).toMatch(/^[0-9a-f]{64}$/);
+    expect(importKey).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when the runtime has no Web Crypto', async () => {
+    vi.stubGlobal('crypto', undefined);
+    try {
+      await expect(signWebhook({ body: 'x', secret: TOKEN })).rejects.toThrow(/Web Crypto .* not available/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('is bounded: the least recently used secret is imported again after 16 others', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const prefix = `cache-lru-${Math.random()}`;
+    await signWebhook({ body: 'x', secret: `${prefix}-first` });
+    for (let i = 0; i < 15; i++) await signWebhook({ body: 'x', secret: `${prefix}-${i}` });
+    await signWebhook({ body: 'x', secret: `${prefix}-first` }); // still cached (16 entries)
+    expect(importKey).toHaveBeenCalledTimes(16);
+    for (let i = 15; i < 31; i++) await signWebhook({ body: 'x', secret: `${prefix}-${i}` });
+    await signWebhook({ body: 'x', secret: `${prefix}-first` }); // evicted by 16 newer ones
+    expect(importKey).toHaveBeenCalledTimes(33);
+  });
+
+  it('keeps the most recently used secrets, not the first imported', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const prefix = `cache-recency-${Math.random()}`;
+    await signWebhook({ body: 'x', secret: `${prefix}-first` });
+    for (let i = 0; i < 15; i++) await signWebhook({ body: 'x', secret: `${prefix}-${i}` });
+    await signWebhook({ body: 'x', secret: `${prefix}-first` }); // a hit: now the most recently used
+    await signWebhook({ body: 'x', secret: `${prefix}-15` }); // evicts -0, the least recently used
+    expect(importKey).toHaveBeenCalledTimes(17);
+    await signWebhook({ body: 'x', secret: `${prefix}-first` });
+    expect(importKey).toHaveBeenCalledTimes(17);
+    await signWebhook({ body: 'x', secret: `${prefix}-0` });
+    expect(importKey).toHaveBeenCalledTimes(18);
+  });
+});
