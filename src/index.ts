@@ -11,9 +11,6 @@ export {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
-  type BulkUpsertChunk,
-  BulkUpsertError,
-  type BulkUpsertResult,
   ConflictError,
   FulfillmentError,
   InternalServerError,
@@ -21,16 +18,15 @@ export {
   PaginationError,
   PermissionDeniedError,
   RateLimitError,
-  type RateLimitInfo,
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js';
+export type { RateLimitInfo } from './core/headers.js';
 export type { Logger, LogLevel } from './core/log.js';
-export { type ListOptions, Page, PagePromise, type Pagination } from './core/pagination.js';
-export type { RateLimitOptions } from './core/rate-limit.js';
-export type { RequestOptions } from './core/transport.js';
+export type { ListOptions, RateLimitOptions, RequestOptions } from './core/options.js';
+export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { Id, QueryValue } from './core/url.js';
 export type { ValidationMode } from './core/validation.js';
 export type { Orders } from './resources/orders.js';
@@ -41,10 +37,80 @@ export type {
 } from './resources/restocking-shipments.js';
 export type { Returns } from './resources/returns.js';
 export type { Shipments } from './resources/shipments.js';
-export type { BulkUpsertOptions, Skus } from './resources/skus.js';
+export {
+  type BulkUpsertChunk,
+  BulkUpsertError,
+  type BulkUpsertOptions,
+  type BulkUpsertResult,
+} from './resources/bulk-upsert.js';
+export type { Skus } from './resources/skus.js';
 export type { Warehouses } from './resources/warehouses.js';
 export type { Webhooks } from './resources/webhooks.js';
-export type * from './schemas/index.js';
+// The data types of the API. The schemas themselves (values) come from 'merchant-fulfillment/schemas'.
+export type {
+  Address,
+  AddressParams,
+  AddressUpdateParams,
+  CreatedAtFilter,
+  DeliveryOption,
+  DeliveryOptionParam,
+  ErrorBody,
+  FinancialStatus,
+  InventoryPerWarehouse,
+  ListEnvelope,
+  Order,
+  OrderCreateParams,
+  OrderInclude,
+  OrderItemBatch,
+  OrderItemParams,
+  OrderItemUpdateParams,
+  OrderLineItem,
+  OrderListParams,
+  OrderRetrieveParams,
+  OrderStatus,
+  OrderUpdateParams,
+  RestockingShipmentItem,
+  RestockingShipmentItemBatch,
+  RestockingShipmentItemV1Params,
+  RestockingShipmentItemV2Params,
+  RestockingShipmentV1,
+  RestockingShipmentV1CreateParams,
+  RestockingShipmentV1Status,
+  RestockingShipmentV1UpdateParams,
+  RestockingShipmentV2,
+  RestockingShipmentV2CreateParams,
+  RestockingShipmentV2ReplaceParams,
+  RestockingShipmentV2Status,
+  Return,
+  ReturnItem,
+  ReturnItemCondition,
+  ReturnLineItem,
+  ReturnListParams,
+  ReturnOrderRef,
+  ReturnPhoto,
+  ReturnReason,
+  ReturnReasonType,
+  ReturnStatus,
+  Shipment,
+  ShipmentItem,
+  ShipmentListParams,
+  ShipmentSerialNumber,
+  ShipmentStatus,
+  Sku,
+  SkuBulkUpsertItem,
+  SkuBulkUpsertParams,
+  SkuCreateParams,
+  SkuFulfilledBy,
+  SkuInventory,
+  SkuInventoryBatch,
+  SkuInventoryPerWarehouse,
+  SkuListParams,
+  SkuRef,
+  SkuStatus,
+  SkuUpdateParams,
+  Warehouse,
+  WarehouseListParams,
+} from './schemas/index.js';
 export { VERSION } from './version.js';
 export {
   type CreateWebhookHeadersOptions,

@@ -2,8 +2,8 @@
  * APIPromise: what every method returns. Await it for the parsed data; `.withResponse()` also
  * gives the raw `Response` and the rate-limit figures; `.asResponse()` gives the unread `Response`.
  */
-import { type RateLimitInfo, readRateLimit } from './errors.js';
-import type { RawResponse } from './transport.js';
+import { type RateLimitInfo, readRateLimit } from './headers.js';
+import type { RawResponse, ResponseParser } from './response.js';
 
 /** The parsed data together with the response it came from. */
 export interface WithResponse<T> {
@@ -13,9 +13,6 @@ export interface WithResponse<T> {
   /** `X-Rate-Limit-Used` / `X-Rate-Limit-Max` of the response. */
   rateLimit: RateLimitInfo;
 }
-
-/** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
-export type ResponseParser<T> = (raw: RawResponse) => T;
 
 /**
  * A `Promise<T>` with access to the underlying response. The request starts when the method is
@@ -56,6 +53,15 @@ export class APIPromise<T> extends Promise<T> {
           headers: response.headers,
         }),
     );
+  }
+
+  /**
+   * The same request with its data transformed by `map`; `.withResponse()` still gives the response.
+   * @internal
+   */
+  _map<U>(map: (data: T) => U): APIPromise<U> {
+    const parse = this.#parse;
+    return new APIPromise(this.#raw, (raw) => map(parse(raw)));
   }
 
   /** The parsed data, the `Response` and its rate-limit figures. */

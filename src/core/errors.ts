@@ -3,9 +3,13 @@
  *
  * `instanceof` holds across the ESM and CommonJS builds (and across duplicated copies of the
  * package): each class carries a brand registered with `Symbol.for`, and `instanceof` compares
- * brands instead of prototype identity.
+ * brands instead of prototype identity. The brand is a string literal and is also the error's
+ * `name`, so names survive minification (a bundler may rename the class itself).
+ *
+ * Errors only: header parsing lives in `headers.ts`, bulk-upsert results with the bulk upsert,
+ * webhook reasons with the webhooks.
  */
-import type { Sku } from '../schemas/skus.js';
+import { parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
 
@@ -18,7 +22,7 @@ function brandsOf(value: object): readonly string[] | undefined {
 
 /** Base class of every error thrown by the SDK. */
 export class FulfillmentError extends Error {
-  /** Brand used for `instanceof` across module copies. Subclasses set their own. */
+  /** Brand used for `instanceof` across module copies, and the error's `name`. Subclasses set their own. */
   static readonly brand: string = 'FulfillmentError';
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -31,7 +35,8 @@ export class FulfillmentError extends Error {
     }
     Object.defineProperty(this, BRANDS, { value: Object.freeze(brands), enumerable: false });
     Object.defineProperty(this, 'name', {
-      value: new.target.name,
+      // A class of the SDK names itself by its literal brand; a subclass of yours keeps its own name.
+      value: Object.hasOwn(new.target, 'brand') ? brands[0] : new.target.name,
       enumerable: false,
       configurable: true,
       writable: true,
@@ -47,25 +52,6 @@ export class FulfillmentError extends Error {
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
   // biome-ignore-end lint/complexity/noThisInStatic: see above
-}
-
-/** Rate-limit figures the API reports on every response (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`). */
-export interface RateLimitInfo {
-  /** Requests used in the current window, or `undefined` when the header is absent. */
-  used: number | undefined;
-  /** Requests allowed per window, or `undefined` when the header is absent. */
-  max: number | undefined;
-}
-
-/** Reads the API's rate-limit headers. */
-export function readRateLimit(headers: Headers): RateLimitInfo {
-  const num = (name: string): number | undefined => {
-    const raw = headers.get(name);
-    if (raw === null || raw.trim() === '') return undefined;
-    const n = Number(raw);
-    return Number.isFinite(n) ? n : undefined;
-  };
-  return { used: num('x-rate-limit-used'), max: num('x-rate-limit-max') };
 }
 
 interface APIErrorInit {
@@ -293,105 +279,4 @@ export class ResponseValidationError extends FulfillmentError {
 /** Pagination could not continue safely (no next page, a loop, a foreign origin, the page cap). */
 export class PaginationError extends FulfillmentError {
   static override readonly brand: string = 'PaginationError';
-}
-
-/** One request of a bulk upsert (see `Skus.bulkUpsert`): which items it carried and how it ended. */
-export interface BulkUpsertChunk {
-  /** Index (in the list you passed) of the first item of this request. */
-  start: number;
-  /** Index after the last item of this request. */
-  end: number;
-  /** `written`: the API accepted it; `failed`: it answered with an error; `skipped`: not sent after a failure. */
-  status: 'written' | 'failed' | 'skipped';
-  /** The error, for a failed request. */
-  error?: unknown;
-  /** The response body as received (parsed JSON, or `undefined` when empty). */
-  body?: unknown;
-}
-
-/** What a bulk upsert did. */
-export interface BulkUpsertResult {
-  /** SKUs the API returned, in request order; `undefined` when the API answered without a list of SKUs. */
-  skus: Sku[] | undefined;
-  /** Number of SKUs written. */
-  written: number;
-  /** One entry per request. */
-  chunks: BulkUpsertChunk[];
-}
-
-/**
- * A bulk upsert stopped part-way: some requests were written, one or more failed, the rest were not
- * sent. `written`, `failed` and `skipped` list the indices (in the list you passed) of each group.
- */
-export class BulkUpsertError extends FulfillmentError {
-  static override readonly brand: string = 'BulkUpsertError';
-  /** Every request with its item range and outcome. */
-  readonly chunks: readonly BulkUpsertChunk[];
-  /** Indices of the items the API accepted. */
-  readonly written: readonly number[];
-  /** Indices of the items whose request failed. */
-  readonly failed: readonly number[];
-  /** Indices of the items not sent because an earlier request failed. */
-  readonly skipped: readonly number[];
-  /** The error of the first failed request. */
-  override readonly cause: unknown;
-  /** The partial result (SKUs returned by the written requests). */
-  readonly result: BulkUpsertResult;
-
-  constructor(result: BulkUpsertResult, total: number) {
-    const indices = (status: BulkUpsertChunk['status']) =>
-      result.chunks
-        .filter((c) => c.status === status)
-        .flatMap((c) => Array.from({ length: c.end - c.start }, (_, i) => c.start + i));
-    const written = indices('written');
-    const failed = indices('failed');
-    const skipped = indices('skipped');
-    const first = result.chunks.find((c) => c.status === 'failed');
-    const reason = first?.error instanceof Error ? first.error.message : String(first?.error);
-    const range = (list: number[]) =>
-      list.length === 0 ? 'none' : `${list.length} (items ${describe(list)})`;
-    super(
-      `Bulk upsert stopped: written ${range(written)} of ${total}; failed ${range(failed)}; not sent ${range(skipped)}. First failure: ${reason}`,
-      { cause: first?.error },
-    );
-    this.cause = first?.error;
-    this.chunks = result.chunks;
-    this.result = result;
-    this.written = written;
-    this.failed = failed;
-    this.skipped = skipped;
-  }
-}
-
-function describe(indices: number[]): string {
-  const ranges: string[] = [];
-  let start = indices[0]!;
-  let prev = start;
-  for (const index of [...indices.slice(1), Number.NaN]) {
-    if (index === prev + 1) {
-      prev = index;
-      continue;
-    }
-    ranges.push(start === prev ? `${start}` : `${start}–${prev}`);
-    start = index;
-    prev = index;
-  }
-  return ranges.join(', ');
-}
-
-/**
- * Parses a `Retry-After` header: seconds (fractional allowed) or an HTTP-date.
- * Returns seconds (never negative), or `undefined` when absent or unreadable.
- */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now: number = Date.now(),
-): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - now) / 1000);
 }

@@ -1,14 +1,113 @@
 /**
- * Checks of what callers pass besides bodies: header names and values, and `RequestOptions`.
- * Values are never echoed in messages: a header may carry a credential.
+ * Every option the SDK takes, in one place: the client's options (resolved and checked by
+ * `resolveClientOptions`), and the per-request options every method takes last (checked by
+ * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
-import type { ValidationIssue } from './errors.js';
+import { FulfillmentError, type ValidationIssue } from './errors.js';
+import { isLogLevel, type Logger, type LogLevel } from './log.js';
+import type { ValidationMode } from './validation.js';
+
+/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. */
+export interface RateLimitOptions {
+  requests: number;
+  perMs: number;
+}
+
+/** Options of `FulfillmentClient`. Every one is optional where it has a default. */
+export interface ClientOptions {
+  /** API token sent as `Authorization: Bearer …`. Default: env `FULFILLMENT_API_TOKEN`. */
+  apiToken?: string | undefined;
+  /**
+   * Service root, e.g. `https://fulfillment.example.com`; `/merchant_api/v1/…` and `/merchant_api/v2/…`
+   * are appended. A trailing `/`, `/merchant_api`, `/merchant_api/v1` or `/merchant_api/v2` is removed.
+   * Default: env `FULFILLMENT_BASE_URL`.
+   */
+  baseUrl?: string | undefined;
+  /** Milliseconds allowed per attempt (connecting, waiting and reading the body). Default 60 000. */
+  timeout?: number | undefined;
+  /** Extra attempts after the first for retryable failures. Default 2. */
+  maxRetries?: number | undefined;
+  /**
+   * Longest `Retry-After` in seconds the client waits for before retrying. A longer ask fails at
+   * once with the error (its `retryAfter` says how long). Default 60.
+   */
+  maxRetryAfter?: number | undefined;
+  /** Backoff between retries: first delay and cap, in ms. Default `{ initialMs: 500, maxMs: 8000 }`. */
+  retryDelay?: { initialMs?: number | undefined; maxMs?: number | undefined } | undefined;
+  /** A `fetch` to use instead of the global one (proxies, tests, instrumentation). */
+  fetch?: typeof globalThis.fetch | undefined;
+  /** Headers sent with every request. `Authorization` cannot be overridden here. */
+  defaultHeaders?: Record<string, string | undefined> | undefined;
+  /** What to log. Default: env `FULFILLMENT_LOG`, else `'warn'`. */
+  logLevel?: LogLevel | undefined;
+  /** Where to log. Default `console`. */
+  logger?: Logger | undefined;
+  /**
+   * How responses are checked. `'lenient'` (default): types are enforced, unknown fields and enum
+   * values are kept. `'strict'`: unknown enum values fail too (for your own tests). `'off'`: no check.
+   */
+  validateResponses?: ValidationMode | undefined;
+  /**
+   * Client-side rate limit shared by every request of this client (pagination, bulk upserts and
+   * retries included): at most `requests` requests in any `perMs` ms, e.g. the provider's default
+   * `{ requests: 100, perMs: 60_000 }`. While on, a response whose `X-Rate-Limit-Used` reaches
+   * `X-Rate-Limit-Max` pauses new requests for a window. Default `false` (off).
+   */
+  rateLimit?: RateLimitOptions | false | undefined;
+}
+
+/** The client's options with every default applied and every value checked. */
+export interface ResolvedClientOptions {
+  apiToken: string;
+  /** Service root, normalised, without a trailing slash. */
+  baseUrl: string;
+  timeout: number;
+  maxRetries: number;
+  /** Longest `Retry-After` (seconds) the SDK waits for; longer asks fail at once. */
+  maxRetryAfter: number;
+  /** First backoff delay in ms (doubles each retry). */
+  initialRetryDelay: number;
+  /** Cap of the backoff delay in ms. */
+  maxRetryDelay: number;
+  fetch: typeof globalThis.fetch | undefined;
+  defaultHeaders: Record<string, string | undefined>;
+  logLevel: LogLevel;
+  logger: Logger;
+  validateResponses: ValidationMode;
+  rateLimit: RateLimitOptions | false;
+}
+
+/** Per-request options: the last argument of every resource method. Never sent to the API. */
+export interface RequestOptions {
+  /** Aborts the request, including any retry wait (rejects with `APIUserAbortError`). */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds per attempt; overrides the client's `timeout`. */
+  timeout?: number | undefined;
+  /** Extra attempts after the first; overrides the client's `maxRetries`. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this request (a value of `undefined` removes a default header). */
+  headers?: Record<string, string | undefined> | undefined;
+}
+
+/** Options of list methods: the request options plus pagination controls. */
+export interface ListOptions extends RequestOptions {
+  /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
+  maxPages?: number | undefined;
+  /**
+   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
+   * than one page ahead.
+   */
+  prefetch?: 0 | 1 | undefined;
+}
+
+/** Reads an environment variable; `undefined` where there is none (or no environment at all). */
+export type EnvReader = (name: string) => string | undefined;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII, spaces and tabs inside, and obs-text; no control characters (CR, LF, NUL, …).
 const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
 /** An API token: visible ASCII only (no spaces, no line breaks). */
-export const TOKEN = /^[\x21-\x7E]+$/;
+const TOKEN = /^[\x21-\x7E]+$/;
 const MAX_TIMEOUT = 2_147_483_647;
 
 /** The names of the request options (the last argument of every method; never query parameters). */
@@ -20,6 +119,118 @@ export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set([
   'maxPages',
   'prefetch',
 ]);
+
+function configError(message: string): FulfillmentError {
+  return new FulfillmentError(message);
+}
+
+/** Normalises a base URL to the service root: no trailing slash, no `/merchant_api[/vN]`. */
+export function normaliseBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw configError(`baseUrl is not a valid URL: ${JSON.stringify(input)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw configError(`baseUrl must use http or https, got ${JSON.stringify(url.protocol)}`);
+  }
+  if (url.search || url.hash) throw configError('baseUrl must not carry a query string or fragment');
+  let path = url.pathname.replace(/\/+$/, '');
+  path = path.replace(/\/merchant_api(\/v\d+)?$/i, '').replace(/\/+$/, '');
+  return `${url.origin}${path}`;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw configError(
+      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function rateLimitOption(option: RateLimitOptions | false | undefined): RateLimitOptions | false {
+  if (option === undefined || option === false) return false;
+  const { requests, perMs } = option ?? {};
+  if (!Number.isInteger(requests) || requests < 1) {
+    throw configError(`rateLimit.requests must be an integer >= 1, got ${String(requests)}`);
+  }
+  if (typeof perMs !== 'number' || !Number.isFinite(perMs) || perMs <= 0) {
+    throw configError(`rateLimit.perMs must be a positive number, got ${String(perMs)}`);
+  }
+  return { requests, perMs };
+}
+
+/**
+ * Applies the defaults to the client's options and checks every value; the first problem is a
+ * `FulfillmentError` naming the option. An environment variable is read only when its option is
+ * not given.
+ */
+export function resolveClientOptions(options: ClientOptions, env: EnvReader): ResolvedClientOptions {
+  const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
+  if (!apiToken) {
+    throw configError(
+      'Missing API token: pass the apiToken option or set the FULFILLMENT_API_TOKEN environment variable.',
+    );
+  }
+  if (typeof apiToken !== 'string' || !TOKEN.test(apiToken)) {
+    throw configError(
+      'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
+    );
+  }
+  const headerProblems = headerIssues(options.defaultHeaders, 'defaultHeaders');
+  if (headerProblems.length > 0) {
+    throw configError(`Invalid ${headerProblems.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+  const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
+  if (!rawBase) {
+    throw configError(
+      'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
+    );
+  }
+  const baseUrl = normaliseBaseUrl(rawBase);
+
+  let logLevel = options.logLevel;
+  if (logLevel === undefined) {
+    const fromEnv = env('FULFILLMENT_LOG');
+    logLevel = isLogLevel(fromEnv) ? fromEnv : 'warn';
+  }
+  if (!isLogLevel(logLevel)) {
+    throw configError(`logLevel must be one of off, error, warn, info, debug; got ${String(logLevel)}`);
+  }
+
+  const validateResponses = options.validateResponses ?? 'lenient';
+  if (validateResponses !== 'strict' && validateResponses !== 'lenient' && validateResponses !== 'off') {
+    throw configError(
+      `validateResponses must be 'strict', 'lenient' or 'off'; got ${String(validateResponses)}`,
+    );
+  }
+
+  const timeout = nonNegative('timeout', options.timeout, 60_000);
+  const maxRetries = nonNegative('maxRetries', options.maxRetries, 2, true);
+  if (!Number.isInteger(maxRetries)) throw configError(`maxRetries must be an integer, got ${maxRetries}`);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw configError('fetch must be a function');
+  }
+
+  return {
+    apiToken,
+    baseUrl,
+    timeout,
+    maxRetries,
+    maxRetryAfter: nonNegative('maxRetryAfter', options.maxRetryAfter, 60, true),
+    initialRetryDelay: nonNegative('retryDelay.initialMs', options.retryDelay?.initialMs, 500, true),
+    maxRetryDelay: nonNegative('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, true),
+    fetch: options.fetch,
+    defaultHeaders: options.defaultHeaders ?? {},
+    logLevel,
+    logger: options.logger ?? console,
+    validateResponses,
+    rateLimit: rateLimitOption(options.rateLimit),
+  };
+}
 
 /** Issues with a headers record (`undefined` values allowed: they remove a header). */
 export function headerIssues(headers: unknown, path: string): ValidationIssue[] {

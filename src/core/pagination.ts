@@ -4,36 +4,55 @@
  * array — holds one page at a time, and refuses to loop.
  */
 import * as z from 'zod';
-import type { FulfillmentClient } from '../client.js';
-import type { Pagination } from '../schemas/envelope.js';
 import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
-import { type RawResponse, type RequestOptions, readJson } from './transport.js';
-import { encodeQuery, type QueryValue } from './url.js';
+import type { ListOptions } from './options.js';
+import type { QueryParams } from './request.js';
+import { contextOf, type RawResponse, type ResponseParser, readJson } from './response.js';
+import { parseResponse, type ValidationMode } from './validation.js';
 
-export type { Pagination };
-
-import { parseResponse } from './validation.js';
-
-/** Options of list methods: the request options plus pagination controls. */
-export interface ListOptions extends RequestOptions {
-  /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
-  maxPages?: number | undefined;
-  /**
-   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
-   * than one page ahead.
-   */
-  prefetch?: 0 | 1 | undefined;
+/**
+ * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
+ * page numbers (version 1) and a cursor (version 2). Every field may be absent or `null`, and
+ * unknown keys are kept. (`PaginationSchema` in the schemas describes the same block; a type test
+ * keeps the two equal.)
+ */
+export interface Pagination {
+  /** 1-based number of this page (page-number style). */
+  current_page?: number | null | undefined;
+  /** Number of pages (page-number style). */
+  page_count?: number | null | undefined;
+  /** Number of items over all pages (page-number style). */
+  item_count?: number | null | undefined;
+  /** Page size (page-number style). */
+  items_per_page?: number | null | undefined;
+  /** URL of the first page (cursor style). */
+  first_page_url?: string | null | undefined;
+  /** URL of the next page, `null` on the last page (cursor style). */
+  next_page_url?: string | null | undefined;
+  /** Page size (cursor style). */
+  limit?: number | null | undefined;
+  [key: string]: unknown;
 }
 
-/** Query parameters of a list request. */
-export type ListParams = { readonly [key: string]: QueryValue };
+/**
+ * The client as pagination sees it: its origin (cursors may not leave it), its response checks,
+ * and its request surface, through which every next page is fetched.
+ */
+export interface PageClient {
+  readonly baseUrl: string;
+  readonly validateResponses: ValidationMode;
+  get<T>(
+    path: string,
+    init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
+  ): APIPromise<T>;
+}
 
 /** What is needed to ask for a page. @internal */
 export interface PageRequest {
   /** Path below the service root, or a cursor URL. */
   path: string;
-  params: ListParams | undefined;
+  params: QueryParams | undefined;
   options: ListOptions | undefined;
 }
 
@@ -85,7 +104,7 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #client: FulfillmentClient;
+  readonly #client: PageClient;
   readonly #request: PageRequest;
   readonly #item: z.ZodType<T>;
   readonly #trail: Trail;
@@ -94,7 +113,7 @@ export class Page<T> {
 
   /** @internal */
   constructor(
-    client: FulfillmentClient,
+    client: PageClient,
     request: PageRequest,
     item: z.ZodType<T>,
     data: T[],
@@ -206,14 +225,14 @@ export class Page<T> {
 
 /** Builds a page from a response, applying the loop defences. @internal */
 function buildPage<T>(
-  client: FulfillmentClient,
+  client: PageClient,
   request: PageRequest,
   item: z.ZodType<T>,
   raw: RawResponse,
   previous: Trail | undefined,
 ): Page<T> {
   const body = readJson(raw, false);
-  const context = { status: raw.response.status, method: raw.method, url: raw.url };
+  const context = contextOf(raw);
   const mode = client.validateResponses;
   let items: unknown;
   let pagination: Pagination | null = null;
@@ -254,14 +273,16 @@ function buildPage<T>(
 }
 
 function fetchPage<T>(
-  client: FulfillmentClient,
+  client: PageClient,
   request: PageRequest,
   item: z.ZodType<T>,
   previous: Trail | undefined,
 ): Promise<Page<T>> {
-  return client._transport
-    .send({ method: 'GET', path: request.path, query: encodeQuery(request.params), options: request.options })
-    .then((raw) => buildPage(client, request, item, raw, previous));
+  return client.get(request.path, {
+    query: request.params,
+    options: request.options,
+    response: (raw) => buildPage(client, request, item, raw, previous),
+  });
 }
 
 /**
@@ -271,17 +292,11 @@ function fetchPage<T>(
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
 
-  /** @internal */
-  constructor(client: FulfillmentClient, request: PageRequest, item: z.ZodType<T>, failure?: unknown) {
-    const raw =
-      failure === undefined
-        ? client._transport.send({
-            method: 'GET',
-            path: request.path,
-            query: encodeQuery(request.params),
-            options: request.options,
-          })
-        : Promise.reject(failure);
+  /**
+   * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
+   * request. @internal
+   */
+  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: z.ZodType<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
   }

@@ -5,12 +5,13 @@
  * fixed or sliding windows.
  */
 import { APIUserAbortError } from './errors.js';
+import { readRateLimit } from './headers.js';
+import type { RateLimitOptions } from './options.js';
 import { sleep } from './sleep.js';
 
-/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. */
-export interface RateLimitOptions {
-  requests: number;
-  perMs: number;
+/** A limiter for the `rateLimit` option, or `undefined` when it is off. */
+export function createRateLimiter(option: RateLimitOptions | false): RateLimiter | undefined {
+  return option ? new RateLimiter(option) : undefined;
 }
 
 /** The limiter itself: one per client, shared by all its requests. @internal */
@@ -74,5 +75,11 @@ export class RateLimiter {
    */
   exhausted(now = Date.now()): void {
     this.#starts.fill(now);
+  }
+
+  /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */
+  observe(headers: Headers): void {
+    const { used, max } = readRateLimit(headers);
+    if (used !== undefined && max !== undefined && used >= max) this.exhausted();
   }
 }

@@ -1,90 +1,36 @@
 /**
- * Everything every request goes through: URL, auth and headers, per-attempt timeout, retries with
- * backoff and `Retry-After`, error mapping and logging. One ky instance per client.
+ * Everything every request goes through once it is built (see `request.ts`): URL, auth and
+ * headers, per-attempt timeout, retries with backoff and `Retry-After`, the client-side rate
+ * limiter, error mapping and logging. One ky instance per client.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../version.js';
-import {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  FulfillmentError,
-  parseRetryAfter,
-  RequestValidationError,
-  ResponseValidationError,
-} from './errors.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, FulfillmentError } from './errors.js';
+import { parseRetryAfter } from './headers.js';
 import { type LevelledLogger, redactHeaders } from './log.js';
-import { requestOptionIssues } from './options.js';
+import type { ResolvedClientOptions } from './options.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { RequestSpec } from './request.js';
+import { parseBody, type RawResponse } from './response.js';
 import { sleep } from './sleep.js';
 
-/** HTTP methods the API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** Per-request options: the last argument of every resource method. Never sent to the API. */
-export interface RequestOptions {
-  /** Aborts the request, including any retry wait (rejects with `APIUserAbortError`). */
-  signal?: AbortSignal | undefined;
-  /** Milliseconds per attempt; overrides the client's `timeout`. */
-  timeout?: number | undefined;
-  /** Extra attempts after the first; overrides the client's `maxRetries`. */
-  maxRetries?: number | undefined;
-  /** Extra headers for this request (a value of `undefined` removes a default header). */
-  headers?: Record<string, string | undefined> | undefined;
-}
-
-/** One API call, as the resources describe it. */
-export interface RequestSpec {
-  method: HttpMethod;
-  /** Path below the service root (`/merchant_api/v1/skus`), or an absolute URL on the same origin. */
-  path: string;
-  /** Encoded query string without `?` (see `encodeQuery`). */
-  query?: string | undefined;
-  /** JSON body (already validated). */
-  body?: unknown;
-  /**
-   * Whether the request may be repeated safely. Defaults to true for every method but POST.
-   * A non-idempotent request is retried only when it provably never reached the server's logic.
-   */
-  idempotent?: boolean | undefined;
-  options?: RequestOptions | undefined;
-}
-
-/** Resolved transport settings. */
-export interface TransportConfig {
-  apiToken: string;
-  /** Service root, normalised, without a trailing slash. */
-  baseUrl: string;
-  timeout: number;
-  maxRetries: number;
-  /** Longest `Retry-After` (seconds) the SDK waits for; longer asks fail at once. */
-  maxRetryAfter: number;
-  /** First backoff delay in ms (doubles each retry). */
-  initialRetryDelay: number;
-  /** Cap of the backoff delay in ms. */
-  maxRetryDelay: number;
-  fetch: typeof globalThis.fetch | undefined;
-  defaultHeaders: Record<string, string | undefined>;
+/** What the transport needs: the client's resolved options, its logger and its rate limiter. */
+export interface TransportConfig
+  extends Pick<
+    ResolvedClientOptions,
+    | 'apiToken'
+    | 'baseUrl'
+    | 'timeout'
+    | 'maxRetries'
+    | 'maxRetryAfter'
+    | 'initialRetryDelay'
+    | 'maxRetryDelay'
+    | 'fetch'
+    | 'defaultHeaders'
+  > {
   logger: LevelledLogger;
-  /**
-   * Called before each attempt; may wait (the client-side rate limiter). May return a function to
-   * call once the attempt's answer or failure is in.
-   */
-  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<(() => void) | undefined>) | undefined;
-  /** Called with every response's headers (the client-side rate limiter reads them). */
-  onResponse?: ((response: Response) => void) | undefined;
-}
-
-/** A response received with a 2xx status, its body already read (within the attempt's timeout). */
-export interface RawResponse {
-  /** The response (its body has been read: see `text`). */
-  response: Response;
-  /** The body as text. */
-  text: string;
-  /** Request method, for messages. */
-  method: string;
-  /** Request URL, for messages. */
-  url: string;
+  /** The client-side rate limiter shared by every request of the client, when one is on. */
+  rateLimiter?: RateLimiter | undefined;
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
@@ -110,45 +56,6 @@ function neverSent(error: unknown): boolean {
     if (Array.isArray(inner)) stack.push(...inner);
   }
   return false;
-}
-
-/** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
-export function parseBody(text: string): unknown {
-  if (text === '') return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * Reads a 2xx body as JSON. With `allowEmpty` (endpoints that document no body), an empty body, a
- * 204 or a body that is not JSON gives `undefined`; otherwise those are a `ResponseValidationError`
- * keeping the text.
- */
-export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
-  const text = raw.text;
-  const context = { status: raw.response.status, method: raw.method, url: raw.url };
-  if (raw.response.status === 204 || text.trim() === '') {
-    if (allowEmpty) return undefined;
-    throw new ResponseValidationError({
-      body: text,
-      issues: [{ path: '', message: 'expected a JSON body, got an empty response' }],
-      ...context,
-    });
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
-    if (allowEmpty) return undefined;
-    throw new ResponseValidationError({
-      body: text,
-      issues: [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }],
-      ...context,
-    });
-  }
 }
 
 type KyModule = typeof import('ky');
@@ -233,8 +140,6 @@ export class Transport {
     const config = this.#config;
     const log = config.logger;
     const options = spec.options ?? {};
-    const problems = requestOptionIssues(spec.options);
-    if (problems.length > 0) throw new RequestValidationError(problems, `${spec.method} ${spec.path}`);
     const signal = options.signal;
     const timeout = options.timeout ?? config.timeout;
     const maxRetries = options.maxRetries ?? config.maxRetries;
@@ -248,7 +153,7 @@ export class Transport {
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      const attemptDone = config.beforeAttempt ? await config.beforeAttempt(signal) : undefined;
+      const attemptDone = config.rateLimiter ? await config.rateLimiter.acquire(signal) : undefined;
 
       const started = log.enabled('debug') ? Date.now() : 0;
       if (started) {
@@ -263,7 +168,7 @@ export class Transport {
       const pending = request(url, init);
       try {
         const response = await pending;
-        config.onResponse?.(response);
+        config.rateLimiter?.observe(response.headers);
         if (started) {
           log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
         }

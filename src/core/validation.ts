@@ -1,8 +1,13 @@
 /**
- * Validation on both sides of the wire: requests before they are sent, responses as they arrive.
+ * Validation on both sides of the wire: requests before they are sent, responses as they arrive,
+ * in the mode the caller passes (`'strict'`, `'lenient'` or `'off'`).
+ *
+ * Open enums: a response enum is a `z.string()` whose metadata lists its known values
+ * (`.meta({ knownValues })`, see `openEnum` in the schemas). Every mode accepts any string there, so
+ * a value the SDK does not know yet never breaks a parse; `'strict'` then reports each unknown value
+ * by its path (see {@link unknownEnumValues}).
  */
 import * as z from 'zod';
-import { withStrictEnums } from '../schemas/common.js';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 /** How responses are checked: see `ClientOptions.validateResponses`. */
@@ -80,8 +85,134 @@ export function parseResponse<T extends z.ZodType>(
   context: ResponseContext = {},
 ): z.output<T> {
   if (mode === 'off') return body as z.output<T>;
-  const fast = compiled(schema);
-  const result = mode === 'strict' ? withStrictEnums(() => fast.safeParse(body)) : fast.safeParse(body);
-  if (result.success) return result.data;
-  throw new ResponseValidationError({ body, issues: toIssues(result.error.issues), ...context });
+  const result = compiled(schema).safeParse(body);
+  const unknown = mode === 'strict' ? unknownEnumValues(schema, body) : [];
+  if (result.success && unknown.length === 0) return result.data;
+  const issues = result.success ? unknown : [...toIssues(result.error.issues), ...unknown];
+  throw new ResponseValidationError({ body, issues, ...context });
+}
+
+/** Finds the unknown values of a value's open enums; pushes one issue per value found. */
+type EnumCheck = (value: unknown, path: string, out: ValidationIssue[]) => void;
+
+const enumChecks = new WeakMap<z.core.$ZodType, EnumCheck | null>();
+
+/** The metadata key under which an open enum lists its known values. */
+export const KNOWN_VALUES = 'knownValues';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function child(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function combine(checks: readonly EnumCheck[]): EnumCheck | null {
+  if (checks.length === 0) return null;
+  if (checks.length === 1) return checks[0]!;
+  // Several branches of a union may see the same field: report each path once.
+  return (value, path, out) => {
+    const found: ValidationIssue[] = [];
+    for (const check of checks) check(value, path, found);
+    for (const issue of found) if (!out.some((i) => i.path === issue.path)) out.push(issue);
+  };
+}
+
+/**
+ * Builds (once per schema) the check of the open enums below `schema`, or `null` when there are
+ * none, so a schema without open enums costs nothing.
+ */
+function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType>()): EnumCheck | null {
+  const cached = enumChecks.get(schema);
+  if (cached !== undefined) return cached;
+  if (building.has(schema)) return null;
+  building.add(schema);
+  const sub = (s: unknown) => enumCheckOf(s as z.core.$ZodType, building);
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  let check: EnumCheck | null = null;
+  switch (def.type) {
+    case 'string': {
+      const values = z.globalRegistry.get(schema as z.ZodType)?.[KNOWN_VALUES];
+      if (Array.isArray(values)) {
+        const known = new Set<unknown>(values);
+        const message = `expected one of ${values.map((v) => `'${String(v)}'`).join(', ')}`;
+        check = (value, path, out) => {
+          if (typeof value === 'string' && !known.has(value)) out.push({ path, message });
+        };
+      }
+      break;
+    }
+    case 'object': {
+      const fields: [string, EnumCheck][] = [];
+      for (const [key, field] of Object.entries(def.shape as Record<string, unknown>)) {
+        const fieldCheck = sub(field);
+        if (fieldCheck) fields.push([key, fieldCheck]);
+      }
+      if (fields.length > 0) {
+        check = (value, path, out) => {
+          if (!isRecord(value)) return;
+          for (const [key, fieldCheck] of fields) {
+            if (Object.hasOwn(value, key)) fieldCheck(value[key], child(path, key), out);
+          }
+        };
+      }
+      break;
+    }
+    case 'array': {
+      const element = sub(def.element);
+      if (element) {
+        check = (value, path, out) => {
+          if (Array.isArray(value)) value.forEach((item, i) => element(item, `${path}[${i}]`, out));
+        };
+      }
+      break;
+    }
+    case 'record': {
+      const entry = sub(def.valueType);
+      if (entry) {
+        check = (value, path, out) => {
+          if (isRecord(value)) for (const [key, item] of Object.entries(value)) entry(item, child(path, key), out);
+        };
+      }
+      break;
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      check = sub(def.innerType);
+      break;
+    case 'pipe':
+      // The input side describes the wire (a transform's output is not walked).
+      check = sub(def.in);
+      break;
+    case 'lazy':
+      check = sub((def.getter as () => unknown)());
+      break;
+    case 'union':
+      check = combine((def.options as unknown[]).map(sub).filter((c): c is EnumCheck => c !== null));
+      break;
+    case 'intersection':
+      check = combine([sub(def.left), sub(def.right)].filter((c): c is EnumCheck => c !== null));
+      break;
+  }
+  building.delete(schema);
+  enumChecks.set(schema, check);
+  return check;
+}
+
+/**
+ * The values of `body` that sit in an open enum of `schema` but are not among its known values,
+ * each as an issue naming its path (`items[2].status: expected one of …`). Walks only the parts of
+ * the schema that hold open enums.
+ */
+export function unknownEnumValues(schema: z.ZodType, body: unknown): ValidationIssue[] {
+  const check = enumCheckOf(schema);
+  const out: ValidationIssue[] = [];
+  check?.(body, '', out);
+  return out;
 }

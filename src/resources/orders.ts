@@ -1,8 +1,12 @@
+/**
+ * Orders submitted for fulfillment (`/merchant_api/v1/orders`).
+ */
 import type { APIPromise } from '../core/api-promise.js';
-import type { ListOptions, ListParams, PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/transport.js';
-import { encodeQuery, type Id, pathId } from '../core/url.js';
-import { validateRequest } from '../core/validation.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { path, type QueryParams } from '../core/request.js';
+import { optionalBody } from '../core/response.js';
+import type { Id } from '../core/url.js';
 import {
   type Order,
   type OrderCreateParams,
@@ -18,11 +22,12 @@ import {
 import { APIResource } from './resource.js';
 
 const ORDERS = '/merchant_api/v1/orders';
+const OptionalOrder = optionalBody(OrderSchema);
 
 /** `include: ['batches']` is sent comma-joined: `include=batches`. */
-function withInclude(params: Record<string, unknown>): ListParams {
+function withInclude(params: Record<string, unknown>): QueryParams {
   const { include, ...rest } = params;
-  const query = rest as ListParams;
+  const query = rest as QueryParams;
   return Array.isArray(include) && include.length > 0 ? { ...query, include: include.join(',') } : query;
 }
 
@@ -33,19 +38,23 @@ export class Orders extends APIResource {
    * Filters: `created_at: { gte, gt, lte, lt }`; `include: ['batches']` adds SKU batches to items.
    */
   list(params?: OrderListParams, options?: ListOptions): PagePromise<Order> {
-    return this._client._list(ORDERS, OrderListParamsSchema, params, OrderSchema, options, withInclude);
+    return this._client.getAPIList(ORDERS, OrderSchema, {
+      query: params,
+      querySchema: OrderListParamsSchema,
+      toQuery: withInclude,
+      options,
+    });
   }
 
   /** Retrieves one order. `GET /merchant_api/v1/orders/{id}`; `include: ['batches']` adds SKU batches. */
   retrieve(id: Id, params?: OrderRetrieveParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client._request(() => {
-      const path = `${ORDERS}/${pathId(id)}`;
-      const query =
-        params === undefined
-          ? undefined
-          : encodeQuery(withInclude(validateRequest(OrderRetrieveParamsSchema, params, `GET ${path}`)));
-      return { method: 'GET', path, query, options };
-    }, OrderSchema);
+    return this._client.get(path`/merchant_api/v1/orders/${id}`, {
+      query: params,
+      querySchema: OrderRetrieveParamsSchema,
+      toQuery: withInclude,
+      options,
+      response: OrderSchema,
+    });
   }
 
   /**
@@ -56,15 +65,7 @@ export class Orders extends APIResource {
    * orders): only a 429 or a refused connection is retried.
    */
   create(body: OrderCreateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client._request(
-      () => ({
-        method: 'POST',
-        path: ORDERS,
-        body: validateRequest(OrderCreateParamsSchema, body, `POST ${ORDERS}`),
-        options,
-      }),
-      OrderSchema,
-    );
+    return this._client.post(ORDERS, { body, bodySchema: OrderCreateParamsSchema, options, response: OrderSchema });
   }
 
   /**
@@ -72,15 +73,12 @@ export class Orders extends APIResource {
    * `merchant_item_id`; every other field is optional.
    */
   update(id: Id, body: OrderUpdateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client._request(() => {
-      const path = `${ORDERS}/${pathId(id)}`;
-      return {
-        method: 'PATCH',
-        path,
-        body: validateRequest(OrderUpdateParamsSchema, body, `PATCH ${path}`),
-        options,
-      };
-    }, OrderSchema);
+    return this._client.patch(path`/merchant_api/v1/orders/${id}`, {
+      body,
+      bodySchema: OrderUpdateParamsSchema,
+      options,
+      response: OrderSchema,
+    });
   }
 
   /**
@@ -88,10 +86,6 @@ export class Orders extends APIResource {
    * The API documents no response body: resolves with the order when one is sent, else `undefined`.
    */
   cancel(id: Id, options?: RequestOptions): APIPromise<Order | undefined> {
-    return this._client._request(
-      () => ({ method: 'PUT', path: `${ORDERS}/${pathId(id)}/cancel`, options }),
-      OrderSchema,
-      true,
-    );
+    return this._client.put(path`/merchant_api/v1/orders/${id}/cancel`, { options, response: OptionalOrder });
   }
 }

@@ -1,11 +1,14 @@
-import type { FulfillmentClient } from '../client.js';
+/**
+ * The base of every resource namespace: it holds the request surface its methods call.
+ */
+import type { RequestSurface } from '../core/surface.js';
 
-/** Base of every resource namespace: holds the client it sends through. */
+/** Base of every resource namespace. */
 export abstract class APIResource {
   /** @internal */
-  protected readonly _client: FulfillmentClient;
+  protected readonly _client: RequestSurface;
 
-  constructor(client: FulfillmentClient) {
+  constructor(client: RequestSurface) {
     this._client = client;
   }
 }

@@ -1,7 +1,11 @@
+/**
+ * Restocking shipments (inbound goods), by API version: `v1` and `v2`.
+ */
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/transport.js';
-import { type Id, pathId } from '../core/url.js';
-import { validateRequest } from '../core/validation.js';
+import type { RequestOptions } from '../core/options.js';
+import { path } from '../core/request.js';
+import type { RequestSurface } from '../core/surface.js';
+import type { Id } from '../core/url.js';
 import {
   type RestockingShipmentV1,
   type RestockingShipmentV1CreateParams,
@@ -28,15 +32,12 @@ export class RestockingShipmentsV1 extends APIResource {
    * A shipment created through the API starts with status `shipped`.
    */
   create(body: RestockingShipmentV1CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
-    return this._client._request(
-      () => ({
-        method: 'POST',
-        path: V1,
-        body: validateRequest(RestockingShipmentV1CreateParamsSchema, body, `POST ${V1}`),
-        options,
-      }),
-      RestockingShipmentV1Schema,
-    );
+    return this._client.post(V1, {
+      body,
+      bodySchema: RestockingShipmentV1CreateParamsSchema,
+      options,
+      response: RestockingShipmentV1Schema,
+    });
   }
 
   /**
@@ -53,23 +54,20 @@ export class RestockingShipmentsV1 extends APIResource {
     body: RestockingShipmentV1UpdateParams,
     options?: RequestOptions,
   ): APIPromise<RestockingShipmentV1> {
-    return this._client._request(() => {
-      const path = `${V1}/${pathId(id)}`;
-      return {
-        method: 'PUT',
-        path,
-        body: validateRequest(RestockingShipmentV1UpdateParamsSchema, body, `PUT ${path}`),
-        options,
-      };
-    }, RestockingShipmentV1Schema);
+    return this._client.put(path`/merchant_api/v1/restocking_shipments/${id}`, {
+      body,
+      bodySchema: RestockingShipmentV1UpdateParamsSchema,
+      options,
+      response: RestockingShipmentV1Schema,
+    });
   }
 
   /** Retrieves one restocking shipment. `GET /merchant_api/v1/restocking_shipments/{id}`. */
   retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
-    return this._client._request(
-      () => ({ method: 'GET', path: `${V1}/${pathId(id)}`, options }),
-      RestockingShipmentV1Schema,
-    );
+    return this._client.get(path`/merchant_api/v1/restocking_shipments/${id}`, {
+      options,
+      response: RestockingShipmentV1Schema,
+    });
   }
 }
 
@@ -81,15 +79,12 @@ export class RestockingShipmentsV2 extends APIResource {
    * are required. A shipment created through the API starts with status `shipped`.
    */
   create(body: RestockingShipmentV2CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
-    return this._client._request(
-      () => ({
-        method: 'POST',
-        path: V2,
-        body: validateRequest(RestockingShipmentV2CreateParamsSchema, body, `POST ${V2}`),
-        options,
-      }),
-      RestockingShipmentV2Schema,
-    );
+    return this._client.post(V2, {
+      body,
+      bodySchema: RestockingShipmentV2CreateParamsSchema,
+      options,
+      response: RestockingShipmentV2Schema,
+    });
   }
 
   /**
@@ -102,23 +97,20 @@ export class RestockingShipmentsV2 extends APIResource {
     body: RestockingShipmentV2ReplaceParams,
     options?: RequestOptions,
   ): APIPromise<RestockingShipmentV2> {
-    return this._client._request(() => {
-      const path = `${V2}/${pathId(id)}`;
-      return {
-        method: 'PUT',
-        path,
-        body: validateRequest(RestockingShipmentV2ReplaceParamsSchema, body, `PUT ${path}`),
-        options,
-      };
-    }, RestockingShipmentV2Schema);
+    return this._client.put(path`/merchant_api/v2/restocking_shipments/${id}`, {
+      body,
+      bodySchema: RestockingShipmentV2ReplaceParamsSchema,
+      options,
+      response: RestockingShipmentV2Schema,
+    });
   }
 
   /** Retrieves one restocking shipment. `GET /merchant_api/v2/restocking_shipments/{id}`. */
   retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
-    return this._client._request(
-      () => ({ method: 'GET', path: `${V2}/${pathId(id)}`, options }),
-      RestockingShipmentV2Schema,
-    );
+    return this._client.get(path`/merchant_api/v2/restocking_shipments/${id}`, {
+      options,
+      response: RestockingShipmentV2Schema,
+    });
   }
 }
 
@@ -129,7 +121,7 @@ export class RestockingShipments {
   /** Version 2: `create`, `replace` (PUT replaces the whole resource), `retrieve`. */
   readonly v2: RestockingShipmentsV2;
 
-  constructor(client: ConstructorParameters<typeof RestockingShipmentsV1>[0]) {
+  constructor(client: RequestSurface) {
     this.v1 = new RestockingShipmentsV1(client);
     this.v2 = new RestockingShipmentsV2(client);
   }

@@ -1,4 +1,8 @@
-import type { ListOptions, PagePromise } from '../core/pagination.js';
+/**
+ * Outbound shipments of orders (`/merchant_api/v1/shipments`).
+ */
+import type { ListOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
 import {
   type Shipment,
   type ShipmentListParams,
@@ -11,12 +15,10 @@ import { APIResource } from './resource.js';
 export class Shipments extends APIResource {
   /** Lists shipments, newest first, with their items. `GET /merchant_api/v1/shipments`. */
   list(params?: ShipmentListParams, options?: ListOptions): PagePromise<Shipment> {
-    return this._client._list(
-      '/merchant_api/v1/shipments',
-      ShipmentListParamsSchema,
-      params,
-      ShipmentSchema,
+    return this._client.getAPIList('/merchant_api/v1/shipments', ShipmentSchema, {
+      query: params,
+      querySchema: ShipmentListParamsSchema,
       options,
-    );
+    });
   }
 }

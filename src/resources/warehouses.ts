@@ -1,4 +1,8 @@
-import type { ListOptions, PagePromise } from '../core/pagination.js';
+/**
+ * The merchant's warehouses (`/merchant_api/v1/warehouses`).
+ */
+import type { ListOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
 import {
   type Warehouse,
   type WarehouseListParams,
@@ -14,12 +18,10 @@ export class Warehouses extends APIResource {
    * Only `id` is documented; every other field is kept as sent.
    */
   list(params?: WarehouseListParams, options?: ListOptions): PagePromise<Warehouse> {
-    return this._client._list(
-      '/merchant_api/v1/warehouses',
-      WarehouseListParamsSchema,
-      params,
-      WarehouseSchema,
+    return this._client.getAPIList('/merchant_api/v1/warehouses', WarehouseSchema, {
+      query: params,
+      querySchema: WarehouseListParamsSchema,
       options,
-    );
+    });
   }
 }

@@ -4,31 +4,14 @@
  */
 import * as z from 'zod';
 
-let strictEnums = 0;
-
 /**
- * Runs `fn` with open enums closed: inside it, a value outside an enum's known values fails.
- * Parsing is synchronous, so the flag never leaks into another parse.
- * @internal
- */
-export function withStrictEnums<T>(fn: () => T): T {
-  strictEnums++;
-  try {
-    return fn();
-  } finally {
-    strictEnums--;
-  }
-}
-
-/**
- * An enum that stays open for forward compatibility: a value the SDK does not know yet passes in
- * `'lenient'` mode and is typed `Known | (string & {})`; in `'strict'` mode it fails.
+ * An enum that stays open for forward compatibility: any string passes the schema, typed
+ * `Known | (string & {})`, and the known values travel in the schema's metadata (`knownValues`).
+ * The response check of the `'strict'` mode reads them there and rejects an unknown value; the
+ * `'lenient'` mode keeps it.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  const known = new Set<string>(values);
-  return z.string().refine((v) => strictEnums === 0 || known.has(v), {
-    error: `expected one of ${values.map((v) => `'${v}'`).join(', ')}`,
-  }) as unknown as z.ZodType<T[number] | (string & {}), string>;
+  return z.string().meta({ knownValues: values }) as unknown as z.ZodType<T[number] | (string & {}), string>;
 }
 
 /** What identifies an inventory batch in every response that shows one (all nullish). */

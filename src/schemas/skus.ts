@@ -182,6 +182,16 @@ export const SkuRefSchema = z.looseObject({
 /** A reference to a SKU embedded in shipment and return items. */
 export type SkuRef = z.infer<typeof SkuRefSchema>;
 
+/**
+ * A list of SKUs in any of the shapes the API may use where it documents none (the bulk upsert
+ * answer, the lookup by merchant SKU code): a bare array, `{ data }` or `{ skus }`.
+ */
+export const SkuListBodySchema = z.union([
+  z.array(SkuSchema),
+  z.looseObject({ data: z.array(SkuSchema) }).transform((v) => v.data),
+  z.looseObject({ skus: z.array(SkuSchema) }).transform((v) => v.skus),
+]);
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------------

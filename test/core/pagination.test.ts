@@ -1,12 +1,12 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { type FulfillmentClient, Page, PaginationError, RequestValidationError } from '../src/index.js';
-import { orderFixture } from './fixtures/orders.js';
-import { returnFixture } from './fixtures/returns.js';
-import { shipmentFixture } from './fixtures/shipments.js';
-import { skuMinimalFixture } from './fixtures/skus.js';
-import { warehousesFixture } from './fixtures/warehouses.js';
-import { BASE, testClient, useMsw } from './helpers/msw.js';
+import { type FulfillmentClient, Page, PaginationError, RequestValidationError } from '../../src/index.js';
+import { orderFixture } from '../fixtures/orders.js';
+import { returnFixture } from '../fixtures/returns.js';
+import { shipmentFixture } from '../fixtures/shipments.js';
+import { skuMinimalFixture } from '../fixtures/skus.js';
+import { warehousesFixture } from '../fixtures/warehouses.js';
+import { BASE, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
 const WAREHOUSES = `${BASE}/merchant_api/v1/warehouses`;
@@ -505,5 +505,56 @@ describe('every list method walks 3 pages in each strategy', () => {
         }
       },
     );
+  });
+});
+
+describe('relative cursors', () => {
+  it('are resolved against the page they came from, and stay on the configured origin', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(`${BASE}/root/merchant_api/v1/warehouses`, ({ request }) => {
+        seen.push(request.url);
+        const cursor = new URL(request.url).searchParams.get('c');
+        return HttpResponse.json({
+          data: [{ id: cursor ? 2 : 1 }],
+          pagination: { next_page_url: cursor ? null : '?c=2' },
+        });
+      }),
+    );
+    const client = testClient({ baseUrl: `${BASE}/root` });
+    const ids = (await client.warehouses.list().toArray({ max: 10 })).map((w) => w.id);
+    expect(ids).toEqual([1, 2]);
+    expect(seen).toEqual([
+      `${BASE}/root/merchant_api/v1/warehouses`,
+      `${BASE}/root/merchant_api/v1/warehouses?c=2`,
+    ]);
+  });
+
+  it('a protocol-relative cursor to another host is refused', async () => {
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, () =>
+        HttpResponse.json({ data: [{ id: 1 }], pagination: { next_page_url: '//evil.test/steal' } }),
+      ),
+    );
+    await expect(testClient().warehouses.list().toArray({ max: 10 })).rejects.toBeInstanceOf(PaginationError);
+  });
+});
+
+describe('toArray with prefetch', () => {
+  it('fetches no page beyond what max needs', async () => {
+    const pages: string[] = [];
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        pages.push(String(page));
+        return HttpResponse.json({
+          data: [{ id: page * 10 }, { id: page * 10 + 1 }],
+          pagination: { current_page: page, page_count: 10 },
+        });
+      }),
+    );
+    const items = await testClient().warehouses.list(undefined, { prefetch: 1 }).toArray({ max: 4 });
+    expect(items).toHaveLength(4);
+    expect(pages).toEqual(['1', '2']);
   });
 });

@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from '../src/core/rate-limit.js';
-import { APIUserAbortError } from '../src/index.js';
-import { BASE, testClient, useMsw } from './helpers/msw.js';
+import { RateLimiter } from '../../src/core/rate-limit.js';
+import { APIUserAbortError } from '../../src/index.js';
+import { BASE, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
 

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { APIConnectionError, APITimeoutError, FulfillmentClient } from '../src/index.js';
-import { closedPort, startServer } from './helpers/http-server.js';
+import { APIConnectionError, APITimeoutError, FulfillmentClient } from '../../src/index.js';
+import { closedPort, startServer } from '../helpers/http-server.js';
 
 const Any = z.unknown();
 let cleanup: (() => Promise<void>) | undefined;
@@ -31,7 +31,7 @@ describe('timeouts (real server on 127.0.0.1)', () => {
     });
     cleanup = srv.close;
     const error = await client(srv.url, { timeout: 100 })
-      ._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any)
+      .get('/merchant_api/v1/skus', { response: Any })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
@@ -45,7 +45,7 @@ describe('timeouts (real server on 127.0.0.1)', () => {
     });
     cleanup = srv.close;
     const error = await client(srv.url, { timeout: 100 })
-      ._request({ method: 'POST', path: '/merchant_api/v1/orders', body: { merchant_order_id: 'A' } }, Any)
+      .post('/merchant_api/v1/orders', { body: { merchant_order_id: 'A' }, response: Any })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     await new Promise((r) => setTimeout(r, 50));
@@ -58,12 +58,10 @@ describe('timeouts (real server on 127.0.0.1)', () => {
     });
     cleanup = srv.close;
     const c = client(srv.url, { timeout: 50, maxRetries: 0 });
-    await expect(c._request({ method: 'GET', path: '/x' }, Any)).rejects.toBeInstanceOf(APITimeoutError);
-    await expect(c._request({ method: 'GET', path: '/x', options: { timeout: 2000 } }, Any)).resolves.toEqual(
-      {
-        ok: true,
-      },
-    );
+    await expect(c.get('/x', { response: Any })).rejects.toBeInstanceOf(APITimeoutError);
+    await expect(c.get('/x', { options: { timeout: 2000 }, response: Any })).resolves.toEqual({
+      ok: true,
+    });
   });
 
   it('times out a body that stalls after the headers', async () => {
@@ -73,7 +71,7 @@ describe('timeouts (real server on 127.0.0.1)', () => {
     });
     cleanup = srv.close;
     const error = await client(srv.url, { timeout: 150, maxRetries: 0 })
-      ._request({ method: 'GET', path: '/x' }, Any)
+      .get('/x', { response: Any })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
   });
@@ -116,7 +114,7 @@ describe('connection failures', () => {
     });
     cleanup = srv.close;
     const error = await client(srv.url)
-      ._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any)
+      .get('/merchant_api/v1/skus', { response: Any })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APITimeoutError);
@@ -131,7 +129,7 @@ describe('connection failures', () => {
     });
     cleanup = srv.close;
     await expect(
-      client(srv.url)._request({ method: 'POST', path: '/merchant_api/v1/orders', body: {} }, Any),
+      client(srv.url).post('/merchant_api/v1/orders', { body: {}, response: Any }),
     ).rejects.toBeInstanceOf(APIConnectionError);
     expect(hits).toBe(1);
   });
@@ -146,7 +144,7 @@ describe('connection failures', () => {
       },
     });
     const error = await c
-      ._request({ method: 'POST', path: '/merchant_api/v1/orders', body: {} }, Any)
+      .post('/merchant_api/v1/orders', { body: {}, response: Any })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toContain('ECONNREFUSED');

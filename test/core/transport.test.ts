@@ -1,7 +1,9 @@
+import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import type { RequestSpec } from '../src/core/transport.js';
+import type { HttpMethod, RequestInit } from '../../src/core/request.js';
+import { optionalBody } from '../../src/core/response.js';
 import {
   APIError,
   APIUserAbortError,
@@ -16,8 +18,8 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from '../src/index.js';
-import { BASE, recordingLogger, TOKEN, testClient, useMsw } from './helpers/msw.js';
+} from '../../src/index.js';
+import { BASE, recordingLogger, TOKEN, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
 const Any = z.unknown();
@@ -44,8 +46,8 @@ const json = (status: number, body: Record<string, unknown>, headers?: Record<st
   HttpResponse.json(body, { status, headers: headers ?? {} });
 const ok = json(200, { ok: true });
 
-function send(spec: Partial<RequestSpec> & Pick<RequestSpec, 'method' | 'path'>, options = {}) {
-  return testClient(options)._request(spec as RequestSpec, Any);
+function send({ method, path, ...init }: RequestInit & { method: HttpMethod; path: string }, options = {}) {
+  return testClient(options).request(method, path, { ...init, response: Any });
 }
 
 describe('retries', () => {
@@ -316,7 +318,7 @@ describe('APIPromise', () => {
   it('an empty body is undefined where allowed', async () => {
     sequence('delete', '/merchant_api/v1/skus/1', [() => new HttpResponse(null, { status: 204 })]);
     const client = testClient();
-    const result = await client._request({ method: 'DELETE', path: '/merchant_api/v1/skus/1' }, Any, true);
+    const result = await client.delete('/merchant_api/v1/skus/1', { response: optionalBody(Any) });
     expect(result).toBeUndefined();
   });
 });
@@ -367,7 +369,7 @@ describe('retry timing (fake timers)', () => {
     return new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, fetch, logLevel: 'off', ...options });
   }
 
-  const get = (c: FulfillmentClient) => c._request({ method: 'GET', path: '/merchant_api/v1/skus' }, Any);
+  const get = (c: FulfillmentClient) => c.get('/merchant_api/v1/skus', { response: Any });
 
   /** Advances fake time in steps until `promise` settles (bounded), and returns its outcome. */
   async function drive<T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> {
@@ -472,5 +474,21 @@ describe('retry timing (fake timers)', () => {
     const { error } = await drive(get(c));
     expect(error).toBeInstanceOf(InternalServerError);
     expect(gaps(calls)).toEqual([300, 600, 750, 750]);
+  });
+});
+
+describe('the token stays secret in errors of every kind', () => {
+  it('is absent from a connection error', async () => {
+    const client = new FulfillmentClient({
+      apiToken: TOKEN,
+      baseUrl: BASE,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    const error = await client.warehouses.list().catch((e: unknown) => e);
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(TOKEN);
   });
 });

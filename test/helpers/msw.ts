@@ -1,4 +1,5 @@
-import { setupServer } from 'msw/node';
+import { http } from 'msw';
+import { type SetupServer, setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type ClientOptions, FulfillmentClient } from '../../src/index.js';
 
@@ -34,4 +35,21 @@ export function recordingLogger() {
     (message: string, ...details: unknown[]) =>
       lines.push({ level, message, details });
   return { lines, logger: { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') } };
+}
+
+/** Answers METHOD path with `reply`, counting the calls (to prove that nothing was sent). */
+export function countingEndpoint(
+  server: SetupServer,
+  method: 'get' | 'delete' | 'put',
+  path: string,
+  reply: () => Response,
+) {
+  const state = { calls: 0 };
+  server.use(
+    http[method](`${BASE}${path}`, () => {
+      state.calls++;
+      return reply();
+    }),
+  );
+  return state;
 }

@@ -1,0 +1,136 @@
+/**
+ * What a 2xx response becomes: the body read as text on arrival, then parsed as JSON and checked
+ * against the method's schema in the client's `validateResponses` mode.
+ */
+import type * as z from 'zod';
+import { ResponseValidationError } from './errors.js';
+import { parseResponse, type ValidationMode } from './validation.js';
+
+/** A response received with a 2xx status, its body already read (within the attempt's timeout). */
+export interface RawResponse {
+  /** The response (its body has been read: see `text`). */
+  response: Response;
+  /** The body as text. */
+  text: string;
+  /** Request method, for messages. */
+  method: string;
+  /** Request URL, for messages. */
+  url: string;
+}
+
+/** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
+export type ResponseParser<T> = (raw: RawResponse) => T;
+
+/** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
+export function parseBody(text: string): unknown {
+  if (text === '') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Reads a 2xx body as JSON. With `allowEmpty` (endpoints that document no body), an empty body, a
+ * 204 or a body that is not JSON gives `undefined`; otherwise those are a `ResponseValidationError`
+ * keeping the text.
+ */
+export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
+  const text = raw.text;
+  const context = { status: raw.response.status, method: raw.method, url: raw.url };
+  if (raw.response.status === 204 || text.trim() === '') {
+    if (allowEmpty) return undefined;
+    throw new ResponseValidationError({
+      body: text,
+      issues: [{ path: '', message: 'expected a JSON body, got an empty response' }],
+      ...context,
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
+    if (allowEmpty) return undefined;
+    throw new ResponseValidationError({
+      body: text,
+      issues: [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }],
+      ...context,
+    });
+  }
+}
+
+function isResource(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
+}
+
+/** Where a response came from, for error messages. */
+export function contextOf(raw: RawResponse): { status: number; method: string; url: string } {
+  return { status: raw.response.status, method: raw.method, url: raw.url };
+}
+
+/** One client's response parsers, built once per schema and kept. */
+export class ResponseParsers {
+  /** How responses are checked. */
+  readonly mode: ValidationMode;
+  readonly #parsers = new Map<z.ZodType, ResponseParser<unknown>>();
+  readonly #optional = new Map<z.ZodType, ResponseParser<unknown>>();
+
+  constructor(mode: ValidationMode) {
+    this.mode = mode;
+  }
+
+  /** The parser a {@link ResponseSpec} stands for. */
+  of<T>(spec: ResponseSpec<T>): ResponseParser<T> {
+    if (typeof spec === 'function') return spec;
+    if (spec instanceof OptionalBody) return this.optional(spec.schema) as ResponseParser<T>;
+    return this.required(spec);
+  }
+
+  /** Parses the body with `schema`; an empty or non-JSON body is a `ResponseValidationError`. */
+  required<T>(schema: z.ZodType<T>): ResponseParser<T> {
+    return this.#cached(this.#parsers, schema, false) as ResponseParser<T>;
+  }
+
+  /**
+   * For endpoints that document no body: a resource in the body is parsed with `schema`; anything
+   * else (`{"success":true}`, "OK", nothing) means "done" and gives `undefined`, with the raw body
+   * still available through `.withResponse()`.
+   */
+  optional<T>(schema: z.ZodType<T>): ResponseParser<T | undefined> {
+    return this.#cached(this.#optional, schema, true) as ResponseParser<T | undefined>;
+  }
+
+  #cached(cache: Map<z.ZodType, ResponseParser<unknown>>, schema: z.ZodType, allowEmpty: boolean) {
+    let parser = cache.get(schema);
+    if (!parser) {
+      parser = (raw: RawResponse) => {
+        const body = readJson(raw, allowEmpty);
+        if (body === undefined || (allowEmpty && !isResource(body))) return undefined;
+        return parseResponse(schema, body, this.mode, contextOf(raw));
+      };
+      cache.set(schema, parser);
+    }
+    return parser;
+  }
+}
+
+/**
+ * Marks a response schema whose endpoint documents no body: see {@link ResponseParsers.optional}.
+ * Build it once, at module level.
+ */
+export class OptionalBody<T> {
+  readonly schema: z.ZodType<Exclude<T, undefined>>;
+
+  constructor(schema: z.ZodType<Exclude<T, undefined>>) {
+    this.schema = schema;
+  }
+}
+
+/** `schema` for an endpoint that documents no body: the result is `undefined` without a resource. */
+export function optionalBody<T>(schema: z.ZodType<T>): OptionalBody<T | undefined> {
+  return new OptionalBody<T | undefined>(schema as z.ZodType<Exclude<T | undefined, undefined>>);
+}
+
+/** How a method's 2xx body becomes its result: a schema, an optional-body schema, or a parser. */
+export type ResponseSpec<T> = z.ZodType<T> | OptionalBody<T> | ResponseParser<T>;

@@ -1,0 +1,42 @@
+/**
+ * The request surface: what a resource method calls to reach the API. `FulfillmentClient`
+ * implements it; resources depend on this interface only, never on the client itself.
+ */
+import type * as z from 'zod';
+import type { APIPromise } from './api-promise.js';
+import type { ListOptions } from './options.js';
+import type { PagePromise } from './pagination.js';
+import type { HttpMethod, RequestInit, RequestPath } from './request.js';
+import type { ResponseSpec } from './response.js';
+import type { ValidationMode } from './validation.js';
+
+/** A request as a resource method declares it, with how its answer is read. */
+export interface ClientRequestInit<T> extends RequestInit {
+  /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
+  response: ResponseSpec<T>;
+}
+
+/** A list request as a resource method declares it: path, query and options. */
+export interface ClientListInit extends Omit<RequestInit, 'body' | 'bodySchema' | 'idempotent'> {
+  options?: ListOptions | undefined;
+}
+
+/**
+ * Every way to call the API. Each method builds the request in one place (path ids, query and body
+ * validated, options checked), sends it through the transport, and reads the answer. Input problems
+ * reject the returned promise; nothing is sent then.
+ */
+export interface RequestSurface {
+  /** The service root every path is appended to. */
+  readonly baseUrl: string;
+  /** How responses are checked. */
+  readonly validateResponses: ValidationMode;
+  get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  patch<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
+  getAPIList<T>(path: RequestPath, item: z.ZodType<T>, init?: ClientListInit): PagePromise<T>;
+}

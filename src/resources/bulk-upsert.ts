@@ -1,0 +1,186 @@
+/**
+ * The bulk upsert of SKUs (`POST /merchant_api/v1/skus/bulk_upsert`): splitting into requests of at
+ * most 100, sending them a few at a time, and what a run did — its result, or the
+ * `BulkUpsertError` of a run that stopped part-way.
+ */
+import * as z from 'zod';
+import { FulfillmentError, RequestValidationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { parseBody } from '../core/response.js';
+import type { RequestSurface } from '../core/surface.js';
+import { parseResponse, type ValidationMode, validateRequest } from '../core/validation.js';
+import { type Sku, type SkuBulkUpsertItem, SkuBulkUpsertItemSchema, SkuListBodySchema } from '../schemas/skus.js';
+
+const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
+/** Most SKUs the API takes in one bulk upsert request. */
+export const BULK_UPSERT_MAX = 100;
+const BulkItemsSchema = z.array(SkuBulkUpsertItemSchema);
+
+/** Options of `skus.bulkUpsert`: request options plus batching. */
+export interface BulkUpsertOptions extends RequestOptions {
+  /** Requests in flight at once. Default 2. */
+  concurrency?: number | undefined;
+  /** SKUs per request, 1 to 100. Default 100. */
+  chunkSize?: number | undefined;
+}
+
+/** One request of a bulk upsert: which items it carried and how it ended. */
+export interface BulkUpsertChunk {
+  /** Index (in the list you passed) of the first item of this request. */
+  start: number;
+  /** Index after the last item of this request. */
+  end: number;
+  /** `written`: the API accepted it; `failed`: it answered with an error; `skipped`: not sent after a failure. */
+  status: 'written' | 'failed' | 'skipped';
+  /** The error, for a failed request. */
+  error?: unknown;
+  /** The response body as received (parsed JSON, or `undefined` when empty). */
+  body?: unknown;
+}
+
+/** What a bulk upsert did. */
+export interface BulkUpsertResult {
+  /** SKUs the API returned, in request order; `undefined` when the API answered without a list of SKUs. */
+  skus: Sku[] | undefined;
+  /** Number of SKUs written. */
+  written: number;
+  /** One entry per request. */
+  chunks: BulkUpsertChunk[];
+}
+
+/**
+ * A bulk upsert stopped part-way: some requests were written, one or more failed, the rest were not
+ * sent. `written`, `failed` and `skipped` list the indices (in the list you passed) of each group.
+ */
+export class BulkUpsertError extends FulfillmentError {
+  static override readonly brand: string = 'BulkUpsertError';
+  /** Every request with its item range and outcome. */
+  readonly chunks: readonly BulkUpsertChunk[];
+  /** Indices of the items the API accepted. */
+  readonly written: readonly number[];
+  /** Indices of the items whose request failed. */
+  readonly failed: readonly number[];
+  /** Indices of the items not sent because an earlier request failed. */
+  readonly skipped: readonly number[];
+  /** The error of the first failed request. */
+  override readonly cause: unknown;
+  /** The partial result (SKUs returned by the written requests). */
+  readonly result: BulkUpsertResult;
+
+  constructor(result: BulkUpsertResult, total: number) {
+    const indices = (status: BulkUpsertChunk['status']) =>
+      result.chunks
+        .filter((c) => c.status === status)
+        .flatMap((c) => Array.from({ length: c.end - c.start }, (_, i) => c.start + i));
+    const written = indices('written');
+    const failed = indices('failed');
+    const skipped = indices('skipped');
+    const first = result.chunks.find((c) => c.status === 'failed');
+    const reason = first?.error instanceof Error ? first.error.message : String(first?.error);
+    const range = (list: number[]) =>
+      list.length === 0 ? 'none' : `${list.length} (items ${describeRanges(list)})`;
+    super(
+      `Bulk upsert stopped: written ${range(written)} of ${total}; failed ${range(failed)}; not sent ${range(skipped)}. First failure: ${reason}`,
+      { cause: first?.error },
+    );
+    this.cause = first?.error;
+    this.chunks = result.chunks;
+    this.result = result;
+    this.written = written;
+    this.failed = failed;
+    this.skipped = skipped;
+  }
+}
+
+/** `[0, 1, 2, 5]` → `0–2, 5`. */
+function describeRanges(indices: number[]): string {
+  const ranges: string[] = [];
+  let start = indices[0]!;
+  let prev = start;
+  for (const index of [...indices.slice(1), Number.NaN]) {
+    if (index === prev + 1) {
+      prev = index;
+      continue;
+    }
+    ranges.push(start === prev ? `${start}` : `${start}–${prev}`);
+    start = index;
+    prev = index;
+  }
+  return ranges.join(', ');
+}
+
+/**
+ * The SKUs in a bulk upsert response, checked as `validateResponses` says, or `undefined` when the
+ * body is not a list of SKUs (the raw body stays in the chunk: the endpoint documents none).
+ */
+function parseBulkBody(body: unknown, mode: ValidationMode): Sku[] | undefined {
+  if (body === undefined) return undefined;
+  if (mode === 'off') {
+    const record = body as { data?: unknown; skus?: unknown } | null;
+    const list = Array.isArray(body) ? body : (record?.data ?? record?.skus);
+    return Array.isArray(list) ? (list as Sku[]) : undefined;
+  }
+  try {
+    return parseResponse(SkuListBodySchema, body, mode);
+  } catch {
+    return undefined;
+  }
+}
+
+function invalid(path: string, message: string): RequestValidationError {
+  return new RequestValidationError([{ path, message }], `POST ${BULK_UPSERT}`);
+}
+
+/** The raw body of a chunk's answer: parsed JSON, the text, or `undefined` when empty. */
+const chunkBody = (raw: { text: string }): unknown => (raw.text.trim() === '' ? undefined : parseBody(raw.text));
+
+/** Runs a bulk upsert through `client`: see `Skus.bulkUpsert`. */
+export async function bulkUpsert(
+  client: RequestSurface,
+  skus: readonly SkuBulkUpsertItem[],
+  options: BulkUpsertOptions = {},
+): Promise<BulkUpsertResult> {
+  if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
+  if (skus.length === 0) throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
+  const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, ...requestOptions } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw invalid('concurrency', 'expected an integer >= 1');
+  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
+    throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
+  }
+  const items = validateRequest(BulkItemsSchema, skus, `POST ${BULK_UPSERT}`, 'skus');
+
+  const chunks: BulkUpsertChunk[] = [];
+  for (let start = 0; start < items.length; start += chunkSize) {
+    chunks.push({ start, end: Math.min(start + chunkSize, items.length), status: 'skipped' });
+  }
+  const parsed: (Sku[] | undefined)[] = new Array(chunks.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < chunks.length) {
+      const index = next++;
+      const chunk = chunks[index]!;
+      try {
+        chunk.body = await client.post(BULK_UPSERT, {
+          body: { skus: items.slice(chunk.start, chunk.end) },
+          idempotent: true, // an upsert may be repeated safely
+          options: requestOptions,
+          response: chunkBody,
+        });
+        chunk.status = 'written';
+        parsed[index] = parseBulkBody(chunk.body, client.validateResponses);
+      } catch (error) {
+        chunk.status = 'failed';
+        chunk.error = error;
+        failed = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+
+  const written = chunks.reduce((n, c) => (c.status === 'written' ? n + c.end - c.start : n), 0);
+  const bodies = parsed.filter((p): p is Sku[] => p !== undefined);
+  const result: BulkUpsertResult = { skus: bodies.length > 0 ? bodies.flat() : undefined, written, chunks };
+  if (failed) throw new BulkUpsertError(result, skus.length);
+  return result;
+}
