@@ -8,7 +8,13 @@ import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { PagePromise } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
-import { buildRequest, type HttpMethod, type RequestInit, type RequestPath, type RequestSpec } from './core/request.js';
+import {
+  buildRequest,
+  type HttpMethod,
+  type RequestInit,
+  type RequestPath,
+  type RequestSpec,
+} from './core/request.js';
 import { type RawResponse, ResponseParsers } from './core/response.js';
 import type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
 import { Transport } from './core/transport.js';
@@ -132,7 +138,11 @@ export class FulfillmentClient implements RequestSurface {
   }
 
   /** Builds the request and sends it; a problem with the input gives a rejected promise. */
-  #send(method: HttpMethod, path: RequestPath, init: RequestInit): { spec?: RequestSpec; raw: Promise<RawResponse> } {
+  #send(
+    method: HttpMethod,
+    path: RequestPath,
+    init: RequestInit,
+  ): { spec?: RequestSpec; raw: Promise<RawResponse> } {
     try {
       const spec = buildRequest(method, path, init);
       return { spec, raw: this.#transport.send(spec) };

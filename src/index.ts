@@ -29,6 +29,12 @@ export type { ListOptions, RateLimitOptions, RequestOptions } from './core/optio
 export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { Id, QueryValue } from './core/url.js';
 export type { ValidationMode } from './core/validation.js';
+export {
+  type BulkUpsertChunk,
+  BulkUpsertError,
+  type BulkUpsertOptions,
+  type BulkUpsertResult,
+} from './resources/bulk-upsert.js';
 export type { Orders } from './resources/orders.js';
 export type {
   RestockingShipments,
@@ -37,12 +43,6 @@ export type {
 } from './resources/restocking-shipments.js';
 export type { Returns } from './resources/returns.js';
 export type { Shipments } from './resources/shipments.js';
-export {
-  type BulkUpsertChunk,
-  BulkUpsertError,
-  type BulkUpsertOptions,
-  type BulkUpsertResult,
-} from './resources/bulk-upsert.js';
 export type { Skus } from './resources/skus.js';
 export type { Warehouses } from './resources/warehouses.js';
 export type { Webhooks } from './resources/webhooks.js';

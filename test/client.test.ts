@@ -189,3 +189,61 @@ describe('secrets', () => {
     expect(def.lines).toEqual([]);
   });
 });
+
+describe('the request surface', () => {
+  it('every resource method goes through request(), with its method and path', async () => {
+    server.use(http.all(`${BASE}/*`, () => HttpResponse.json({ errors: ['stop'] }, { status: 400 })));
+    const client = testClient();
+    const request = vi.spyOn(client, 'request');
+    await Promise.allSettled([
+      client.orders.retrieve(1),
+      client.orders.cancel(2),
+      client.skus.delete(3),
+      client.skus.put(4, { name: 'x' }),
+      client.restockingShipments.v2.retrieve(5),
+      client.returns.retrieve(6),
+      client.skus.retrieveByMerchantSkuId('A'),
+    ]);
+    expect(
+      request.mock.calls.map(
+        ([method, path]) => `${method} ${typeof path === 'string' ? path : path.resolve()}`,
+      ),
+    ).toEqual([
+      'GET /merchant_api/v1/orders/1',
+      'PUT /merchant_api/v1/orders/2/cancel',
+      'DELETE /merchant_api/v1/skus/3',
+      'PUT /merchant_api/v1/skus/4',
+      'GET /merchant_api/v2/restocking_shipments/5',
+      'GET /merchant_api/v1/returns/6',
+      'GET /merchant_api/v1/skus',
+    ]);
+  });
+
+  it('a list starts with getAPIList and fetches every next page through get()', async () => {
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        return HttpResponse.json({ data: [{ id: page }], pagination: { current_page: page, page_count: 3 } });
+      }),
+    );
+    const client = testClient();
+    const list = vi.spyOn(client, 'getAPIList');
+    const get = vi.spyOn(client, 'get');
+    const ids: number[] = [];
+    for await (const warehouse of client.warehouses.list()) ids.push(warehouse.id);
+    expect(ids).toEqual([1, 2, 3]);
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(get.mock.calls.map(([, init]) => init.query)).toEqual([{ page: 2 }, { page: 3 }]);
+  });
+
+  it('input problems reject the promise, never throw, and send nothing', async () => {
+    const client = testClient();
+    const pending = [
+      client.orders.retrieve('../x'),
+      client.orders.create(undefined as never),
+      client.skus.list({ timeout: 5 } as never),
+      client.skus.retrieveByMerchantSkuId(''),
+    ];
+    for (const promise of pending) await expect(promise).rejects.toBeInstanceOf(RequestValidationError);
+  });
+});

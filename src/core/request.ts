@@ -5,7 +5,12 @@
  */
 import type * as z from 'zod';
 import { RequestValidationError } from './errors.js';
-import { type ListOptions, REQUEST_OPTION_KEYS, type RequestOptions, requestOptionIssues } from './options.js';
+import {
+  type ListOptions,
+  REQUEST_OPTION_KEYS,
+  type RequestOptions,
+  requestOptionIssues,
+} from './options.js';
 import { encodeQuery, type Id, pathId, type QueryValue } from './url.js';
 import { validateRequest } from './validation.js';
 
@@ -99,16 +104,19 @@ function misplacedOptions(query: object, context: string): void {
  * query, validates the body, checks the request options. Throws `RequestValidationError` naming
  * the field; nothing is sent then.
  */
-export function buildRequest(method: HttpMethod, requestPath: RequestPath, init: RequestInit = {}): RequestSpec {
+export function buildRequest(
+  method: HttpMethod,
+  requestPath: RequestPath,
+  init: RequestInit = {},
+): RequestSpec {
   const path = typeof requestPath === 'string' ? requestPath : requestPath.resolve();
   const context = `${method} ${path}`;
   let params: QueryParams | undefined;
   if (init.query !== undefined) {
     misplacedOptions(init.query, context);
-    const valid = (init.querySchema ? validateRequest(init.querySchema, init.query, context) : init.query) as Record<
-      string,
-      unknown
-    >;
+    const valid = (
+      init.querySchema ? validateRequest(init.querySchema, init.query, context) : init.query
+    ) as Record<string, unknown>;
     params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.

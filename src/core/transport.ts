@@ -5,7 +5,13 @@
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../version.js';
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, FulfillmentError } from './errors.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  FulfillmentError,
+} from './errors.js';
 import { parseRetryAfter } from './headers.js';
 import { type LevelledLogger, redactHeaders } from './log.js';
 import type { ResolvedClientOptions } from './options.js';

@@ -163,7 +163,8 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
       const element = sub(def.element);
       if (element) {
         check = (value, path, out) => {
-          if (Array.isArray(value)) value.forEach((item, i) => element(item, `${path}[${i}]`, out));
+          if (!Array.isArray(value)) return;
+          for (let i = 0; i < value.length; i++) element(value[i], `${path}[${i}]`, out);
         };
       }
       break;
@@ -172,7 +173,8 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
       const entry = sub(def.valueType);
       if (entry) {
         check = (value, path, out) => {
-          if (isRecord(value)) for (const [key, item] of Object.entries(value)) entry(item, child(path, key), out);
+          if (isRecord(value))
+            for (const [key, item] of Object.entries(value)) entry(item, child(path, key), out);
         };
       }
       break;

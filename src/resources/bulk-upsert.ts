@@ -9,7 +9,12 @@ import type { RequestOptions } from '../core/options.js';
 import { parseBody } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import { parseResponse, type ValidationMode, validateRequest } from '../core/validation.js';
-import { type Sku, type SkuBulkUpsertItem, SkuBulkUpsertItemSchema, SkuListBodySchema } from '../schemas/skus.js';
+import {
+  type Sku,
+  type SkuBulkUpsertItem,
+  SkuBulkUpsertItemSchema,
+  SkuListBodySchema,
+} from '../schemas/skus.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
@@ -132,7 +137,8 @@ function invalid(path: string, message: string): RequestValidationError {
 }
 
 /** The raw body of a chunk's answer: parsed JSON, the text, or `undefined` when empty. */
-const chunkBody = (raw: { text: string }): unknown => (raw.text.trim() === '' ? undefined : parseBody(raw.text));
+const chunkBody = (raw: { text: string }): unknown =>
+  raw.text.trim() === '' ? undefined : parseBody(raw.text);
 
 /** Runs a bulk upsert through `client`: see `Skus.bulkUpsert`. */
 export async function bulkUpsert(
@@ -141,9 +147,11 @@ export async function bulkUpsert(
   options: BulkUpsertOptions = {},
 ): Promise<BulkUpsertResult> {
   if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
-  if (skus.length === 0) throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
+  if (skus.length === 0)
+    throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, ...requestOptions } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw invalid('concurrency', 'expected an integer >= 1');
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw invalid('concurrency', 'expected an integer >= 1');
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
     throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
   }

@@ -65,7 +65,12 @@ export class Orders extends APIResource {
    * orders): only a 429 or a refused connection is retried.
    */
   create(body: OrderCreateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client.post(ORDERS, { body, bodySchema: OrderCreateParamsSchema, options, response: OrderSchema });
+    return this._client.post(ORDERS, {
+      body,
+      bodySchema: OrderCreateParamsSchema,
+      options,
+      response: OrderSchema,
+    });
   }
 
   /**

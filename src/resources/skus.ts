@@ -27,9 +27,13 @@ const SKUS = '/merchant_api/v1/skus';
 const OptionalSku = optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
 const LookupSchema = z.strictObject({
-  merchantSkuId: z.string({ error: 'expected a non-empty string' }).min(1, { error: 'expected a non-empty string' }),
+  merchantSkuId: z
+    .string({ error: 'expected a non-empty string' })
+    .min(1, { error: 'expected a non-empty string' }),
 });
-const lookupQuery = (valid: Record<string, unknown>) => ({ merchant_sku_ids: [valid.merchantSkuId as string] });
+const lookupQuery = (valid: Record<string, unknown>) => ({
+  merchant_sku_ids: [valid.merchantSkuId as string],
+});
 
 /** The SKU catalogue and its inventory (`/merchant_api/v1/skus`). */
 export class Skus extends APIResource {
@@ -38,7 +42,11 @@ export class Skus extends APIResource {
    * Filters: `merchant_sku_ids` (`merchant_sku_ids[]=…`), `created_at: { gte, gt, lte, lt }`.
    */
   list(params?: SkuListParams, options?: ListOptions): PagePromise<Sku> {
-    return this._client.getAPIList(SKUS, SkuSchema, { query: params, querySchema: SkuListParamsSchema, options });
+    return this._client.getAPIList(SKUS, SkuSchema, {
+      query: params,
+      querySchema: SkuListParamsSchema,
+      options,
+    });
   }
 
   /** Creates a SKU. `POST /merchant_api/v1/skus`. `name` and `merchant_sku_id` are required. */
@@ -87,13 +95,15 @@ export class Skus extends APIResource {
    */
   retrieveByMerchantSkuId(merchantSkuId: string, options?: RequestOptions): APIPromise<Sku | null> {
     // The filter is exact on the server; the match is checked again here all the same.
-    return this._client.get(SKUS, {
-      query: { merchantSkuId },
-      querySchema: LookupSchema,
-      toQuery: lookupQuery,
-      options,
-      response: SkuListBodySchema,
-    })._map((skus) => skus.find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null);
+    return this._client
+      .get(SKUS, {
+        query: { merchantSkuId },
+        querySchema: LookupSchema,
+        toQuery: lookupQuery,
+        options,
+        response: SkuListBodySchema,
+      })
+      ._map((skus) => skus.find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null);
   }
 
   /**

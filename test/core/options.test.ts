@@ -1,10 +1,183 @@
-/** Client options: resolved and checked in one function. */
+/** Client options: every default and every check lives in `resolveClientOptions`, tested here. */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import {
+  type ClientOptions,
+  normaliseBaseUrl,
+  requestOptionIssues,
+  resolveClientOptions,
+} from '../../src/core/options.js';
 import { FulfillmentClient, FulfillmentError } from '../../src/index.js';
-import { BASE, testClient, useMsw } from '../helpers/msw.js';
+import { BASE, testClient } from '../helpers/msw.js';
 
-const _server = useMsw();
+/** An environment that records which variables were read. */
+function envOf(vars: Record<string, string> = {}) {
+  const read: string[] = [];
+  const env = (name: string) => {
+    read.push(name);
+    return vars[name];
+  };
+  return { env, read };
+}
+
+const resolve = (options: ClientOptions, vars: Record<string, string> = {}) =>
+  resolveClientOptions(options, envOf(vars).env);
+
+function failure(options: ClientOptions, vars: Record<string, string> = {}): FulfillmentError {
+  try {
+    resolve(options, vars);
+  } catch (error) {
+    expect(error).toBeInstanceOf(FulfillmentError);
+    return error as FulfillmentError;
+  }
+  throw new Error('expected the options to be refused');
+}
+
+describe('resolveClientOptions', () => {
+  it('applies every default', () => {
+    const resolved = resolve({ apiToken: 't', baseUrl: `${BASE}/merchant_api/v1/` });
+    expect({ ...resolved, logger: undefined }).toEqual({
+      apiToken: 't',
+      baseUrl: BASE,
+      timeout: 60_000,
+      maxRetries: 2,
+      maxRetryAfter: 60,
+      initialRetryDelay: 500,
+      maxRetryDelay: 8000,
+      fetch: undefined,
+      defaultHeaders: {},
+      logLevel: 'warn',
+      logger: undefined,
+      validateResponses: 'lenient',
+      rateLimit: false,
+    });
+    expect(resolved.logger).toBe(console);
+  });
+
+  it('reads a variable only when its option is not given', () => {
+    const { env, read } = envOf({ FULFILLMENT_LOG: 'debug' });
+    resolveClientOptions({ apiToken: 't', baseUrl: BASE, logLevel: 'off' }, env);
+    expect(read).toEqual([]);
+    const second = envOf({
+      FULFILLMENT_API_TOKEN: 'e',
+      FULFILLMENT_BASE_URL: BASE,
+      FULFILLMENT_LOG: 'debug',
+    });
+    const resolved = resolveClientOptions({}, second.env);
+    expect(second.read.sort()).toEqual(['FULFILLMENT_API_TOKEN', 'FULFILLMENT_BASE_URL', 'FULFILLMENT_LOG']);
+    expect([resolved.apiToken, resolved.baseUrl, resolved.logLevel]).toEqual(['e', BASE, 'debug']);
+  });
+
+  it('ignores an unknown FULFILLMENT_LOG value (the default level applies)', () => {
+    expect(resolve({ apiToken: 't', baseUrl: BASE }, { FULFILLMENT_LOG: 'chatty' }).logLevel).toBe('warn');
+  });
+
+  it.each<[string, ClientOptions, RegExp]>([
+    ['a missing token', { baseUrl: BASE }, /apiToken option or set the FULFILLMENT_API_TOKEN/],
+    ['a token with a space', { apiToken: 'a b', baseUrl: BASE }, /Invalid API token.*not shown/],
+    ['a missing base URL', { apiToken: 't' }, /baseUrl option.*FULFILLMENT_BASE_URL/],
+    ['a base URL with a query', { apiToken: 't', baseUrl: `${BASE}?x=1` }, /query string or fragment/],
+    ['timeout 0', { apiToken: 't', baseUrl: BASE, timeout: 0 }, /timeout must be a positive number/],
+    ['maxRetries -1', { apiToken: 't', baseUrl: BASE, maxRetries: -1 }, /maxRetries must be a non-negative/],
+    ['maxRetries 1.5', { apiToken: 't', baseUrl: BASE, maxRetries: 1.5 }, /maxRetries must be an integer/],
+    ['maxRetryAfter NaN', { apiToken: 't', baseUrl: BASE, maxRetryAfter: Number.NaN }, /maxRetryAfter/],
+    [
+      'retryDelay.initialMs -1',
+      { apiToken: 't', baseUrl: BASE, retryDelay: { initialMs: -1 } },
+      /retryDelay\.initialMs/,
+    ],
+    [
+      'retryDelay.maxMs Infinity',
+      { apiToken: 't', baseUrl: BASE, retryDelay: { maxMs: Infinity } },
+      /retryDelay\.maxMs/,
+    ],
+    [
+      'a fetch that is not a function',
+      { apiToken: 't', baseUrl: BASE, fetch: 'x' as never },
+      /fetch must be a function/,
+    ],
+    [
+      'rateLimit.requests 0',
+      { apiToken: 't', baseUrl: BASE, rateLimit: { requests: 0, perMs: 1 } },
+      /rateLimit\.requests/,
+    ],
+    [
+      'rateLimit.perMs 0',
+      { apiToken: 't', baseUrl: BASE, rateLimit: { requests: 1, perMs: 0 } },
+      /rateLimit\.perMs/,
+    ],
+    [
+      'an unknown log level',
+      { apiToken: 't', baseUrl: BASE, logLevel: 'loud' as never },
+      /logLevel must be one of/,
+    ],
+    [
+      'an unknown mode',
+      { apiToken: 't', baseUrl: BASE, validateResponses: 'maybe' as never },
+      /validateResponses/,
+    ],
+  ])('refuses %s, naming the option', (_, options, message) => {
+    expect(failure(options).message).toMatch(message);
+  });
+
+  it('never echoes a token or a header value it refuses', () => {
+    const error = failure({ apiToken: 'sk_live_SE\nCRET', baseUrl: BASE });
+    expect(inspect(error, { showHidden: true, depth: Infinity })).not.toContain('SE\nCRET');
+    const header = failure({ apiToken: 't', baseUrl: BASE, defaultHeaders: { 'x-api-key': 'k\n1' } });
+    expect(header.message).toMatch(/defaultHeaders\.x-api-key/);
+    expect(header.message).not.toContain('k\n1');
+  });
+
+  it('keeps a rate limit as given', () => {
+    expect(
+      resolve({ apiToken: 't', baseUrl: BASE, rateLimit: { requests: 5, perMs: 1000 } }).rateLimit,
+    ).toEqual({
+      requests: 5,
+      perMs: 1000,
+    });
+  });
+});
+
+describe('normaliseBaseUrl', () => {
+  it.each([
+    [' https://f.example.com/ ', 'https://f.example.com'],
+    ['https://f.example.com//', 'https://f.example.com'],
+    ['https://f.example.com/MERCHANT_API/V1', 'https://f.example.com'],
+    ['https://f.example.com/proxy/merchant_api', 'https://f.example.com/proxy'],
+  ])('%s → %s', (input, root) => {
+    expect(normaliseBaseUrl(input)).toBe(root);
+  });
+});
+
+describe('requestOptionIssues', () => {
+  it('accepts every valid option and undefined', () => {
+    expect(requestOptionIssues(undefined)).toEqual([]);
+    const signal = new AbortController().signal;
+    expect(
+      requestOptionIssues({
+        signal,
+        timeout: 5,
+        maxRetries: 0,
+        headers: { 'x-a': 'b' },
+        maxPages: 1,
+        prefetch: 1,
+      }),
+    ).toEqual([]);
+  });
+
+  it('names every bad option at once', () => {
+    const issues = requestOptionIssues({ timeout: 2 ** 31, maxRetries: 0.5, maxPages: 0, prefetch: 3 });
+    expect(issues.map((i) => i.path)).toEqual([
+      'options.timeout',
+      'options.maxRetries',
+      'options.maxPages',
+      'options.prefetch',
+    ]);
+    expect(requestOptionIssues(null)).toEqual([
+      { path: 'options', message: 'expected an object of request options' },
+    ]);
+  });
+});
 
 describe('configuration that would break a header', () => {
   it('refuses a token with a line break without echoing it', () => {

@@ -1,5 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { buildRequest, path } from '../../src/core/request.js';
 import { RequestValidationError } from '../../src/index.js';
 import { BASE, countingEndpoint, testClient, useMsw } from '../helpers/msw.js';
 
@@ -56,5 +58,75 @@ describe('extra query parameters of undocumented endpoints', () => {
       .catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues[0]?.path).toBe('deep');
+  });
+});
+
+describe('path templates', () => {
+  it('check and encode every id when the request is built', () => {
+    expect(path`/merchant_api/v1/orders/${7}/cancel`.resolve()).toBe('/merchant_api/v1/orders/7/cancel');
+    expect(path`/merchant_api/v1/skus/${'0042'}`.resolve()).toBe('/merchant_api/v1/skus/42');
+  });
+
+  it.each([['../x'], [-1], [1.5], ['1 OR 1'], [0], [Number.MAX_SAFE_INTEGER + 1]])(
+    'refuse the id %j, naming the field',
+    (id) => {
+      const template = path`/merchant_api/v1/orders/${id as number}`; // building the template checks nothing yet
+      expect(() => template.resolve()).toThrow(RequestValidationError);
+      expect(() => template.resolve()).toThrow(/id: expected a positive integer id/);
+    },
+  );
+});
+
+describe('buildRequest', () => {
+  const Body = z.strictObject({ name: z.string() });
+
+  it('validates the body with its schema and sends the schema output', () => {
+    const spec = buildRequest('POST', '/merchant_api/v1/skus', { body: { name: 'Mug' }, bodySchema: Body });
+    expect(spec).toMatchObject({ method: 'POST', path: '/merchant_api/v1/skus', body: { name: 'Mug' } });
+    expect(spec.query).toBeUndefined();
+  });
+
+  it('refuses a missing body that has a schema (nothing is sent empty)', () => {
+    expect(() => buildRequest('POST', '/merchant_api/v1/skus', { bodySchema: Body })).toThrow(
+      /Invalid request to POST \/merchant_api\/v1\/skus/,
+    );
+  });
+
+  it('validates, reshapes and encodes the query, keeping the validated params for the next page', () => {
+    const spec = buildRequest('GET', '/merchant_api/v1/orders', {
+      query: { include: ['batches'], limit: 5 },
+      querySchema: z.strictObject({ include: z.array(z.string()), limit: z.number() }),
+      toQuery: ({ include, ...rest }) => ({
+        ...(rest as { limit: number }),
+        include: (include as string[]).join(','),
+      }),
+    });
+    expect(spec.params).toEqual({ limit: 5, include: 'batches' });
+    expect(spec.query).toBe('limit=5&include=batches');
+  });
+
+  it('refuses a request option put among the query parameters', () => {
+    expect(() => buildRequest('GET', '/merchant_api/v1/skus', { query: { timeout: 5 } })).toThrow(
+      /timeout: is a request option, not a query parameter/,
+    );
+  });
+
+  it('checks the request options last, naming each bad one', () => {
+    expect(() => buildRequest('GET', '/x', { options: { timeout: -1 } as never })).toThrow(
+      /options\.timeout/,
+    );
+  });
+
+  it('reports the first problem in declaration order: path, query, body, options', () => {
+    const all = {
+      query: { limit: 'x' },
+      querySchema: z.strictObject({ limit: z.number() }),
+      body: {},
+      bodySchema: Body,
+      options: { timeout: -1 } as never,
+    };
+    expect(() => buildRequest('PUT', path`/a/${'x' as never}`, all)).toThrow(/id:/);
+    expect(() => buildRequest('PUT', '/a', all)).toThrow(/limit/);
+    expect(() => buildRequest('PUT', '/a', { ...all, query: { limit: 1 } })).toThrow(/name/);
   });
 });

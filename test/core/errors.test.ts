@@ -1,0 +1,81 @@
+/** The error classes: literal names that survive minification, instanceof across copies. */
+import { describe, expect, it } from 'vitest';
+import * as sdk from '../../src/index.js';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Every error class the main entry exports, by its exported name. */
+const classes = (Object.entries(sdk) as [string, unknown][]).filter(
+  (entry): entry is [string, ErrorClass] =>
+    typeof entry[1] === 'function' && entry[1].prototype instanceof Error,
+);
+
+const init = { status: 400, body: {}, headers: new Headers(), method: 'GET', url: 'https://x.test/a' };
+
+/** An instance of any SDK error class, whatever its constructor takes. */
+function instance(name: string, Class: ErrorClass): Error {
+  const C = Class as unknown as new (...args: unknown[]) => Error;
+  if (name === 'FulfillmentError' || name === 'PaginationError' || name === 'APIUserAbortError')
+    return new C('m');
+  if (name === 'RequestValidationError') return new C([{ path: 'a', message: 'b' }]);
+  if (name === 'ResponseValidationError') return new C({ body: 1, issues: [] });
+  if (name === 'WebhookVerificationError') return new C('invalid_body', 'm');
+  if (name === 'APIConnectionError' || name === 'APITimeoutError')
+    return new C({ method: 'GET', url: init.url });
+  if (name === 'BulkUpsertError') return new C({ skus: undefined, written: 0, chunks: [] }, 0);
+  return new C(init);
+}
+
+describe('error classes', () => {
+  it('are all found (a new class must be added to the instance table above)', () => {
+    expect(classes.map(([name]) => name).sort()).toEqual([
+      'APIConnectionError',
+      'APIError',
+      'APITimeoutError',
+      'APIUserAbortError',
+      'AuthenticationError',
+      'BadRequestError',
+      'BulkUpsertError',
+      'ConflictError',
+      'FulfillmentError',
+      'InternalServerError',
+      'NotFoundError',
+      'PaginationError',
+      'PermissionDeniedError',
+      'RateLimitError',
+      'RequestValidationError',
+      'ResponseValidationError',
+      'UnprocessableEntityError',
+      'WebhookVerificationError',
+    ]);
+  });
+
+  it.each(classes)('%s names itself by a literal, even when a bundler renames the class', (name, Class) => {
+    expect(instance(name, Class).name).toBe(name);
+    const original = Object.getOwnPropertyDescriptor(Class, 'name')!;
+    Object.defineProperty(Class, 'name', { value: 're', configurable: true });
+    try {
+      const error = instance(name, Class);
+      expect(error.name).toBe(name);
+      expect(String(error).startsWith(`${name}: `)).toBe(true);
+      expect(error).toBeInstanceOf(sdk.FulfillmentError);
+    } finally {
+      Object.defineProperty(Class, 'name', original);
+    }
+  });
+
+  it('a subclass of yours keeps its own name and is still an SDK error', () => {
+    class MyError extends sdk.NotFoundError {}
+    const error = new MyError(init);
+    expect(error.name).toBe('MyError');
+    expect(error).toBeInstanceOf(sdk.NotFoundError);
+    expect(error).toBeInstanceOf(sdk.APIError);
+  });
+
+  it('APIError.from picks the class by status', () => {
+    expect(sdk.APIError.from({ ...init, status: 422 })).toBeInstanceOf(sdk.UnprocessableEntityError);
+    expect(sdk.APIError.from({ ...init, status: 503 })).toBeInstanceOf(sdk.InternalServerError);
+    const teapot = sdk.APIError.from({ ...init, status: 418 });
+    expect(teapot.name).toBe('APIError');
+  });
+});
