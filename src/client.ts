@@ -11,7 +11,7 @@ import { createRateLimiter } from './core/rate-limit.js';
 import {
   buildRequest,
   type HttpMethod,
-  type RequestInit,
+  type RequestParts,
   type RequestPath,
   type RequestSpec,
 } from './core/request.js';
@@ -141,7 +141,7 @@ export class FulfillmentClient implements RequestSurface {
   #send(
     method: HttpMethod,
     path: RequestPath,
-    init: RequestInit,
+    init: RequestParts,
   ): { spec?: RequestSpec; raw: Promise<RawResponse> } {
     try {
       const spec = buildRequest(method, path, init);

@@ -50,7 +50,7 @@ export function path(strings: TemplateStringsArray, ...ids: Id[]): PathTemplate 
 export type RequestPath = string | PathTemplate;
 
 /** What a resource method declares about its request, besides method and path. */
-export interface RequestInit {
+export interface RequestParts {
   /** Query parameters as the caller passed them. */
   query?: object | undefined;
   /** Validates `query` (its output is what is sent); without it, `query` is sent as given. */
@@ -81,7 +81,7 @@ export interface RequestSpec {
   query?: string | undefined;
   /** JSON body (already validated). */
   body?: unknown;
-  /** See {@link RequestInit.idempotent}. */
+  /** See {@link RequestParts.idempotent}. */
   idempotent?: boolean | undefined;
   options?: RequestOptions | ListOptions | undefined;
 }
@@ -107,7 +107,7 @@ function misplacedOptions(query: object, context: string): void {
 export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
-  init: RequestInit = {},
+  init: RequestParts = {},
 ): RequestSpec {
   const path = typeof requestPath === 'string' ? requestPath : requestPath.resolve();
   const context = `${method} ${path}`;

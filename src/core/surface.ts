@@ -6,18 +6,18 @@ import type * as z from 'zod';
 import type { APIPromise } from './api-promise.js';
 import type { ListOptions } from './options.js';
 import type { PagePromise } from './pagination.js';
-import type { HttpMethod, RequestInit, RequestPath } from './request.js';
+import type { HttpMethod, RequestParts, RequestPath } from './request.js';
 import type { ResponseSpec } from './response.js';
 import type { ValidationMode } from './validation.js';
 
 /** A request as a resource method declares it, with how its answer is read. */
-export interface ClientRequestInit<T> extends RequestInit {
+export interface ClientRequestInit<T> extends RequestParts {
   /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
   response: ResponseSpec<T>;
 }
 
 /** A list request as a resource method declares it: path, query and options. */
-export interface ClientListInit extends Omit<RequestInit, 'body' | 'bodySchema' | 'idempotent'> {
+export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema' | 'idempotent'> {
   options?: ListOptions | undefined;
 }
 

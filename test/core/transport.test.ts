@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import type { HttpMethod, RequestInit } from '../../src/core/request.js';
+import type { HttpMethod, RequestParts } from '../../src/core/request.js';
 import { optionalBody } from '../../src/core/response.js';
 import {
   APIError,
@@ -46,7 +46,7 @@ const json = (status: number, body: Record<string, unknown>, headers?: Record<st
   HttpResponse.json(body, { status, headers: headers ?? {} });
 const ok = json(200, { ok: true });
 
-function send({ method, path, ...init }: RequestInit & { method: HttpMethod; path: string }, options = {}) {
+function send({ method, path, ...init }: RequestParts & { method: HttpMethod; path: string }, options = {}) {
   return testClient(options).request(method, path, { ...init, response: Any });
 }
 
