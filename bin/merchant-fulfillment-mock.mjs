@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npx merchant-fulfillment-mock --port 4010 [--host 127.0.0.1] [--token T] — see --help.
-// A thin wrapper: the command itself is runCli in src/testing/cli.ts (built into dist/testing.js).
+// A thin wrapper: the command itself is runCli in src/testing/faces/cli.ts (built into dist/testing.js).
 import { CliUsageError, runCli } from '../dist/testing.js';
 
 try {

@@ -4,47 +4,46 @@
  * HTTP server (`api.listen()`, or the `merchant-fulfillment-mock` command), or as an in-process
  * `fetch` (`api.fetch`). Tests drive it with control methods (`api.advanceRestockingShipment`,
  * `api.fulfillOrder`, `api.injectFault`, `api.reset`, ...) or, from any language, with the same
- * actions as HTTP control routes under `/__mock/` (see `control.ts`).
+ * actions as HTTP control routes under `/__mock/` (see `faces/control.ts`).
+ *
+ * Layout: `mock-api.ts` composes the kit; `faces/` are the ways in, `engine/` the generic
+ * machinery (pipeline, router, faults, timers, rate limit, webhook delivery), `domain/` the API's
+ * rules (SKUs, orders, restocking, inventory). This module only re-exports the public names.
  *
  * @packageDocumentation
  */
-export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './cli.js';
-export { createMockApi, type MockApi } from './mock-api.js';
-export { DEFAULT_BASE_URL, DEFAULT_WAREHOUSES } from './options.js';
+
+export type { MockReturnOptions } from './domain/outbound.js';
 export type {
-  JsonObject,
-  JsonValue,
   MockAddress,
-  MockApiOptions,
-  MockFault,
-  MockFaultHandle,
   MockInventory,
   MockItemBatch,
-  MockListenOptions,
   MockOrder,
   MockOrderItem,
-  MockQuantities,
-  MockRateLimit,
-  MockRequestLogEntry,
   MockRestockingItemBatch,
   MockRestockingItemV1,
   MockRestockingItemV2,
   MockRestockingShipmentV1,
   MockRestockingShipmentV2,
-  MockRestockQuantities,
   MockReturn,
   MockReturnItem,
-  MockReturnOptions,
   MockReturnReason,
-  MockServer,
   MockShipment,
   MockShipmentItem,
   MockSku,
   MockSkuBatch,
-  MockStateSnapshot,
   MockWarehouse,
-  MockWebhookDelivery,
-  MockWebhookRetry,
-  RestockingStatusV1,
-  RestockingStatusV2,
-} from './types.js';
+} from './domain/resources.js';
+export type { MockQuantities, MockRestockQuantities } from './domain/restocking.js';
+export type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
+export type { MockStateSnapshot } from './domain/snapshot.js';
+export type { MockWebhookDelivery } from './domain/webhook-event.js';
+export type { MockFault, MockFaultHandle } from './engine/faults.js';
+export type { JsonObject, JsonValue } from './engine/json.js';
+export type { MockRateLimit } from './engine/rate-limit.js';
+export type { MockRequestLogEntry } from './engine/request-log.js';
+export type { MockWebhookRetry } from './engine/webhook-delivery.js';
+export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './faces/cli.js';
+export type { MockListenOptions, MockServer } from './faces/listen.js';
+export { createMockApi, type MockApi } from './mock-api.js';
+export { DEFAULT_BASE_URL, DEFAULT_WAREHOUSES, type MockApiOptions } from './options.js';

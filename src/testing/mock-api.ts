@@ -1,50 +1,34 @@
 /**
- * `createMockApi`: one in-memory Merchant API with two faces (msw handlers and a real HTTP server)
- * over one framework-free core, `handle(Request) → Response`, plus control methods for tests —
- * in JS, and over HTTP as the control routes under `/__mock/` (see `control.ts`).
+ * `createMockApi`, the composition root of the testing kit: one in-memory Merchant API whose faces
+ * (`faces/`: msw handlers, a real HTTP server, an in-process `fetch`, the `/__mock/` control routes)
+ * call one core, the engine's request pipeline (`engine/pipeline.ts`), which answers with the
+ * domain's rules (`domain/routes.ts`) — plus the control methods tests call in JS.
  *
- * Order of checks for every API request: injected fault → response latency → authentication
- * (401) → rate limit (429) → route (404 / 405) → JSON body (400) → the endpoint (2xx / 404 / 422).
- * Control routes: authentication (401) → route (404 / 405) → JSON body (400) → the action.
+ * Each part is created here and handed to the others: the options, the timers and the webhook
+ * dispatcher live as long as the mock; the state, rate-limit windows, faults and request log form
+ * an epoch that `reset()` replaces.
  */
 import type { HttpHandler } from 'msw';
-import { answerControl, type ControlTarget, isControlPath } from './control.js';
-import { Faults } from './faults.js';
-import {
-  failure,
-  fromFetchRequest,
-  type MockRequest,
-  type MockResult,
-  toFetchResponse,
-  unauthorized,
-} from './http.js';
-import { createMswHandlers } from './msw.js';
-import { type MockConfig, resolveOptions } from './options.js';
-import { createReturn, fulfilOrder } from './outbound.js';
-import { RateLimiter, retryAfterSeconds } from './rate-limit.js';
-import { advanceRestocking } from './restocking.js';
-import { matchRoute } from './router.js';
-import { MockState } from './state.js';
-import { Timers } from './timers.js';
-import type {
-  JsonValue,
-  MockApiOptions,
-  MockFault,
-  MockFaultHandle,
-  MockListenOptions,
-  MockRestockingShipmentV1,
-  MockRestockQuantities,
-  MockReturn,
-  MockReturnOptions,
-  MockServer,
-  MockShipment,
-  MockStateSnapshot,
-  MockWebhookDelivery,
-  RestockingStatusV1,
-  RestockingStatusV2,
-} from './types.js';
-import { orderView, restockingV1View, restockingV2View, skuView } from './views.js';
-import { WebhookDispatcher } from './webhooks.js';
+import { createReturn, fulfilOrder, type MockReturnOptions } from './domain/outbound.js';
+import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
+import { advanceRestocking, type MockRestockQuantities } from './domain/restocking.js';
+import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
+import { createApiRouter } from './domain/routes.js';
+import { type MockStateSnapshot, snapshot } from './domain/snapshot.js';
+import { MockState } from './domain/state.js';
+import { restockingV1View } from './domain/views.js';
+import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
+import { Faults, type MockFault, type MockFaultHandle } from './engine/faults.js';
+import { createPipeline, type Epoch } from './engine/pipeline.js';
+import { RateLimiter } from './engine/rate-limit.js';
+import { RequestLog } from './engine/request-log.js';
+import { Timers } from './engine/timers.js';
+import { WebhookDispatcher } from './engine/webhook-delivery.js';
+import { answerControl, type ControlTarget, isControlPath } from './faces/control.js';
+import { fetchHandler, inProcessFetch } from './faces/fetch.js';
+import type { MockListenOptions, MockServer } from './faces/listen.js';
+import { createMswHandlers } from './faces/msw.js';
+import { type MockApiOptions, type MockConfig, resolveOptions } from './options.js';
 
 /** A stateful in-memory Merchant API for tests. Create it with {@link createMockApi}. */
 export interface MockApi {
@@ -116,19 +100,6 @@ export interface MockApi {
   reset(): void;
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** What `reset()` replaces: a request runs against the epoch it started in. */
-interface Epoch {
-  state: MockState;
-  limiter: RateLimiter;
-  faults: Faults;
-}
-
-/** The answer to a request that was in progress when `reset()` was called. */
-const resetDuringRequest = (): MockResult => failure(503, 'mock was reset');
-
 /**
  * Creates a stateful in-memory mock of the whole Merchant API.
  *
@@ -145,10 +116,9 @@ const resetDuringRequest = (): MockResult => failure(503, 'mock was reset');
  */
 export function createMockApi(options?: MockApiOptions): MockApi {
   const config: MockConfig = resolveOptions(options);
-  const tokens = new Set(config.tokens);
   const timers = new Timers();
   const servers = new Set<MockServer>();
-  const newEpoch = (): Epoch => {
+  const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
     for (const fault of config.faults) faults.add(fault);
     return {
@@ -157,10 +127,11 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         ? new RateLimiter(config.rateLimit.requests, config.rateLimit.perMs, true)
         : new RateLimiter(100, 60_000, false),
       faults,
+      log: new RequestLog(),
     };
   };
   let epoch = newEpoch();
-  const dispatcher = new WebhookDispatcher({
+  const dispatcher = new WebhookDispatcher<StatusUpdate>({
     urls: config.webhooks,
     ...config.webhookRetry,
     fetch: () => config.webhookFetch ?? globalThis.fetch,
@@ -168,120 +139,15 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   });
   let handlers: HttpHandler[] | undefined;
 
-  function rateHeaders(limiter: RateLimiter, used: number): Record<string, string> {
-    return { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(limiter.max) };
-  }
-
-  /** Answers an API request against `at` (the epoch it started in). */
-  async function answer(
-    at: Epoch,
-    request: MockRequest,
-    token: string | undefined,
-    body: { value: JsonValue | undefined; bad: boolean },
-  ): Promise<MockResult> {
-    const { limiter } = at;
-    const known = token !== undefined && tokens.has(token);
-    const fault = at.faults.take(request.method, request.path);
-    if (fault) {
-      await timers.delay(fault.latency);
-      if (epoch !== at) return resetDuringRequest();
-      if (fault.result) {
-        const used = known ? limiter.used(token, config.now().getTime()) : 0;
-        return { ...fault.result, headers: { ...rateHeaders(limiter, used), ...fault.result.headers } };
-      }
-    }
-    await timers.delay(config.latency);
-    if (epoch !== at) return resetDuringRequest();
-    if (!known) return unauthorized(rateHeaders(limiter, 0));
-    const now = config.now();
-    const verdict = limiter.hit(token, now.getTime());
-    const headers = rateHeaders(limiter, verdict.used);
-    if (!verdict.allowed) {
-      headers['retry-after'] = retryAfterSeconds(verdict.retryAfterMs);
-      return { ...failure(429, 'rate limit exceeded'), headers };
-    }
-    const match = matchRoute(request.method, request.path);
-    if (match.kind === 'not_found') return { ...failure(404, 'not found'), headers };
-    if (match.kind === 'wrong_method') {
-      return {
-        ...failure(405, 'method not allowed'),
-        headers: { ...headers, allow: match.allow.join(', ') },
-      };
-    }
-    if (body.bad) return { ...failure(400, 'bad request'), headers };
-    const result = match.handler({
-      state: at.state,
-      config,
-      now,
-      query: new URLSearchParams(request.search),
-      body: body.value,
-      id: match.id,
-    });
-    return { ...result, headers: { ...headers, ...result.headers } };
-  }
-
-  /**
-   * The core: answers a request and logs it. A request runs against the state it started with:
-   * when `reset()` happens while it waits (latency), it answers 503 `mock was reset` and leaves
-   * the fresh state alone (nothing written, nothing logged).
-   */
-  async function dispatch(request: MockRequest): Promise<MockResult> {
-    const at = epoch;
-    const started = config.now().toISOString();
-    const body = parseBody(request);
-    const token = BEARER.exec(request.authorization ?? '')?.[1];
-    if (isControlPath(request.path)) {
-      if (token === undefined || !tokens.has(token)) return unauthorized();
-      try {
-        return await answerControl(control, request.method, request.path, body);
-      } catch (error) {
-        return failure(500, `mock error: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    let result: MockResult;
-    try {
-      result = await answer(at, request, token, body);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      result = failure(500, `mock error: ${message}`);
-    }
-    if (epoch !== at) return resetDuringRequest();
-    at.state.logRequest({
-      method: request.method,
-      path: request.path,
-      query: request.search,
-      rawBody: request.body,
-      status: result.drop ? 0 : result.status,
-      at: started,
-    });
-    return result;
-  }
-
-  async function handle(request: Request): Promise<Response> {
-    const converted = await fromFetchRequest(request, config.basePath);
-    return toFetchResponse(await dispatch(converted), converted.method === 'HEAD');
-  }
-
-  /** Abandons the deliveries in flight and ends every timer (records stay). */
-  function abandonBackground(): void {
-    dispatcher.abandon('the mock was closed');
-    timers.cancelAll();
-  }
-
   function advance(
     id: number,
-    status: RestockingStatusV1 | RestockingStatusV2,
+    status: string,
     quantities: MockRestockQuantities | undefined,
   ): MockRestockingShipmentV1 | undefined {
     const record = epoch.state.restockingShipments.get(id);
     if (!record) return undefined;
     if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
-      dispatcher.emit({
-        body: JSON.stringify(restockingV1View(record)),
-        secret: config.tokens[0]!,
-        restockingShipmentId: record.id,
-        status: record.status,
-      });
+      dispatcher.emit(statusUpdatedEvent(record, config.tokens[0]!));
     }
     return restockingV1View(record);
   }
@@ -303,9 +169,13 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     epoch = newEpoch();
   }
 
+  const state = (): MockStateSnapshot => {
+    const { log } = epoch;
+    return snapshot(epoch.state, () => log.entries());
+  };
+
   const control: ControlTarget = {
-    advance: (id, status, quantities) =>
-      advance(id, status as RestockingStatusV1 | RestockingStatusV2, quantities),
+    advance,
     fulfill,
     createReturn: returnOf,
     addFault: (fault) => epoch.faults.add(fault).id,
@@ -315,8 +185,22 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     reset,
     deliveries: () => dispatcher.deliveries(),
     flush: () => dispatcher.flush(),
-    state: () => snapshot(epoch.state),
+    state,
   };
+
+  const dispatch = createPipeline({
+    tokens: new Set(config.tokens),
+    latency: config.latency,
+    now: config.now,
+    timers,
+    epoch: () => epoch,
+    route: createApiRouter(config),
+    sideDoor: {
+      owns: isControlPath,
+      answer: (method, path, body) => answerControl(control, method, path, body),
+    },
+  });
+  const handle = fetchHandler(dispatch, config.basePath);
 
   const api: MockApi = {
     baseUrl: config.baseUrl,
@@ -327,17 +211,10 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       return handlers;
     },
     handle,
-    async fetch(input, init) {
-      const response = await handle(new Request(input, init));
-      if (response.type === 'error') {
-        throw new TypeError('fetch failed', {
-          cause: new Error('connection reset by the mock (injected fault)'),
-        });
-      }
-      return response;
-    },
+    fetch: inProcessFetch(handle),
     async listen(listenOptions = {}) {
-      const { startServer } = await import('./server.js');
+      // The server face (node:http) is loaded only now, so the rest of the kit runs anywhere.
+      const { startServer } = await import('./faces/server.js');
       const server = await startServer(dispatch, listenOptions, () => {
         servers.delete(server);
         timers.cancelDelays();
@@ -348,13 +225,14 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     },
     async close() {
       const closing = [...servers].map((server) => server.close());
-      abandonBackground();
+      dispatcher.abandon('the mock was closed');
+      timers.cancelAll();
       await Promise.all(closing);
     },
     get state(): MockStateSnapshot {
-      return snapshot(epoch.state);
+      return state();
     },
-    get deliveries() {
+    get deliveries(): MockWebhookDelivery[] {
       return dispatcher.deliveries();
     },
     flushWebhooks: () => dispatcher.flush(),
@@ -377,45 +255,4 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     reset,
   };
   return api;
-}
-
-/** Parses the JSON body of a POST / PUT / PATCH (other methods' bodies are ignored). */
-function parseBody(request: MockRequest): { value: JsonValue | undefined; bad: boolean } {
-  if (!BODY_METHODS.has(request.method) || request.body.trim() === '')
-    return { value: undefined, bad: false };
-  try {
-    return { value: JSON.parse(request.body) as JsonValue, bad: false };
-  } catch {
-    return { value: undefined, bad: true };
-  }
-}
-
-/** A snapshot whose lists are built (as fresh copies) when read. */
-function snapshot(state: MockState): MockStateSnapshot {
-  return {
-    get skus() {
-      return state.skus.all().map((s) => skuView(s, state));
-    },
-    get orders() {
-      return state.orders.all().map((o) => orderView(o, true));
-    },
-    get restockingShipments() {
-      return state.restockingShipments.all().map(restockingV1View);
-    },
-    get restockingShipmentsV2() {
-      return state.restockingShipments.all().map(restockingV2View);
-    },
-    get shipments() {
-      return state.shipments.all().map((s) => structuredClone(s.view));
-    },
-    get returns() {
-      return state.returns.all().map((r) => structuredClone(r.view));
-    },
-    get warehouses() {
-      return structuredClone([...state.warehouses]);
-    },
-    get requests() {
-      return state.requestLog();
-    },
-  };
 }

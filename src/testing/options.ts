@@ -1,7 +1,64 @@
 /**
- * The options of `createMockApi`, checked and completed with their defaults.
+ * The options of `createMockApi` (`MockApiOptions`), checked and completed with their defaults.
+ * The types of the options' parts live with the module that reads them: `MockFault` in
+ * `engine/faults.ts`, `MockRateLimit` in `engine/rate-limit.ts`, `MockWebhookRetry` in
+ * `engine/webhook-delivery.ts`, `MockWarehouse` in `domain/resources.ts`; the arguments of the
+ * control methods likewise (`MockRestockQuantities` in `domain/restocking.ts`, `MockReturnOptions`
+ * in `domain/outbound.ts`, `MockListenOptions` in `faces/listen.ts`).
  */
-import type { MockApiOptions, MockFault, MockRateLimit, MockWarehouse } from './types.js';
+import type { MockWarehouse } from './domain/resources.js';
+import type { MockFault } from './engine/faults.js';
+import type { MockRateLimit } from './engine/rate-limit.js';
+import type { MockWebhookRetry } from './engine/webhook-delivery.js';
+
+/** Options of `createMockApi`. Every option is optional. */
+export interface MockApiOptions {
+  /**
+   * Root of the mocked service, matched by the msw handlers and used by `api.fetch`. Default
+   * `https://fulfillment.mock`. The HTTP server face answers on its own URL.
+   */
+  baseUrl?: string;
+  /**
+   * Accepted API tokens, oldest first. The oldest (`tokens[0]`) signs webhooks. Default: one random
+   * token, exposed as `api.token`.
+   */
+  tokens?: readonly string[];
+  /** Warehouses of the merchant. Default: three warehouses, ids 1, 2 and 3. */
+  warehouses?: readonly MockWarehouse[];
+  /**
+   * 2-letter country codes the shop does not ship to: an order to one of them is created
+   * `unfulfillable`. Default `[]`.
+   */
+  blockedCountries?: readonly string[];
+  /** Default page size of collections (when no `limit` is sent). Default 20. */
+  pageSize?: number;
+  /**
+   * Milliseconds added to every API response (the control routes under `/__mock/` answer at once).
+   * Default 0.
+   */
+  latency?: number;
+  /** Faults active from the start (see {@link MockFault}). */
+  faults?: readonly MockFault[];
+  /** Receiver URLs of the "restocking shipment status updated" webhook. Default none. */
+  webhooks?: readonly string[];
+  /** Retry policy of webhook deliveries. */
+  webhookRetry?: MockWebhookRetry;
+  /** The clock of the mock (timestamps, `created_at` filters, rate-limit windows). Default `() => new Date()`. */
+  now?: () => Date;
+  /**
+   * Per-token rate limit (sliding window): over it, requests get 429 with a fractional
+   * `Retry-After`. Off by default: nothing is refused, and the headers report `X-Rate-Limit-Max: 100`
+   * and the token's requests of the last 60 s as `X-Rate-Limit-Used` (which may then exceed 100).
+   */
+  rateLimit?: MockRateLimit;
+  /** `merchant_id` of restocking shipments. Default 1. */
+  merchantId?: number;
+  /**
+   * `fetch` used to deliver webhooks. Default: the global `fetch`, looked up at each delivery (so
+   * an msw server in the same process sees the deliveries).
+   */
+  webhookFetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
 
 /** Options with every default applied. */
 export interface MockConfig {

@@ -1,3 +1,8 @@
+/**
+ * Helpers of the testing kit's tests: the one request helper (`mockRequest`, for any `fetch`), a
+ * mock with a known token and clock, bodies, and small waits. Imports nothing from vitest, so
+ * fixture scripts run by plain `node` use it too.
+ */
 import { createMockApi, type MockApi, type MockApiOptions } from '../../src/testing/index.js';
 
 /** The token every test mock accepts. */
@@ -38,18 +43,37 @@ export interface Answer {
   headers: Headers;
 }
 
-/** Sends a request through `api.fetch` (in-process) and parses the JSON answer. */
-export async function call(
-  api: MockApi,
+/** A `fetch` to send requests with. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Where {@link mockRequest} sends a request: a mock itself (its in-process `api.fetch`, on
+ * `api.baseUrl`), any `{ fetch, baseUrl }`, or the root URL of a running server or of msw handlers
+ * (e.g. `server.url`), reached with the global `fetch`.
+ */
+export type MockTarget = { readonly fetch: FetchLike; readonly baseUrl: string } | string;
+
+/**
+ * The one way the tests call the mock: sends `method path` (JSON `body` when given; a string is
+ * sent as is) with `Authorization: Bearer <token>` (none when `token` is `null`), and parses the
+ * JSON answer (`body` is `undefined` for an empty one). Rejects as the `fetch` used does (e.g. a
+ * `TypeError` for a dropped connection).
+ */
+export async function mockRequest(
+  target: MockTarget,
   method: string,
   path: string,
   body?: unknown,
   token: string | null = TOKEN,
 ): Promise<Answer> {
+  const { fetch: send, baseUrl } =
+    typeof target === 'string'
+      ? { fetch: (input: string, init: RequestInit) => fetch(input, init), baseUrl: target }
+      : target;
   const headers: Record<string, string> = {};
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await api.fetch(`${api.baseUrl}${path}`, {
+  const response = await send(`${baseUrl}${path}`, {
     method,
     headers,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
@@ -86,11 +110,12 @@ export function orderBody(id: string, code: string, quantity = 1, extra: Record<
 
 /** Creates a SKU and returns its id. */
 export async function createSku(
-  api: MockApi,
+  target: MockTarget,
   code: string,
   extra: Record<string, unknown> = {},
+  token: string | null = TOKEN,
 ): Promise<number> {
-  const answer = await call(api, 'POST', '/merchant_api/v1/skus', skuBody(code, extra));
+  const answer = await mockRequest(target, 'POST', '/merchant_api/v1/skus', skuBody(code, extra), token);
   if (answer.status !== 201) throw new Error(`createSku: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.id;
 }
@@ -100,7 +125,7 @@ export async function createSku(
  * shipment moved to `restocked`. Returns the shipment id.
  */
 export async function stock(api: MockApi, skuId: number, quantity: number, warehouseId = 1): Promise<number> {
-  const answer = await call(api, 'POST', '/merchant_api/v1/restocking_shipments', {
+  const answer = await mockRequest(api, 'POST', '/merchant_api/v1/restocking_shipments', {
     warehouse_id: warehouseId,
     delivery_option: 'courier',
     restocking_shipment_items: [{ sku_id: skuId, announced_quantity: quantity }],
@@ -110,30 +135,23 @@ export async function stock(api: MockApi, skuId: number, quantity: number, wareh
   return answer.body.id;
 }
 
-/** The SKU as `GET /skus` shows it. */
-export async function skuById(api: MockApi, id: number) {
-  const answer = await call(api, 'GET', '/merchant_api/v1/skus?limit=1000');
-  return answer.body.data.find((s: { id: number }) => s.id === id);
+/**
+ * A SKU `code` and a restocking shipment of `quantity` units of it to warehouse 1 (status
+ * `shipped`), created through the API. Returns the shipment id.
+ */
+export async function restockingShipment(target: MockTarget, code = 'A', quantity = 2): Promise<number> {
+  const sku = await createSku(target, code);
+  const answer = await mockRequest(target, 'POST', '/merchant_api/v1/restocking_shipments', {
+    warehouse_id: 1,
+    restocking_shipment_items: [{ sku_id: sku, announced_quantity: quantity }],
+  });
+  return answer.body.id as number;
 }
 
-/** Sends a request to a real server at `url` with plain `fetch` and parses the JSON answer. */
-export async function httpCall(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  token: string | null = TOKEN,
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+/** The SKU as `GET /skus` shows it. */
+export async function skuById(api: MockApi, id: number) {
+  const answer = await mockRequest(api, 'GET', '/merchant_api/v1/skus?limit=1000');
+  return answer.body.data.find((s: { id: number }) => s.id === id);
 }
 
 /** Waits until `condition()` holds, checking every 5 ms, for at most `ms` (then throws). */
@@ -147,6 +165,16 @@ export async function until(condition: () => boolean, ms = 2000): Promise<void> 
 /** The number of ref'd timers keeping the event loop alive. */
 export function activeTimeouts(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+/**
+ * {@link activeTimeouts} once the test runner's own timer has fired: vitest reports results through
+ * a ref'd 100 ms throttle armed after each test or hook, which would otherwise be counted in a
+ * baseline taken at the start of a test and be gone moments later.
+ */
+export async function settledTimeouts(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  return activeTimeouts();
 }
 
 /** `promise`'s value, or `fallback` after `ms` (the timer is cleared either way). */

@@ -1,0 +1,262 @@
+/**
+ * The route table of the Merchant API: which domain rule answers which method and path under
+ * `/merchant_api/`, the list query (`page`, `limit`, `created_at[...]`) and the version 1 list
+ * envelope. Matching itself is the engine's (`engine/router.ts`).
+ */
+import {
+  type Collection,
+  type CreatedRange,
+  inRange,
+  type PageOf,
+  pageOf,
+  type Timestamped,
+} from '../engine/collection.js';
+import { failure, json, type MockResult } from '../engine/result.js';
+import {
+  type MatchOf,
+  matchPath,
+  type RouteContext,
+  type RouteHandler,
+  type RouteOf,
+} from '../engine/router.js';
+import { Invalid } from '../engine/validation.js';
+import { type BlockedCountries, cancelOrder, createOrder, updateOrder } from './orders.js';
+import { createRestockingShipment, updateRestockingShipment } from './restocking.js';
+import { bulkUpsertSkus, createSku, deleteSku, updateSku } from './skus.js';
+import type { MockState } from './state.js';
+import { orderView, restockingV1View, restockingV2View, skuView } from './views.js';
+
+/** The settings the API's handlers read (fixed for the mock's life). */
+export interface ApiSettings {
+  /** Default page size of collections (when no `limit` is sent). */
+  readonly pageSize: number;
+  /** The countries an order cannot be shipped to (upper-case codes). */
+  readonly blockedCountries: BlockedCountries;
+  /** `merchant_id` of restocking shipments. */
+  readonly merchantId: number;
+}
+
+type Context = RouteContext<MockState>;
+type Handler = RouteHandler<MockState>;
+type Route = RouteOf<Handler>;
+
+/** Finds the API's handler of a method and path. */
+export type ApiRouter = (method: string, path: string) => MatchOf<Handler>;
+
+const NOT_FOUND = (): MockResult => failure(404, 'not found');
+
+/** A write's outcome: 422 with the messages, or the status and view given. */
+function written<T>(outcome: T | Invalid, status: number, view: (value: T) => unknown): MockResult {
+  return outcome instanceof Invalid ? failure(422, ...outcome.errors) : json(status, view(outcome));
+}
+
+/** Reads `page`, `limit` and `created_at[...]`; `undefined` when one of them is malformed. */
+function listQuery(
+  query: URLSearchParams,
+  pageSize: number,
+): { page: number; limit: number; range: CreatedRange } | undefined {
+  const int = (name: string, fallback: number): number | undefined => {
+    const raw = query.get(name);
+    if (raw === null || raw === '') return fallback;
+    return /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined;
+  };
+  const page = int('page', 1);
+  const limit = int('limit', pageSize);
+  if (page === undefined || limit === undefined) return undefined;
+  const range: CreatedRange = {};
+  for (const bound of ['gte', 'gt', 'lte', 'lt'] as const) {
+    const raw = query.get(`created_at[${bound}]`);
+    if (raw === null) continue;
+    const ms = Date.parse(raw);
+    if (Number.isNaN(ms)) return undefined;
+    range[bound] = ms;
+  }
+  return { page, limit, range };
+}
+
+/** The version 1 list envelope. */
+function envelope<T>(page: PageOf<T>, view: (item: T) => unknown): MockResult {
+  return json(200, {
+    data: page.items.map(view),
+    pagination: {
+      current_page: page.page,
+      page_count: page.pageCount,
+      item_count: page.itemCount,
+      items_per_page: page.limit,
+    },
+  });
+}
+
+/** Query values of `name` and `name[]`. */
+function listParam(query: URLSearchParams, name: string): string[] {
+  return [...query.getAll(`${name}[]`), ...query.getAll(name)];
+}
+
+function includesBatches(query: URLSearchParams): boolean {
+  return listParam(query, 'include').some((v) => v.split(',').some((part) => part.trim() === 'batches'));
+}
+
+function listSkus(ctx: Context, pageSize: number): MockResult {
+  const q = listQuery(ctx.query, pageSize);
+  if (!q) return failure(400, 'bad request');
+  const codes = listParam(ctx.query, 'merchant_sku_ids');
+  const view = (sku: Parameters<typeof skuView>[0]) => skuView(sku, ctx.state);
+  if (codes.length === 0) return envelope(ctx.state.skus.page(q.range, q.page, q.limit), view);
+  const found = ctx.state
+    .skusByCodes(codes)
+    .filter((s) => inRange(s.createdMs, q.range))
+    .sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+  return envelope(
+    pageOf(found.length, (i) => found[i]!, q.page, q.limit),
+    view,
+  );
+}
+
+function listOrders(ctx: Context, pageSize: number): MockResult {
+  const q = listQuery(ctx.query, pageSize);
+  if (!q) return failure(400, 'bad request');
+  const batches = includesBatches(ctx.query);
+  return envelope(ctx.state.orders.page(q.range, q.page, q.limit), (o) => orderView(o, batches));
+}
+
+/** A list of stored outbound records (shipments, returns), whose bodies are fixed. */
+function listStored<T extends Timestamped & { view: unknown }>(
+  pick: (state: MockState) => Collection<T>,
+  pageSize: number,
+): Handler {
+  return (ctx) => {
+    const q = listQuery(ctx.query, pageSize);
+    if (!q) return failure(400, 'bad request');
+    return envelope(pick(ctx.state).page(q.range, q.page, q.limit), (r) => r.view);
+  };
+}
+
+function listWarehouses(ctx: Context, pageSize: number): MockResult {
+  const q = listQuery(ctx.query, pageSize);
+  if (!q) return failure(400, 'bad request');
+  const all = ctx.state.warehouses;
+  return envelope(
+    pageOf(all.length, (i) => all[i]!, q.page, q.limit),
+    (w) => w,
+  );
+}
+
+function restockingRoutes(version: 1 | 2, merchantId: number): Route[] {
+  const view = version === 1 ? restockingV1View : restockingV2View;
+  return [
+    {
+      segments: [`v${version}`, 'restocking_shipments'],
+      methods: {
+        POST: (ctx) =>
+          written(createRestockingShipment(ctx.state, ctx.body, version, ctx.now, merchantId), 201, view),
+      },
+    },
+    {
+      segments: [`v${version}`, 'restocking_shipments', ':id'],
+      methods: {
+        GET: (ctx) => {
+          const record = ctx.state.restockingShipments.get(ctx.id);
+          return record ? json(200, view(record)) : NOT_FOUND();
+        },
+        PUT: (ctx) => {
+          const record = ctx.state.restockingShipments.get(ctx.id);
+          if (!record) return NOT_FOUND();
+          return written(updateRestockingShipment(ctx.state, record, ctx.body, version, ctx.now), 200, view);
+        },
+      },
+    },
+  ];
+}
+
+/** The API's routes, their handlers reading `settings`. */
+function apiRoutes(settings: ApiSettings): Route[] {
+  const { pageSize, blockedCountries, merchantId } = settings;
+  return [
+    {
+      segments: ['v1', 'skus'],
+      methods: {
+        GET: (ctx) => listSkus(ctx, pageSize),
+        POST: (ctx) => written(createSku(ctx.state, ctx.body, ctx.now), 201, (s) => skuView(s, ctx.state)),
+      },
+    },
+    {
+      segments: ['v1', 'skus', 'bulk_upsert'],
+      methods: {
+        POST: (ctx) =>
+          written(bulkUpsertSkus(ctx.state, ctx.body, ctx.now), 200, (skus) => ({
+            data: skus.map((s) => skuView(s, ctx.state)),
+          })),
+      },
+    },
+    {
+      segments: ['v1', 'skus', ':id'],
+      methods: Object.fromEntries(
+        (['PATCH', 'PUT', 'DELETE'] as const).map((method): [string, Handler] => [
+          method,
+          (ctx) => {
+            const sku = ctx.state.skus.get(ctx.id);
+            if (!sku) return NOT_FOUND();
+            const outcome = method === 'DELETE' ? deleteSku(sku) : updateSku(ctx.state, sku, ctx.body);
+            return written(outcome, 200, (s) => skuView(s, ctx.state));
+          },
+        ]),
+      ),
+    },
+    {
+      segments: ['v1', 'orders'],
+      methods: {
+        GET: (ctx) => listOrders(ctx, pageSize),
+        POST: (ctx) =>
+          written(createOrder(ctx.state, ctx.body, ctx.now, blockedCountries), 201, (o) =>
+            orderView(o, false),
+          ),
+      },
+    },
+    {
+      segments: ['v1', 'orders', ':id'],
+      methods: {
+        GET: (ctx) => {
+          const order = ctx.state.orders.get(ctx.id);
+          return order ? json(200, orderView(order, includesBatches(ctx.query))) : NOT_FOUND();
+        },
+        PATCH: (ctx) => {
+          const order = ctx.state.orders.get(ctx.id);
+          if (!order) return NOT_FOUND();
+          const outcome = updateOrder(ctx.state, order, ctx.body, blockedCountries);
+          return written(outcome, 200, (o) => orderView(o, false));
+        },
+      },
+    },
+    {
+      segments: ['v1', 'orders', ':id', 'cancel'],
+      methods: {
+        PUT: (ctx) => {
+          const order = ctx.state.orders.get(ctx.id);
+          return order ? written(cancelOrder(order), 200, (o) => orderView(o, false)) : NOT_FOUND();
+        },
+      },
+    },
+    ...restockingRoutes(1, merchantId),
+    ...restockingRoutes(2, merchantId),
+    { segments: ['v1', 'shipments'], methods: { GET: listStored((s) => s.shipments, pageSize) } },
+    { segments: ['v1', 'returns'], methods: { GET: listStored((s) => s.returns, pageSize) } },
+    {
+      segments: ['v1', 'returns', ':id'],
+      methods: {
+        GET: (ctx) => {
+          const record = ctx.state.returns.get(ctx.id);
+          return record ? json(200, record.view) : NOT_FOUND();
+        },
+      },
+    },
+    { segments: ['v1', 'warehouses'], methods: { GET: (ctx) => listWarehouses(ctx, pageSize) } },
+  ];
+}
+
+const PREFIX = '/merchant_api/';
+
+/** The API's router for a mock with these settings (its table is built once, here). */
+export function createApiRouter(settings: ApiSettings): ApiRouter {
+  const routes = apiRoutes(settings);
+  return (method, path) => matchPath(routes, PREFIX, method, path);
+}

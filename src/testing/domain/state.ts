@@ -1,0 +1,243 @@
+/**
+ * The in-memory state of the mock: the records of every resource, their indexes and id counters.
+ * Records are internal (views turn them into API bodies); only the domain modules change them.
+ */
+import { Collection } from '../engine/collection.js';
+import type {
+  MockOrder,
+  MockRestockingShipmentV1,
+  MockRestockingShipmentV2,
+  MockReturn,
+  MockShipment,
+  MockWarehouse,
+} from './resources.js';
+
+/**
+ * Stock of a SKU in one warehouse. What the API shows as `stocked` (and `total`) is
+ * `onHand − reserved`: the units available for sale.
+ */
+export interface StockLevel {
+  /** Reserved for fulfillable orders (may exceed `onHand` when an order came before the stock). */
+  reserved: number;
+  /** Physically in storage: reserved units included, until their order is fulfilled. */
+  onHand: number;
+}
+
+/** An inventory batch of a SKU, in one warehouse. */
+export interface BatchRecord {
+  id: number;
+  skuId: number;
+  warehouseId: number;
+  name: string;
+  tracking_code: string | null;
+  expiry_date: string | null;
+  /** Units of the batch in storage, reserved ones included. */
+  onHand: number;
+  /** Units of the batch reserved for fulfillable orders. */
+  reserved: number;
+}
+
+/** A SKU. */
+export interface SkuRecord {
+  id: number;
+  createdMs: number;
+  created_at: string;
+  merchant_sku_id: string;
+  name: string;
+  barcode: string | null;
+  batch_tracking_enabled: boolean;
+  cost_in_cents: number | null;
+  country_code_of_origin: string | null;
+  hs_code: string | null;
+  image_url: string | null;
+  weight_in_kg: number | null;
+  status: 'active' | 'deleted';
+  /** Stock per warehouse id. */
+  stock: Map<number, StockLevel>;
+  batches: BatchRecord[];
+}
+
+/** Units of one batch taken by an order item. */
+export interface BatchTake {
+  batch: BatchRecord;
+  quantity: number;
+}
+
+/** Stock an order item holds in a warehouse. */
+export interface Reservation {
+  warehouseId: number;
+  quantity: number;
+  batches: BatchTake[];
+}
+
+/** An order line item. */
+export interface OrderItemRecord {
+  id: number;
+  merchant_item_id: string;
+  sku: SkuRecord;
+  quantity: number;
+  price_per_unit_in_cents: number;
+  price_per_unit_in_cents_with_discount: number | null;
+  /** Stock held while the order is fulfillable; `null` otherwise. */
+  reservation: Reservation | null;
+  /** Batches of the latest reservation (kept after fulfilment, for `include=batches`). */
+  batches: BatchTake[];
+}
+
+/** An order. */
+export interface OrderRecord extends Omit<MockOrder, 'items'> {
+  createdMs: number;
+  /** Cancelled through `PUT /orders/{id}/cancel` (status `unfulfillable`). */
+  cancelled: boolean;
+  items: OrderItemRecord[];
+}
+
+/** An item of a restocking shipment. */
+export interface RestockingItemRecord {
+  id: number;
+  sku: SkuRecord;
+  announced_quantity: number;
+  remarks: string | null;
+  total_cost_in_cents: number | null;
+  /** The batch the item was announced for, if any. */
+  inventory_batch_id: number | null;
+  arrived_quantity: number | null;
+  damaged_quantity: number | null;
+  missing_quantity: number | null;
+  /** Units this item has added to stock so far (re-restocking adds the difference). */
+  applied: number;
+  /** The batch that received the units (batch-tracked SKUs), once restocked. */
+  batch: BatchRecord | null;
+}
+
+/**
+ * A restocking shipment (one record, seen through a version 1 and a version 2 view): the fields of
+ * the version 1 view — `status` is the version 1 status, the finer one — plus those only version 2
+ * shows.
+ */
+export interface RestockingRecord
+  extends Omit<MockRestockingShipmentV1, 'restocking_shipment_items'>,
+    Pick<
+      MockRestockingShipmentV2,
+      'priority' | 'created_at' | 'updated_at' | 'arrived_at' | 'reopened_at' | 'completed_reopens_count'
+    > {
+  createdMs: number;
+  /** Left `restocked` and not restocked again yet. */
+  reopened: boolean;
+  items: RestockingItemRecord[];
+}
+
+/** A stored outbound shipment: its body is fixed once created. */
+export interface ShipmentRecord {
+  id: number;
+  createdMs: number;
+  view: MockShipment;
+}
+
+/** A stored return. */
+export interface ReturnRecord {
+  id: number;
+  createdMs: number;
+  view: MockReturn;
+}
+
+/** Kinds of sub-records with their own id sequence. */
+export type SubRecord = 'orderItem' | 'restockingItem' | 'shipmentItem' | 'returnItem' | 'batch';
+
+/** Every record of the mock, with the indexes the endpoints need. */
+export class MockState {
+  readonly skus = new Collection<SkuRecord>();
+  readonly orders = new Collection<OrderRecord>();
+  readonly restockingShipments = new Collection<RestockingRecord>();
+  readonly shipments = new Collection<ShipmentRecord>();
+  readonly returns = new Collection<ReturnRecord>();
+  readonly warehouses: readonly MockWarehouse[];
+  readonly batches = new Map<number, BatchRecord>();
+  /** SKUs per merchant SKU code (usually one; deleted ones may share a code with an active one). */
+  readonly #skusByCode = new Map<string, SkuRecord[]>();
+  readonly #ordersByMerchantId = new Map<string, OrderRecord>();
+  readonly #counters: Record<SubRecord, number> = {
+    orderItem: 0,
+    restockingItem: 0,
+    shipmentItem: 0,
+    returnItem: 0,
+    batch: 0,
+  };
+
+  constructor(warehouses: readonly MockWarehouse[]) {
+    this.warehouses = warehouses;
+  }
+
+  /** A new id for a sub-record (order item, batch, ...): each kind counts from 1. */
+  nextId(kind: SubRecord): number {
+    this.#counters[kind] += 1;
+    return this.#counters[kind];
+  }
+
+  /** Whether a warehouse with this id exists. */
+  hasWarehouse(id: number): boolean {
+    return this.warehouses.some((w) => w.id === id);
+  }
+
+  /** Adds a SKU and indexes its code. */
+  addSku(sku: SkuRecord): void {
+    this.skus.insert(sku);
+    this.#indexCode(sku);
+  }
+
+  /** Moves a SKU from its old code to its current one in the index. */
+  reindexSku(sku: SkuRecord, oldCode: string): void {
+    if (oldCode === sku.merchant_sku_id) return;
+    const list = this.#skusByCode.get(oldCode);
+    if (list) {
+      const rest = list.filter((s) => s !== sku);
+      if (rest.length > 0) this.#skusByCode.set(oldCode, rest);
+      else this.#skusByCode.delete(oldCode);
+    }
+    this.#indexCode(sku);
+  }
+
+  /** The active SKU with this code. */
+  activeSkuByCode(code: string): SkuRecord | undefined {
+    return this.#skusByCode.get(code)?.find((s) => s.status === 'active');
+  }
+
+  /** The deleted SKU that most recently took this code. */
+  deletedSkuByCode(code: string): SkuRecord | undefined {
+    const list = this.#skusByCode.get(code);
+    if (!list) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.status === 'deleted') return list[i];
+    return undefined;
+  }
+
+  /** Every SKU with one of these codes (active and deleted). */
+  skusByCodes(codes: Iterable<string>): SkuRecord[] {
+    const found = new Set<SkuRecord>();
+    for (const code of codes) for (const sku of this.#skusByCode.get(code) ?? []) found.add(sku);
+    return [...found];
+  }
+
+  /** Adds an order and indexes its merchant order id. */
+  addOrder(order: OrderRecord): void {
+    this.orders.insert(order);
+    this.#ordersByMerchantId.set(order.merchant_order_id, order);
+  }
+
+  /** The order with this merchant order id. */
+  orderByMerchantId(merchantOrderId: string): OrderRecord | undefined {
+    return this.#ordersByMerchantId.get(merchantOrderId);
+  }
+
+  /** Updates the index after an order's merchant order id changed. */
+  reindexOrder(order: OrderRecord, oldId: string): void {
+    if (oldId === order.merchant_order_id) return;
+    this.#ordersByMerchantId.delete(oldId);
+    this.#ordersByMerchantId.set(order.merchant_order_id, order);
+  }
+
+  #indexCode(sku: SkuRecord): void {
+    const list = this.#skusByCode.get(sku.merchant_sku_id);
+    if (list) list.push(sku);
+    else this.#skusByCode.set(sku.merchant_sku_id, [sku]);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Injected faults: failures (a status, or a dropped connection) and delays for chosen routes, each
+ * for a number of requests, so merchants can test their retry handling.
+ */
+import type { JsonValue } from './json.js';
+import { failure, type MockResult } from './result.js';
+
+/**
+ * A failure injected for matching requests, to test retry handling. A fault with only `latency`
+ * slows the request down and then lets it through; any other fault answers instead of the API
+ * (`status` 503 unless given) or, with `reset: true`, drops the connection.
+ */
+export interface MockFault {
+  /** HTTP method to match (any case); every method when omitted. */
+  method?: string;
+  /**
+   * Path to match: a string is compared with the request path (query excluded), e.g.
+   * `'/merchant_api/v1/orders'`; a RegExp is tested against it.
+   */
+  path: string | RegExp;
+  /** Status to answer with. Default 503 (unless the fault only has `latency`). */
+  status?: number;
+  /** How many matching requests the fault applies to; unlimited when omitted. */
+  times?: number;
+  /** `Retry-After` header value in seconds (may be fractional, e.g. `0.05`). */
+  retryAfter?: number;
+  /** Milliseconds to wait before answering (or before letting the request through). */
+  latency?: number;
+  /**
+   * Drop the connection instead of answering: the HTTP server destroys the socket, the msw
+   * handler answers with a network error, `api.fetch` rejects with a `TypeError`.
+   */
+  reset?: boolean;
+  /** JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. */
+  body?: JsonValue;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/** An injected fault, as returned by `api.injectFault`. */
+export interface MockFaultHandle {
+  /** The fault's id (as `GET /__mock/faults` lists it and `DELETE /__mock/faults/{id}` removes it). */
+  readonly id: number;
+  /** Matching requests the fault has answered (or delayed) so far. */
+  readonly hits: number;
+  /** Matching requests it will still apply to (`Infinity` when unlimited, 0 once used up or removed). */
+  readonly remaining: number;
+  /** Removes the fault. */
+  remove(): void;
+}
+
+/** A fault in force, with its counters. */
+interface ActiveFault {
+  readonly id: number;
+  readonly spec: MockFault;
+  readonly method: string | undefined;
+  remaining: number;
+  hits: number;
+}
+
+/** What a matching fault does to a request. */
+export interface FaultEffect {
+  /** Milliseconds to wait first. */
+  latency: number;
+  /** The answer to give instead of the API's, or `undefined` to let the request through. */
+  result: MockResult | undefined;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request',
+  401: 'authentication required',
+  403: 'forbidden',
+  404: 'not found',
+  408: 'request timeout',
+  409: 'conflict',
+  422: 'unprocessable entity',
+  429: 'rate limit exceeded',
+  500: 'internal server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+};
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new TypeError(`Invalid fault: ${message}`);
+}
+
+function validate(fault: MockFault): void {
+  check(typeof fault === 'object' && fault !== null, 'expected an object');
+  check(typeof fault.path === 'string' || fault.path instanceof RegExp, 'path must be a string or a RegExp');
+  check(fault.method === undefined || typeof fault.method === 'string', 'method must be a string');
+  check(
+    fault.status === undefined ||
+      (Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599),
+    'status must be an integer from 200 to 599',
+  );
+  check(
+    fault.times === undefined || (Number.isInteger(fault.times) && fault.times > 0),
+    'times must be an integer > 0',
+  );
+  check(
+    fault.latency === undefined || (Number.isFinite(fault.latency) && fault.latency >= 0),
+    'latency must be >= 0',
+  );
+  check(
+    fault.retryAfter === undefined || (Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
+    'retryAfter must be >= 0',
+  );
+  check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset must be a boolean');
+  check(
+    fault.headers === undefined ||
+      (typeof fault.headers === 'object' &&
+        fault.headers !== null &&
+        Object.values(fault.headers).every((v) => typeof v === 'string')),
+    'headers must be an object of strings',
+  );
+}
+
+/** Whether the fault only slows requests down (no status, body, reset or headers). */
+function delayOnly(fault: MockFault): boolean {
+  return (
+    fault.latency !== undefined &&
+    fault.status === undefined &&
+    fault.body === undefined &&
+    !fault.reset &&
+    fault.retryAfter === undefined &&
+    fault.headers === undefined
+  );
+}
+
+function effectOf(fault: MockFault): FaultEffect {
+  const latency = fault.latency ?? 0;
+  if (delayOnly(fault)) return { latency, result: undefined };
+  if (fault.reset) return { latency, result: { status: 0, drop: true } };
+  const status = fault.status ?? 503;
+  const result =
+    fault.body !== undefined ? { status, body: fault.body } : failure(status, STATUS_TEXT[status] ?? 'error');
+  const headers: Record<string, string> =
+    status === 401 ? { 'www-authenticate': 'Bearer', ...fault.headers } : { ...fault.headers };
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  result.headers = headers;
+  return { latency, result };
+}
+
+/** A fault in force, as `GET /__mock/faults` lists it. */
+export interface FaultSummary {
+  id: number;
+  method: string | null;
+  /** The exact path, or `null` for a pattern. */
+  path: string | null;
+  /** The RegExp source, or `null` for an exact path. */
+  pathPattern: string | null;
+  hits: number;
+  /** `null` when unlimited. */
+  remaining: number | null;
+}
+
+/** The faults of one mock, first match wins. Each gets an id (from 1). */
+export class Faults {
+  #active: ActiveFault[] = [];
+  #lastId = 0;
+
+  /** Adds a fault (validated) and returns its handle. */
+  add(spec: MockFault): MockFaultHandle {
+    validate(spec);
+    this.#lastId += 1;
+    const fault: ActiveFault = {
+      id: this.#lastId,
+      spec,
+      method: spec.method?.toUpperCase(),
+      remaining: spec.times ?? Number.POSITIVE_INFINITY,
+      hits: 0,
+    };
+    this.#active.push(fault);
+    return {
+      id: fault.id,
+      get hits() {
+        return fault.hits;
+      },
+      get remaining() {
+        return fault.remaining;
+      },
+      remove: () => this.#remove(fault),
+    };
+  }
+
+  /** Removes the fault with this id; `false` when none is in force. */
+  remove(id: number): boolean {
+    const fault = this.#active.find((f) => f.id === id);
+    if (fault) this.#remove(fault);
+    return fault !== undefined;
+  }
+
+  /** Removes every fault and returns how many were in force. */
+  clear(): number {
+    const count = this.#active.length;
+    for (const fault of this.#active) fault.remaining = 0;
+    this.#active = [];
+    return count;
+  }
+
+  /** The faults in force, oldest first. */
+  list(): FaultSummary[] {
+    return this.#active.map((f) => ({
+      id: f.id,
+      method: f.method ?? null,
+      path: typeof f.spec.path === 'string' ? f.spec.path : null,
+      pathPattern: typeof f.spec.path === 'string' ? null : f.spec.path.source,
+      hits: f.hits,
+      remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+    }));
+  }
+
+  /** Applies the first fault matching the request (counting it), or returns `undefined`. */
+  take(method: string, path: string): FaultEffect | undefined {
+    if (this.#active.length === 0) return undefined;
+    const fault = this.#active.find((f) => {
+      if (f.method !== undefined && f.method !== method) return false;
+      if (typeof f.spec.path === 'string') return f.spec.path === path;
+      f.spec.path.lastIndex = 0;
+      return f.spec.path.test(path);
+    });
+    if (!fault) return undefined;
+    fault.hits += 1;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#active = this.#active.filter((f) => f !== fault);
+    return effectOf(fault.spec);
+  }
+
+  #remove(fault: ActiveFault): void {
+    fault.remaining = 0;
+    this.#active = this.#active.filter((f) => f !== fault);
+  }
+}

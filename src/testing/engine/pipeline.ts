@@ -1,0 +1,154 @@
+/**
+ * The request pipeline: turns one transport-neutral request into a result and logs it. Order of
+ * checks for every API request: injected fault → response latency → authentication (401) → rate
+ * limit (429) → route (404 / 405) → JSON body (400) → the route's handler (2xx / 404 / 422).
+ * Requests on the side door (the control routes) go: authentication (401) → their own answer, with
+ * no fault, latency, rate limit or log.
+ *
+ * A request runs against the epoch it started in (the state, rate-limit windows, faults and log
+ * that `reset()` replaces): when the mock is reset while the request waits (latency), it answers
+ * 503 `mock was reset` and leaves the fresh epoch alone (nothing written, nothing logged).
+ */
+import type { Faults } from './faults.js';
+import { type ReadJson, readJson } from './json.js';
+import { type RateLimiter, rateLimitHeaders, retryAfterSeconds } from './rate-limit.js';
+import type { RequestLog } from './request-log.js';
+import {
+  type Dispatch,
+  failure,
+  type MockRequest,
+  type MockResult,
+  mockError,
+  unauthorized,
+} from './result.js';
+import type { MatchOf, RouteHandler } from './router.js';
+import type { Timers } from './timers.js';
+
+/** What `reset()` replaces: a request runs against the epoch it started in. */
+export interface Epoch<S> {
+  readonly state: S;
+  readonly limiter: RateLimiter;
+  readonly faults: Faults;
+  readonly log: RequestLog;
+}
+
+/** Requests answered before (and instead of) the API pipeline: the control routes. */
+export interface SideDoor {
+  /** Whether the side door answers this path. */
+  owns(path: string): boolean;
+  /** Answers an authenticated request; `body.bad` says the body was not JSON. */
+  answer(method: string, path: string, body: ReadJson): Promise<MockResult>;
+}
+
+/** What the pipeline runs on. */
+export interface PipelineSetup<S> {
+  /** Accepted API tokens. */
+  tokens: ReadonlySet<string>;
+  /** Milliseconds added to every API response. */
+  latency: number;
+  /** The mock's clock. */
+  now: () => Date;
+  timers: Timers;
+  /** The current epoch. */
+  epoch: () => Epoch<S>;
+  /** Finds the API handler of a method and path. */
+  route: (method: string, path: string) => MatchOf<RouteHandler<S>>;
+  sideDoor: SideDoor;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The answer to a request that was in progress when `reset()` was called. */
+const resetDuringRequest = (): MockResult => failure(503, 'mock was reset');
+
+/** The JSON body of a POST / PUT / PATCH (other methods' bodies are ignored). */
+function parseBody(request: MockRequest): ReadJson {
+  return BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
+}
+
+/** The core every face calls: answers a request (see the module comment) and logs it. */
+export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
+  const { tokens, timers, now } = setup;
+
+  /** Answers an API request against `at` (the epoch it started in). */
+  async function answer(
+    at: Epoch<S>,
+    request: MockRequest,
+    token: string | undefined,
+    body: ReadJson,
+  ): Promise<MockResult> {
+    const { limiter } = at;
+    const known = token !== undefined && tokens.has(token);
+    const fault = at.faults.take(request.method, request.path);
+    if (fault) {
+      await timers.delay(fault.latency);
+      if (setup.epoch() !== at) return resetDuringRequest();
+      if (fault.result) {
+        const used = known ? limiter.used(token, now().getTime()) : 0;
+        return {
+          ...fault.result,
+          headers: { ...rateLimitHeaders(limiter, used), ...fault.result.headers },
+        };
+      }
+    }
+    await timers.delay(setup.latency);
+    if (setup.epoch() !== at) return resetDuringRequest();
+    if (!known) return unauthorized(rateLimitHeaders(limiter, 0));
+    const time = now();
+    const verdict = limiter.hit(token, time.getTime());
+    const headers = rateLimitHeaders(limiter, verdict.used);
+    if (!verdict.allowed) {
+      headers['retry-after'] = retryAfterSeconds(verdict.retryAfterMs);
+      return { ...failure(429, 'rate limit exceeded'), headers };
+    }
+    const match = setup.route(request.method, request.path);
+    if (match.kind === 'not_found') return { ...failure(404, 'not found'), headers };
+    if (match.kind === 'wrong_method') {
+      return {
+        ...failure(405, 'method not allowed'),
+        headers: { ...headers, allow: match.allow.join(', ') },
+      };
+    }
+    if (body.bad) return { ...failure(400, 'bad request'), headers };
+    const result = match.handler({
+      state: at.state,
+      now: time,
+      query: new URLSearchParams(request.search),
+      body: body.value,
+      id: match.id,
+    });
+    return { ...result, headers: { ...headers, ...result.headers } };
+  }
+
+  return async function dispatch(request) {
+    const at = setup.epoch();
+    const started = now().toISOString();
+    const body = parseBody(request);
+    const token = BEARER.exec(request.authorization ?? '')?.[1];
+    if (setup.sideDoor.owns(request.path)) {
+      if (token === undefined || !tokens.has(token)) return unauthorized();
+      try {
+        return await setup.sideDoor.answer(request.method, request.path, body);
+      } catch (error) {
+        return mockError(error);
+      }
+    }
+    let result: MockResult;
+    try {
+      result = await answer(at, request, token, body);
+    } catch (error) {
+      result = mockError(error);
+    }
+    if (setup.epoch() !== at) return resetDuringRequest();
+    at.log.add({
+      method: request.method,
+      path: request.path,
+      query: request.search,
+      rawBody: request.body,
+      status: result.drop ? 0 : result.status,
+      at: started,
+    });
+    return result;
+  };
+}

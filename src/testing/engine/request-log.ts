@@ -1,0 +1,46 @@
+/**
+ * The request log: the last 1000 API requests the mock answered, for assertions on what a client
+ * sent. Bodies are kept raw and parsed only when the log is read.
+ */
+import { type JsonValue, readJson } from './json.js';
+
+/** A request the mock answered (for assertions on what your code sent). */
+export interface MockRequestLogEntry {
+  /** Upper-case method. */
+  method: string;
+  /** Path without query, e.g. `/merchant_api/v1/orders`. */
+  path: string;
+  /** Query string without `?` (empty when none). */
+  query: string;
+  /** Parsed JSON body, or `undefined` (no body, or not JSON). */
+  body: JsonValue | undefined;
+  /** Status the mock answered with (0 for a dropped connection). */
+  status: number;
+  /** Time of the request (ISO 8601, from the mock's clock). */
+  at: string;
+}
+
+/** An answered request as logged: the body is kept raw (parsed only when the log is read). */
+export interface LoggedRequest extends Omit<MockRequestLogEntry, 'body'> {
+  rawBody: string;
+}
+
+const LOG_SIZE = 1000;
+
+/** The last 1000 answered requests. */
+export class RequestLog {
+  #log: LoggedRequest[] = [];
+
+  /** Records an answered request (the last 1000 are kept). */
+  add(entry: LoggedRequest): void {
+    this.#log.push(entry);
+    if (this.#log.length >= 2 * LOG_SIZE) this.#log = this.#log.slice(-LOG_SIZE);
+  }
+
+  /** The last 1000 requests, oldest first, as fresh entries with their bodies parsed. */
+  entries(): MockRequestLogEntry[] {
+    return this.#log
+      .slice(-LOG_SIZE)
+      .map(({ rawBody, ...entry }) => ({ ...entry, body: readJson(rawBody).value }));
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Field readers that validate request bodies and collect error messages in the provider's
+ * Rails-like style ("Name can't be blank", "Items quantity must be greater than 0").
+ */
+import { isBlank } from '../../schemas/common.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+export { isBlank };
+
+/** The outcome of a rejected write: the messages of a 422 answer. */
+export class Invalid {
+  /** The error messages, in the order found, without duplicates. */
+  readonly errors: string[];
+  constructor(errors: readonly string[]) {
+    this.errors = [...new Set(errors)];
+  }
+}
+
+/** `true` for a plain JSON object (not an array, not `null`). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
+export function humanize(attribute: string): string {
+  const words = attribute.replace(/_id$/, '').replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const DIGITS = /^-?\d+$/;
+const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/;
+
+/**
+ * Reads the fields of one JSON object, converting and checking each, and adds a message to the
+ * shared list for every problem. Each reader returns `undefined` when the field is absent, `null`
+ * when it is `null`, the converted value when it is valid, and `undefined` (after adding a message)
+ * when it is not.
+ */
+export class Fields {
+  readonly #source: JsonObject;
+  readonly #errors: string[];
+  readonly #prefix: string;
+
+  /**
+   * @param source the object to read
+   * @param errors the list messages are added to
+   * @param prefix label of the nested object (`Shipping address`, `Items`), empty at the top level
+   */
+  constructor(source: JsonObject, errors: string[], prefix = '') {
+    this.#source = source;
+    this.#errors = errors;
+    this.#prefix = prefix;
+  }
+
+  /** The message label of a field: `Name`, or `Shipping address first name` when nested. */
+  label(key: string): string {
+    const human = humanize(key);
+    return this.#prefix ? `${this.#prefix} ${human.charAt(0).toLowerCase()}${human.slice(1)}` : human;
+  }
+
+  /** Adds `<label> <message>`. */
+  error(key: string, message: string): void {
+    this.#errors.push(`${this.label(key)} ${message}`);
+  }
+
+  /** Whether the field is present (`null` included). */
+  has(key: string): boolean {
+    return this.#source[key] !== undefined;
+  }
+
+  /** The raw value. */
+  raw(key: string): JsonValue | undefined {
+    return this.#source[key];
+  }
+
+  /** A string, as given (numbers are converted); `required` rejects blank values. */
+  string(key: string, required = false): string | null | undefined {
+    const value = this.#source[key];
+    if (required && isBlank(value)) {
+      this.error(key, "can't be blank");
+      return undefined;
+    }
+    if (value === undefined || value === null) return value;
+    if (typeof value === 'number') return String(value);
+    if (typeof value !== 'string') {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return value;
+  }
+
+  /**
+   * An integer (a string of digits is accepted). `required` rejects blank values; `positive`
+   * requires a value greater than 0; otherwise the value must be 0 or more.
+   */
+  integer(key: string, options: { required?: boolean; positive?: boolean } = {}): number | null | undefined {
+    const value = this.#source[key];
+    if (isBlank(value)) {
+      if (options.required) {
+        this.error(key, "can't be blank");
+        return undefined;
+      }
+      return value === undefined ? undefined : null;
+    }
+    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) {
+      this.error(key, 'is not a number');
+      return undefined;
+    }
+    if (!Number.isInteger(number) || (typeof value === 'string' && !DIGITS.test(value.trim()))) {
+      this.error(key, 'must be an integer');
+      return undefined;
+    }
+    if (options.positive ? number <= 0 : number < 0) {
+      this.error(key, options.positive ? 'must be greater than 0' : 'must be greater than or equal to 0');
+      return undefined;
+    }
+    return number;
+  }
+
+  /** A number (a numeric string is accepted), 0 or more. */
+  number(key: string): number | null | undefined {
+    const value = this.#source[key];
+    if (isBlank(value)) return value === undefined ? undefined : null;
+    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) {
+      this.error(key, 'is not a number');
+      return undefined;
+    }
+    if (number < 0) {
+      this.error(key, 'must be greater than or equal to 0');
+      return undefined;
+    }
+    return number;
+  }
+
+  /** `true` or `false` (or `null`). */
+  boolean(key: string): boolean | null | undefined {
+    const value = this.#source[key];
+    if (value === undefined || value === null || typeof value === 'boolean') return value;
+    this.error(key, 'is invalid');
+    return undefined;
+  }
+
+  /** A code of `length` letters (upper-cased), e.g. a 2-letter country code. */
+  code(key: string, length: number, required = false): string | null | undefined {
+    const value = this.string(key, required);
+    if (value === undefined || value === null) return value;
+    if (value.trim() === '') return null;
+    if (!new RegExp(`^[A-Za-z]{${length}}$`).test(value)) {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return value.toUpperCase();
+  }
+
+  /** One of `values`. */
+  oneOf<T extends string>(key: string, values: readonly T[], required = false): T | null | undefined {
+    const value = this.string(key, required);
+    if (value === undefined || value === null) return value;
+    if (!(values as readonly string[]).includes(value)) {
+      this.error(key, 'is not included in the list');
+      return undefined;
+    }
+    return value as T;
+  }
+
+  /** A calendar date `YYYY-MM-DD`; a date-time is accepted and its date is used. */
+  date(key: string, required = false): string | null | undefined {
+    const value = this.string(key, required);
+    if (value === undefined || value === null) return value;
+    const match = DATE.exec(value);
+    if (!match || Number.isNaN(Date.parse(`${match[1]}-${match[2]}-${match[3]}`))) {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return `${match[1]}-${match[2]}-${match[3]}`;
+  }
+
+  /** An ISO 8601 date-time, returned as its time in ms. */
+  dateTime(key: string): number | null | undefined {
+    const value = this.string(key);
+    if (value === undefined || value === null) return value;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return ms;
+  }
+
+  /** An array of strings. */
+  strings(key: string): string[] | null | undefined {
+    const value = this.#source[key];
+    if (value === undefined || value === null) return value;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return value as string[];
+  }
+
+  /** A JSON object (kept as given). */
+  object(key: string): JsonObject | null | undefined {
+    const value = this.#source[key];
+    if (value === undefined || value === null) return value;
+    if (!isObject(value)) {
+      this.error(key, 'is invalid');
+      return undefined;
+    }
+    return value;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The HTTP server face: a `node:http` server that passes every request to the mock's core.
+ * `close()` ends every connection (idle keep-alive ones included), so a process exits by itself.
+ * Request bodies are capped ({@link MAX_BODY_BYTES}); `HEAD` answers as `GET` without the body.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Dispatch,
+  failure,
+  type MockRequest,
+  type MockResult,
+  mockError,
+  resultBody,
+  resultHeaders,
+} from '../engine/result.js';
+import type { MockListenOptions, MockServer } from './listen.js';
+
+/** The largest request body the server reads (10 MiB); a larger one is answered 413. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Reads the body, or `undefined` when it is larger than `limit` (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
+
+/** Writes a result; `HEAD` gets the headers of the `GET` (`content-length` included) and no body. */
+function send(res: ServerResponse, result: MockResult, head: boolean, close = false): void {
+  const body = resultBody(result);
+  const headers = resultHeaders(result);
+  headers['content-length'] = String(body === null ? 0 : Buffer.byteLength(body));
+  if (close) headers.connection = 'close';
+  res.writeHead(result.status, headers);
+  res.end(head || body === null ? undefined : body);
+}
+
+async function serve(
+  dispatch: Dispatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<void> {
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const body = await readBody(req, limit);
+  if (body === undefined) {
+    // Answer and close the connection: the rest of the body is never read.
+    send(res, failure(413, `request body too large (over ${limit} bytes)`), method === 'HEAD', true);
+    return;
+  }
+  const request: MockRequest = {
+    method,
+    path: q < 0 ? target : target.slice(0, q),
+    search: q < 0 ? '' : target.slice(q + 1),
+    authorization: req.headers.authorization ?? null,
+    body,
+  };
+  let result: MockResult;
+  try {
+    result = await dispatch(request);
+  } catch (error) {
+    result = mockError(error);
+  }
+  if (result.drop) {
+    req.socket.destroy();
+    return;
+  }
+  if (res.destroyed || req.socket.destroyed) return; // the client left, or the server closed meanwhile
+  send(res, result, method === 'HEAD');
+}
+
+/**
+ * Starts the server. `onClose` runs when `close()` is called (the mock cuts its pending response
+ * delays short and abandons its webhook deliveries there).
+ */
+export async function startServer(
+  dispatch: Dispatch,
+  options: MockListenOptions,
+  onClose: () => void,
+): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
+  }
+  const server = createServer((req, res) => {
+    serve(dispatch, req, res, MAX_BODY_BYTES).catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        onClose();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,389 @@
+/**
+ * The command line (`faces/cli.ts`) and the bin script around it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI_USAGE, CliUsageError, runCli } from '../../../src/testing/index.js';
+import { startServer } from '../../helpers/http-server.js';
+import { ADDRESS, mockRequest, orderBody, skuBody, until, within } from '../helpers.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const BIN = 'bin/merchant-fulfillment-mock.mjs';
+
+describe('runCli', () => {
+  test('starts the server and prints its URL and token', async () => {
+    const lines: string[] = [];
+    const running = await runCli(['--port', '0', '--token', 'cli-token', '--page-size=2'], {
+      out: (l) => lines.push(l),
+    });
+    try {
+      expect(running).toBeDefined();
+      const url = running!.server.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines[0]).toBe(`Merchant Fulfillment mock API listening on ${url}`);
+      expect(lines[1]).toBe('API token: cli-token');
+      const answer = await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 'cli-token');
+      expect(answer.status).toBe(200);
+      expect(answer.body.pagination.items_per_page).toBe(2);
+      expect(running!.api.token).toBe('cli-token');
+    } finally {
+      await running?.close();
+    }
+  });
+
+  test('passes the other options on', async () => {
+    const running = await runCli(
+      [
+        '--port=0',
+        '--token',
+        'a',
+        '--token',
+        'b',
+        '--blocked-country',
+        'CH',
+        '--rate-limit',
+        '1',
+        '--latency',
+        '0',
+      ],
+      { out: () => {} },
+    );
+    try {
+      expect(running!.api.tokens).toEqual(['a', 'b']);
+      const url = running!.server.url;
+      expect((await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 'b')).status).toBe(200);
+      const limited = await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 'b');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('x-rate-limit-max')).toBe('1');
+    } finally {
+      await running?.close();
+    }
+  });
+
+  test('--latency, --blocked-country and repeated --webhook; control routes drive the mock', async () => {
+    const hooks: string[] = [];
+    const receiver = await startServer((req: IncomingMessage, res: ServerResponse) => {
+      hooks.push(req.url!);
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    const running = await runCli(
+      [
+        '--port=0',
+        '--token=t',
+        '--latency',
+        '40',
+        '--blocked-country',
+        'ch',
+        '--blocked-country=KP',
+        '--webhook',
+        `${receiver.url}/a`,
+        `--webhook=${receiver.url}/b`,
+      ],
+      { out: () => {} },
+    );
+    try {
+      const url = running!.server.url;
+      const started = performance.now();
+      const sku = await mockRequest(url, 'POST', '/merchant_api/v1/skus', skuBody('A'), 't');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+      for (const country of ['CH', 'KP', 'DE']) {
+        const order = await mockRequest(
+          url,
+          'POST',
+          '/merchant_api/v1/orders',
+          { ...orderBody(`O-${country}`, 'A'), shipping_address: { ...ADDRESS, country_code: country } },
+          't',
+        );
+        expect(order.body.status, country).toBe(country === 'DE' ? 'fulfillable' : 'unfulfillable');
+      }
+      const shipment = await mockRequest(
+        url,
+        'POST',
+        '/merchant_api/v1/restocking_shipments',
+        { warehouse_id: 1, restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }] },
+        't',
+      );
+      const advanced = await mockRequest(
+        url,
+        'POST',
+        `/__mock/restocking_shipments/${shipment.body.id}/advance`,
+        { status: 'arrived' },
+        't',
+      );
+      expect(advanced.body.status).toBe('arrived');
+      const flushed = await mockRequest(url, 'POST', '/__mock/webhooks/flush', undefined, 't');
+      expect(flushed.body.data.map((d: { delivered: boolean }) => d.delivered)).toEqual([true, true]);
+      expect(hooks.sort()).toEqual(['/a', '/b']);
+    } finally {
+      await running?.close();
+      await receiver.close();
+    }
+  });
+
+  test('--rate-limit <requests>/<ms> sets the window', async () => {
+    const running = await runCli(['--port=0', '--token=t', '--rate-limit', '2/150'], { out: () => {} });
+    try {
+      const url = running!.server.url;
+      expect(running!.api).toBeDefined();
+      const statuses: number[] = [];
+      let retryAfter = '';
+      for (let i = 0; i < 3; i++) {
+        const answer = await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 't');
+        statuses.push(answer.status);
+        expect(answer.headers.get('x-rate-limit-max')).toBe('2');
+        retryAfter = answer.headers.get('retry-after') ?? '';
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(Number(retryAfter)).toBeLessThanOrEqual(0.2);
+      await new Promise((r) => setTimeout(r, Number(retryAfter) * 1000 + 10));
+      expect((await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 't')).status).toBe(200);
+    } finally {
+      await running?.close();
+    }
+  });
+
+  test('a port in use is a clean usage error, not a stack trace', async () => {
+    const taken = await startServer(() => {});
+    try {
+      const port = Number(new URL(taken.url).port);
+      const error = await runCli(['--port', String(port)], { out: () => {} }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CliUsageError);
+      expect((error as Error).message).toBe(
+        `Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
+      );
+    } finally {
+      await taken.close();
+    }
+  });
+
+  test('close() closes the mock: webhook deliveries in flight are abandoned', async () => {
+    const silent = await startServer(() => {});
+    const running = await runCli(['--port=0', '--token=t', '--webhook', `${silent.url}/hooks`], {
+      out: () => {},
+    });
+    try {
+      const api = running!.api;
+      const sku = await mockRequest(running!.server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), 't');
+      const shipment = await mockRequest(
+        running!.server.url,
+        'POST',
+        '/merchant_api/v1/restocking_shipments',
+        { warehouse_id: 1, restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }] },
+        't',
+      );
+      api.advanceRestockingShipment(shipment.body.id, 'arrived');
+      await until(() => api.deliveries[0]!.attempts === 1);
+      await running!.close();
+      expect(await within(api.flushWebhooks(), 1000, 'in flight')).toBeUndefined();
+      expect(api.deliveries[0]).toMatchObject({ finished: true, error: 'abandoned: the mock was closed' });
+    } finally {
+      await running?.close();
+      await silent.close();
+    }
+  });
+
+  test('--help prints the usage and starts nothing', async () => {
+    const lines: string[] = [];
+    expect(await runCli(['--help'], { out: (l) => lines.push(l) })).toBeUndefined();
+    expect(lines).toEqual([CLI_USAGE]);
+  });
+
+  test.each([
+    [['--nope'], /Unknown option '--nope'/],
+    [['stray'], /Unexpected argument 'stray'/],
+    [['--port'], /needs a value/],
+    [['--port', 'abc'], /must be an integer from 0 to 65535/],
+    [['--port', '65536'], /'--port' must be an integer from 0 to 65535, got '65536'/],
+    [['--port', '-1'], /'--port' must be an integer from 0 to 65535, got '-1'/],
+    [['--port', '1', '--port', '2'], /given twice/],
+    [['--page-size', '0'], /must be an integer >= 1/],
+    [['--webhook', 'not-a-url', '--port', '0'], /webhooks must be absolute URLs/],
+    [['--rate-limit', 'abc'], /'--rate-limit' must be <requests>\/<ms>/],
+    [['--rate-limit', '0/1000'], /'--rate-limit' must be <requests>\/<ms>/],
+    [['--rate-limit', '5/0'], /'--rate-limit' must be <requests>\/<ms>/],
+    [['--rate-limit', '5/'], /'--rate-limit' must be <requests>\/<ms>/],
+    [['--latency', '-5'], /'--latency' must be an integer >= 0/],
+    [['--blocked-country', 'CHE'], /'--blocked-country' must be a 2-letter country code, got 'CHE'/],
+  ])('usage error for %j', async (argv, message) => {
+    const error = await runCli(argv, { out: () => {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CliUsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
+/** Reads stdout until `pattern` matches (bounded by `ms`). */
+function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got: ${out}`)), ms);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = out.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
+  return new Promise((resolvePromise, reject) => {
+    if (child.exitCode !== null) return resolvePromise(child.exitCode);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the process did not exit by itself'));
+    }, ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolvePromise(code);
+    });
+  });
+}
+
+/**
+ * The bin script, spawned with node: against the package's own build (`dist/testing.js`) when it
+ * exists, and always against a fresh bundle of the sources laid out the same way (bin/ + dist/).
+ */
+describe('the bin', () => {
+  let sandbox = '';
+  const layouts: [string, string][] = [];
+
+  beforeAll(async () => {
+    if (existsSync(join(ROOT, 'dist/testing.js'))) layouts.push(['package build', ROOT]);
+    const esbuild = await import('esbuild').catch(() => undefined);
+    if (!esbuild) return;
+    sandbox = mkdtempSync(join(tmpdir(), 'mf-mock-bin-'));
+    mkdirSync(join(sandbox, 'bin'));
+    copyFileSync(join(ROOT, BIN), join(sandbox, BIN));
+    // One file, no code splitting, and no node_modules next to it: msw cannot be found there, so
+    // this also proves the HTTP server face works without the optional peer dependency.
+    await esbuild.build({
+      entryPoints: [join(ROOT, 'src/testing/index.ts')],
+      outfile: join(sandbox, 'dist/testing.js'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      external: ['msw'],
+      logLevel: 'silent',
+    });
+    layouts.push(['sources bundle', sandbox]);
+  }, 30_000);
+
+  afterAll(() => {
+    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+  });
+
+  test('serves the API, prints URL and token, and exits by itself on SIGTERM', async () => {
+    expect(layouts.length).toBeGreaterThan(0);
+    for (const [name, root] of layouts) {
+      const child = spawn(process.execPath, [join(root, BIN), '--port', '0', '--token', 'bin-token'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        const answer = await mockRequest(url!, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
+        expect(answer.status, name).toBe(200);
+        child.kill('SIGTERM');
+        expect(await exitOf(child), name).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    }
+  });
+
+  // The next tests need the current sources: only the fresh bundle (dist/ may be an older build).
+  const fresh = () => layouts.filter(([name]) => name === 'sources bundle');
+
+  test('SIGTERM while a webhook delivery hangs: the process still exits at once', async () => {
+    expect(fresh()).toHaveLength(1);
+    const arrived: IncomingMessage[] = [];
+    const silent = await startServer((req: IncomingMessage) => {
+      arrived.push(req); // accepts the delivery, never answers
+    });
+    try {
+      for (const [name, root] of fresh()) {
+        const child = spawn(
+          process.execPath,
+          [join(root, BIN), '--port', '0', '--token', 'bin-token', '--webhook', `${silent.url}/hooks`],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        try {
+          const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+          const sku = await mockRequest(url!, 'POST', '/merchant_api/v1/skus', skuBody('A'), 'bin-token');
+          const shipment = await mockRequest(
+            url!,
+            'POST',
+            '/merchant_api/v1/restocking_shipments',
+            { warehouse_id: 1, restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }] },
+            'bin-token',
+          );
+          const path = `/__mock/restocking_shipments/${shipment.body.id}/advance`;
+          expect((await mockRequest(url!, 'POST', path, { status: 'arrived' }, 'bin-token')).status).toBe(
+            200,
+          );
+          await until(() => arrived.length === 1);
+          const deliveries = await mockRequest(url!, 'GET', '/__mock/deliveries', undefined, 'bin-token');
+          expect(deliveries.body.data[0]).toMatchObject({ finished: false });
+          const started = performance.now();
+          child.kill('SIGTERM');
+          // The delivery's own time-out is 5 s: exiting well before proves it was abandoned.
+          expect(await exitOf(child, 2_000), name).toBe(0);
+          expect(performance.now() - started).toBeLessThan(2_000);
+        } finally {
+          if (child.exitCode === null) child.kill('SIGKILL');
+        }
+      }
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test('a port in use exits with status 2 and a one-line message', async () => {
+    const taken = await startServer(() => {});
+    const port = new URL(taken.url).port;
+    try {
+      for (const [name, root] of fresh()) {
+        const child = spawn(process.execPath, [join(root, BIN), '--port', port], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        expect(await exitOf(child), name).toBe(2);
+        expect(stderr.trim()).toBe(
+          `Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
+        );
+      }
+    } finally {
+      await taken.close();
+    }
+  });
+
+  test('a usage error exits with status 2', async () => {
+    for (const [name, root] of layouts) {
+      const child = spawn(process.execPath, [join(root, BIN), '--bogus'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      expect(await exitOf(child), name).toBe(2);
+      expect(stderr).toMatch(/Unknown option '--bogus'/);
+    }
+  });
+});
