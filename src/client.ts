@@ -63,7 +63,8 @@ export class FulfillmentClient implements RequestSurface {
   /** How responses are checked. */
   readonly validateResponses: ValidationMode;
   readonly #transport: Transport;
-  readonly #parsers: ResponseParsers;
+  /** @internal */
+  readonly _responses: ResponseParsers;
   /** What `toJSON` and `util.inspect` show: the options without the token. */
   readonly #summary: Readonly<Record<string, unknown>>;
 
@@ -71,10 +72,11 @@ export class FulfillmentClient implements RequestSurface {
     const resolved = resolveClientOptions(options, readEnv);
     this.baseUrl = resolved.baseUrl;
     this.validateResponses = resolved.validateResponses;
-    this.#parsers = new ResponseParsers(resolved.validateResponses);
+    const logger = new LevelledLogger(resolved.logLevel, resolved.logger);
+    this._responses = new ResponseParsers(resolved.validateResponses, logger);
     this.#transport = new Transport({
       ...resolved,
-      logger: new LevelledLogger(resolved.logLevel, resolved.logger),
+      logger,
       rateLimiter: createRateLimiter(resolved.rateLimit),
     });
     this.#summary = Object.freeze({
@@ -124,7 +126,7 @@ export class FulfillmentClient implements RequestSurface {
 
   /** Builds, sends and reads one request: what every method above does. */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
-    return new APIPromise(this.#send(method, path, init).raw, this.#parsers.of(init.response));
+    return new APIPromise(this.#send(method, path, init).raw, this._responses.of(init.response));
   }
 
   /**

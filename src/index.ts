@@ -25,11 +25,11 @@ export {
 } from './core/errors.js';
 export type { RateLimitInfo } from './core/headers.js';
 export type { Logger, LogLevel } from './core/log.js';
+export type { ListOptions, RateLimitOptions, RequestOptions } from './core/options.js';
+export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { HttpMethod, QueryParams, RequestParts, RequestPath } from './core/request.js';
 export type { RawResponse, ResponseParser, ResponseSpec } from './core/response.js';
 export type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
-export type { ListOptions, RateLimitOptions, RequestOptions } from './core/options.js';
-export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { Id, QueryValue } from './core/url.js';
 export type { ValidationMode } from './core/validation.js';
 export {

@@ -64,6 +64,35 @@ export class APIPromise<T> extends Promise<T> {
     return new APIPromise(this.#raw, (raw) => map(parse(raw)));
   }
 
+  /**
+   * Continues with `next` once the data is in. When `next` returns another `APIPromise` (a read-back
+   * request), the result and the response are that request's; when it returns a value or a plain
+   * promise, the response stays this one. A failure of what `next` started is reported with the
+   * message prefixed by `changed` ("… succeeded, but reading the result back failed: …"), since the
+   * change itself went through. @internal
+   */
+  _then<U>(next: (data: T) => U | Promise<U> | APIPromise<U>, changed: string): APIPromise<U> {
+    const results = new WeakMap<RawResponse, U>();
+    const raw = this.#raw.then(async (first) => {
+      const out = next(this.#parse(first));
+      try {
+        if (out instanceof APIPromise) {
+          const second = await out.#raw;
+          results.set(second, out.#parse(second));
+          return second;
+        }
+        results.set(first, await out);
+        return first;
+      } catch (error) {
+        if (error instanceof Error) {
+          error.message = `${changed} succeeded, but reading the result back failed: ${error.message}`;
+        }
+        throw error;
+      }
+    });
+    return new APIPromise(raw, (r) => results.get(r) as U);
+  }
+
   /** The parsed data, the `Response` and its rate-limit figures. */
   withResponse(): Promise<WithResponse<T>> {
     this.#parsed ??= this.#raw.then((raw) => ({

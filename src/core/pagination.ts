@@ -8,8 +8,13 @@ import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import type { ListOptions } from './options.js';
 import type { QueryParams } from './request.js';
-import { contextOf, type RawResponse, type ResponseParser, readJson } from './response.js';
-import { parseResponse, type ValidationMode } from './validation.js';
+import {
+  contextOf,
+  type RawResponse,
+  type ResponseParser,
+  type ResponseParsers,
+  readJson,
+} from './response.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -41,7 +46,8 @@ export interface Pagination {
  */
 export interface PageClient {
   readonly baseUrl: string;
-  readonly validateResponses: ValidationMode;
+  /** The client's response checks. @internal */
+  readonly _responses: Pick<ResponseParsers, 'parse'>;
   get<T>(
     path: string,
     init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
@@ -233,7 +239,6 @@ function buildPage<T>(
 ): Page<T> {
   const body = readJson(raw, false);
   const context = contextOf(raw);
-  const mode = client.validateResponses;
   let items: unknown;
   let pagination: Pagination | null = null;
   if (Array.isArray(body)) {
@@ -246,7 +251,7 @@ function buildPage<T>(
     // Not a collection: let the schema report it with the body kept.
     items = body;
   }
-  const data = parseResponse(arrayOf(item), items, mode, context) as T[];
+  const data = client._responses.parse(arrayOf(item), items, context) as T[];
 
   const requested = numberOr(request.params?.page) ?? 1;
   const trail: Trail = previous

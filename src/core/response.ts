@@ -4,7 +4,13 @@
  */
 import type * as z from 'zod';
 import { ResponseValidationError } from './errors.js';
-import { parseResponse, type ValidationMode } from './validation.js';
+import type { LevelledLogger } from './log.js';
+import {
+  parseResponse,
+  type ResponseContext,
+  type UnknownEnumValue,
+  type ValidationMode,
+} from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). */
 export interface RawResponse {
@@ -69,15 +75,28 @@ export function contextOf(raw: RawResponse): { status: number; method: string; u
   return { status: raw.response.status, method: raw.method, url: raw.url };
 }
 
-/** One client's response parsers, built once per schema and kept. */
+/** Most distinct unknown enum values one client reports (each once); later ones are not logged. */
+const MAX_REPORTED = 100;
+
+/**
+ * One client's response checks: the `validateResponses` mode, the parsers built once per schema,
+ * and the report of enum values this SDK does not know yet (a `warn` line per field and value,
+ * once per client, in `'lenient'` mode).
+ */
 export class ResponseParsers {
   /** How responses are checked. */
   readonly mode: ValidationMode;
+  readonly #logger: LevelledLogger | undefined;
+  readonly #reported = new Set<string>();
+  readonly #onUnknown: ((found: readonly UnknownEnumValue[], context: ResponseContext) => void) | undefined;
   readonly #parsers = new Map<z.ZodType, ResponseParser<unknown>>();
   readonly #optional = new Map<z.ZodType, ResponseParser<unknown>>();
 
-  constructor(mode: ValidationMode) {
+  constructor(mode: ValidationMode, logger?: LevelledLogger) {
     this.mode = mode;
+    this.#logger = logger;
+    this.#onUnknown =
+      mode === 'lenient' && logger?.enabled('warn') ? (f, c) => this.#report(f, c) : undefined;
   }
 
   /** The parser a {@link ResponseSpec} stands for. */
@@ -85,6 +104,18 @@ export class ResponseParsers {
     if (typeof spec === 'function') return spec;
     if (spec instanceof OptionalBody) return this.optional(spec.schema) as ResponseParser<T>;
     return this.required(spec);
+  }
+
+  /** Checks an already-read body against `schema` in this client's mode. */
+  parse<T>(schema: z.ZodType<T>, body: unknown, context: ResponseContext = {}): T {
+    const onUnknown = this.#onUnknown;
+    return parseResponse(
+      schema,
+      body,
+      this.mode,
+      context,
+      onUnknown && ((found) => onUnknown(found, context)),
+    );
   }
 
   /** Parses the body with `schema`; an empty or non-JSON body is a `ResponseValidationError`. */
@@ -107,11 +138,27 @@ export class ResponseParsers {
       parser = (raw: RawResponse) => {
         const body = readJson(raw, allowEmpty);
         if (body === undefined || (allowEmpty && !isResource(body))) return undefined;
-        return parseResponse(schema, body, this.mode, contextOf(raw));
+        return this.parse(schema, body, contextOf(raw));
       };
       cache.set(schema, parser);
     }
     return parser;
+  }
+
+  #report(found: readonly UnknownEnumValue[], context: ResponseContext): void {
+    for (const { path, value, message } of found) {
+      // Once per field and value: `items[3].status` and `items[7].status` are the same field.
+      const key = `${path.replace(/\[\d+\]/g, '[]')}\u0000${value}`;
+      if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED) continue;
+      this.#reported.add(key);
+      const where =
+        context.method && context.url
+          ? ` in ${context.method} ${context.url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]}`
+          : '';
+      this.#logger?.warn(
+        `Unknown value ${JSON.stringify(value)} at ${path || 'the top level'}${where} (${message}); kept as received. A newer version of the SDK may know it.`,
+      );
+    }
   }
 }
 

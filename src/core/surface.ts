@@ -7,7 +7,7 @@ import type { APIPromise } from './api-promise.js';
 import type { ListOptions } from './options.js';
 import type { PagePromise } from './pagination.js';
 import type { HttpMethod, RequestParts, RequestPath } from './request.js';
-import type { ResponseSpec } from './response.js';
+import type { ResponseParsers, ResponseSpec } from './response.js';
 import type { ValidationMode } from './validation.js';
 
 /** A request as a resource method declares it, with how its answer is read. */
@@ -31,6 +31,8 @@ export interface RequestSurface {
   readonly baseUrl: string;
   /** How responses are checked. */
   readonly validateResponses: ValidationMode;
+  /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
+  readonly _responses: ResponseParsers;
   get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;

@@ -74,26 +74,41 @@ export interface ResponseContext {
   url?: string;
 }
 
+/** A value of an open enum that the SDK does not know, where it was found. */
+export interface UnknownEnumValue extends ValidationIssue {
+  /** The value as received. */
+  value: string;
+}
+
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
- * enum values, `'strict'` also rejects unknown enum values, `'off'` returns the body unchecked.
+ * enum values (each unknown value is passed to `onUnknown`, when given), `'strict'` also rejects
+ * unknown enum values, `'off'` returns the body unchecked.
  */
 export function parseResponse<T extends z.ZodType>(
   schema: T,
   body: unknown,
   mode: ValidationMode,
   context: ResponseContext = {},
+  onUnknown?: (found: readonly UnknownEnumValue[]) => void,
 ): z.output<T> {
   if (mode === 'off') return body as z.output<T>;
   const result = compiled(schema).safeParse(body);
-  const unknown = mode === 'strict' ? unknownEnumValues(schema, body) : [];
+  const unknown = mode === 'strict' || onUnknown ? unknownEnumValues(schema, body) : [];
   if (result.success && unknown.length === 0) return result.data;
-  const issues = result.success ? unknown : [...toIssues(result.error.issues), ...unknown];
+  if (result.success && mode === 'lenient') {
+    onUnknown?.(unknown);
+    return result.data;
+  }
+  const issues = [
+    ...(result.success ? [] : toIssues(result.error.issues)),
+    ...(mode === 'strict' ? unknown.map(({ path, message }) => ({ path, message })) : []),
+  ];
   throw new ResponseValidationError({ body, issues, ...context });
 }
 
 /** Finds the unknown values of a value's open enums; pushes one issue per value found. */
-type EnumCheck = (value: unknown, path: string, out: ValidationIssue[]) => void;
+type EnumCheck = (value: unknown, path: string, out: UnknownEnumValue[]) => void;
 
 const enumChecks = new WeakMap<z.core.$ZodType, EnumCheck | null>();
 
@@ -113,7 +128,7 @@ function combine(checks: readonly EnumCheck[]): EnumCheck | null {
   if (checks.length === 1) return checks[0]!;
   // Several branches of a union may see the same field: report each path once.
   return (value, path, out) => {
-    const found: ValidationIssue[] = [];
+    const found: UnknownEnumValue[] = [];
     for (const check of checks) check(value, path, found);
     for (const issue of found) if (!out.some((i) => i.path === issue.path)) out.push(issue);
   };
@@ -138,7 +153,7 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
         const known = new Set<unknown>(values);
         const message = `expected one of ${values.map((v) => `'${String(v)}'`).join(', ')}`;
         check = (value, path, out) => {
-          if (typeof value === 'string' && !known.has(value)) out.push({ path, message });
+          if (typeof value === 'string' && !known.has(value)) out.push({ path, message, value });
         };
       }
       break;
@@ -212,9 +227,9 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
  * each as an issue naming its path (`items[2].status: expected one of …`). Walks only the parts of
  * the schema that hold open enums.
  */
-export function unknownEnumValues(schema: z.ZodType, body: unknown): ValidationIssue[] {
+export function unknownEnumValues(schema: z.ZodType, body: unknown): UnknownEnumValue[] {
   const check = enumCheckOf(schema);
-  const out: ValidationIssue[] = [];
+  const out: UnknownEnumValue[] = [];
   check?.(body, '', out);
   return out;
 }

@@ -6,9 +6,10 @@
 import * as z from 'zod';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import type { ResponseParsers } from '../core/response.js';
 import { parseBody } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
-import { parseResponse, type ValidationMode, validateRequest } from '../core/validation.js';
+import { validateRequest } from '../core/validation.js';
 import {
   type Sku,
   type SkuBulkUpsertItem,
@@ -118,15 +119,15 @@ function describeRanges(indices: number[]): string {
  * The SKUs in a bulk upsert response, checked as `validateResponses` says, or `undefined` when the
  * body is not a list of SKUs (the raw body stays in the chunk: the endpoint documents none).
  */
-function parseBulkBody(body: unknown, mode: ValidationMode): Sku[] | undefined {
+function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undefined {
   if (body === undefined) return undefined;
-  if (mode === 'off') {
+  if (responses.mode === 'off') {
     const record = body as { data?: unknown; skus?: unknown } | null;
     const list = Array.isArray(body) ? body : (record?.data ?? record?.skus);
     return Array.isArray(list) ? (list as Sku[]) : undefined;
   }
   try {
-    return parseResponse(SkuListBodySchema, body, mode);
+    return responses.parse(SkuListBodySchema, body);
   } catch {
     return undefined;
   }
@@ -176,7 +177,7 @@ export async function bulkUpsert(
           response: chunkBody,
         });
         chunk.status = 'written';
-        parsed[index] = parseBulkBody(chunk.body, client.validateResponses);
+        parsed[index] = parseBulkBody(chunk.body, client._responses);
       } catch (error) {
         chunk.status = 'failed';
         chunk.error = error;

@@ -88,9 +88,16 @@ export class Orders extends APIResource {
 
   /**
    * Cancels an order: it becomes `unfulfillable`. `PUT /merchant_api/v1/orders/{id}/cancel`.
-   * The API documents no response body: resolves with the order when one is sent, else `undefined`.
+   * Resolves with the order as it stands after the cancel. The API documents no response body:
+   * when it answers without the order, the SDK reads it back with one `GET /orders/{id}` (same
+   * options); if that read fails, the error says the cancel itself succeeded.
    */
-  cancel(id: Id, options?: RequestOptions): APIPromise<Order | undefined> {
-    return this._client.put(path`/merchant_api/v1/orders/${id}/cancel`, { options, response: OptionalOrder });
+  cancel(id: Id, options?: RequestOptions): APIPromise<Order> {
+    return this._client
+      .put(path`/merchant_api/v1/orders/${id}/cancel`, { options, response: OptionalOrder })
+      ._then(
+        (order) => order ?? this.retrieve(id, undefined, options),
+        `PUT /merchant_api/v1/orders/${id}/cancel`,
+      );
   }
 }

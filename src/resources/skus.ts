@@ -3,6 +3,7 @@
  */
 import * as z from 'zod';
 import type { APIPromise } from '../core/api-promise.js';
+import { FulfillmentError } from '../core/errors.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
@@ -24,6 +25,8 @@ import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bul
 import { APIResource } from './resource.js';
 
 const SKUS = '/merchant_api/v1/skus';
+/** Most pages of 100 SKUs that `skus.delete` reads to find a SKU the API did not send back. */
+export const READ_BACK_PAGES = 5;
 const OptionalSku = optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
 const LookupSchema = z.strictObject({
@@ -82,11 +85,27 @@ export class Skus extends APIResource {
   }
 
   /**
-   * Marks an active SKU deleted. `DELETE /merchant_api/v1/skus/{id}`. The API documents no response
-   * body: resolves with the SKU when one is sent, else `undefined`.
+   * Marks an active SKU deleted. `DELETE /merchant_api/v1/skus/{id}`. Resolves with the SKU as it
+   * stands after the delete (`status: 'deleted'`). The API documents no response body: when it
+   * answers without the SKU, the SDK reads it back from the SKU list, newest first (the API has no
+   * `GET /skus/{id}`): at most {@link READ_BACK_PAGES} requests of 100 SKUs. If that read fails or
+   * does not find it, the error says the delete itself succeeded.
    */
-  delete(id: Id, options?: RequestOptions): APIPromise<Sku | undefined> {
-    return this._client.delete(path`/merchant_api/v1/skus/${id}`, { options, response: OptionalSku });
+  delete(id: Id, options?: RequestOptions): APIPromise<Sku> {
+    return this._client
+      .delete(path`/merchant_api/v1/skus/${id}`, { options, response: OptionalSku })
+      ._then((sku) => sku ?? this.#readBack(Number(id), options), `DELETE /merchant_api/v1/skus/${id}`);
+  }
+
+  /** Finds a SKU by id in the newest {@link READ_BACK_PAGES} pages of the SKU list. */
+  async #readBack(id: number, options: RequestOptions | undefined): Promise<Sku> {
+    let read = 0;
+    for await (const page of this.list({ limit: 100 }, options).pages()) {
+      const sku = page.data.find((s) => s.id === id);
+      if (sku) return sku;
+      if (++read >= READ_BACK_PAGES) break;
+    }
+    throw new FulfillmentError(`SKU ${id} is not among the ${READ_BACK_PAGES * 100} newest SKUs.`);
   }
 
   /**

@@ -5,13 +5,14 @@
 import * as z from 'zod';
 
 /**
- * An enum that stays open for forward compatibility: any string passes the schema, typed
- * `Known | (string & {})`, and the known values travel in the schema's metadata (`knownValues`).
- * The response check of the `'strict'` mode reads them there and rejects an unknown value; the
- * `'lenient'` mode keeps it.
+ * An enum typed closed and parsed open. The type is the union of the documented values, so an
+ * exhaustive `switch` compiles and tells you when you miss one. At run time any string passes the
+ * schema and the known values travel in its metadata (`knownValues`): the `'lenient'` mode keeps an
+ * unknown value and logs a warning naming the field and value (once per client), the `'strict'`
+ * mode rejects it. Forward compatibility without a type that accepts every string.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.string().meta({ knownValues: values }) as unknown as z.ZodType<T[number] | (string & {}), string>;
+  return z.string().meta({ knownValues: values }) as unknown as z.ZodType<T[number], string>;
 }
 
 /** What identifies an inventory batch in every response that shows one (all nullish). */

@@ -1,6 +1,8 @@
+/** APIPromise: awaited late or never, read on arrival, asResponse. */
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, RequestValidationError } from '../../src/index.js';
+import { orderFixture } from '../fixtures/orders.js';
 import { countingEndpoint, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
@@ -31,6 +33,10 @@ describe('promises awaited late, or never', () => {
       'put',
       '/merchant_api/v1/orders/7/cancel',
       () => new HttpResponse(null, { status: 204 }),
+    );
+    // The 204 makes the SDK read the order back: that request must not leave a timer either.
+    countingEndpoint(server, 'get', '/merchant_api/v1/orders/7', () =>
+      HttpResponse.json({ ...orderFixture, id: 7 }),
     );
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();

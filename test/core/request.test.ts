@@ -1,3 +1,4 @@
+/** Building a request: ids, query and body validated, request options checked; nothing sent when wrong. */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';

@@ -1,24 +1,103 @@
-import { HttpResponse } from 'msw';
+/** Reading a response: bodies, endpoints without a documented body, enum values not known yet. */
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { countingEndpoint, testClient, useMsw } from '../helpers/msw.js';
+import { FulfillmentError, NotFoundError, ResponseValidationError } from '../../src/index.js';
+import { READ_BACK_PAGES } from '../../src/resources/skus.js';
+import { orderFixture } from '../fixtures/orders.js';
+import { skuMinimalFixture } from '../fixtures/skus.js';
+import { BASE, countingEndpoint, recordingLogger, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
 
 describe('endpoints without a documented body', () => {
+  const skuPage = (page: number, ids: number[], pageCount: number) =>
+    HttpResponse.json({
+      data: ids.map((id) => ({ ...skuMinimalFixture, id, status: id === 3 ? 'deleted' : 'active' })),
+      pagination: { current_page: page, page_count: pageCount },
+    });
+
   it.each([
     ['{"success":true}', 'application/json'],
     ['{}', 'application/json'],
     ['"OK"', 'application/json'],
     ['OK', 'text/plain'],
-  ])('delete and cancel resolve undefined for %s', async (body, type) => {
+    ['', 'text/plain'],
+  ])('delete and cancel read the resource back after %j', async (body, type) => {
     const reply = () => new HttpResponse(body, { status: 200, headers: { 'content-type': type } });
     countingEndpoint(server, 'delete', '/merchant_api/v1/skus/3', reply);
     countingEndpoint(server, 'put', '/merchant_api/v1/orders/3/cancel', reply);
+    const orderReads = countingEndpoint(server, 'get', '/merchant_api/v1/orders/3', () =>
+      HttpResponse.json({ ...orderFixture, id: 3, status: 'unfulfillable' }),
+    );
+    const skuPages: string[] = [];
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/skus`, ({ request }) => {
+        const url = new URL(request.url);
+        skuPages.push(url.search);
+        return url.searchParams.get('page') === '2' ? skuPage(2, [3, 2], 2) : skuPage(1, [5, 4], 2);
+      }),
+    );
     const client = testClient();
-    expect(await client.skus.delete(3)).toBeUndefined();
+    const sku = await client.skus.delete(3);
+    expect([sku.id, sku.status]).toEqual([3, 'deleted']);
+    expect(skuPages).toEqual(['?limit=100', '?limit=100&page=2']);
     const { data, response } = await client.orders.cancel(3).withResponse();
-    expect(data).toBeUndefined();
-    expect(response.status).toBe(200);
+    expect([data.id, data.status]).toEqual([3, 'unfulfillable']);
+    expect(response.url).toBe(`${BASE}/merchant_api/v1/orders/3`);
+    expect(orderReads.calls).toBe(1);
+  });
+
+  it('uses the resource the API sends back, with no extra request', async () => {
+    countingEndpoint(server, 'put', '/merchant_api/v1/orders/3/cancel', () =>
+      HttpResponse.json({ ...orderFixture, id: 3, status: 'unfulfillable' }),
+    );
+    const reads = countingEndpoint(server, 'get', '/merchant_api/v1/orders/3', () => HttpResponse.json({}));
+    expect((await testClient().orders.cancel(3)).status).toBe('unfulfillable');
+    expect(reads.calls).toBe(0);
+  });
+
+  it('says the change succeeded when reading it back fails, keeping the error class', async () => {
+    countingEndpoint(
+      server,
+      'put',
+      '/merchant_api/v1/orders/3/cancel',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    countingEndpoint(server, 'get', '/merchant_api/v1/orders/3', () =>
+      HttpResponse.json({ errors: ['gone'] }, { status: 404 }),
+    );
+    const error = await testClient()
+      .orders.cancel(3)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(
+      /^PUT \/merchant_api\/v1\/orders\/3\/cancel succeeded, but reading the result back failed: 404 GET/,
+    );
+  });
+
+  it('gives up on a SKU that is not among the newest ones, saying the delete succeeded', async () => {
+    countingEndpoint(
+      server,
+      'delete',
+      '/merchant_api/v1/skus/3',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    let reads = 0;
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/skus`, ({ request }) => {
+        reads++;
+        const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
+        return skuPage(page, [1000 - page], 50);
+      }),
+    );
+    const error = await testClient()
+      .skus.delete(3)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FulfillmentError);
+    expect((error as Error).message).toBe(
+      'DELETE /merchant_api/v1/skus/3 succeeded, but reading the result back failed: SKU 3 is not among the 500 newest SKUs.',
+    );
+    expect(reads).toBe(READ_BACK_PAGES);
   });
 
   it('a resource with a wrong type is still a validation error', async () => {
@@ -26,5 +105,48 @@ describe('endpoints without a documented body', () => {
       HttpResponse.json({ id: 'three', name: 'x', status: 'deleted' }),
     );
     await expect(testClient().skus.delete(3)).rejects.toThrow(/id/);
+  });
+});
+
+describe('enum values the SDK does not know yet', () => {
+  const orders = (statuses: string[]) =>
+    HttpResponse.json({
+      data: statuses.map((status, i) => ({ ...orderFixture, id: i + 1, status })),
+      pagination: { current_page: 1, page_count: 1 },
+    });
+
+  it('lenient: are kept, and each field and value is logged once per client', async () => {
+    server.use(http.get(`${BASE}/merchant_api/v1/orders`, () => orders(['on_hold', 'fulfilled', 'on_hold'])));
+    const { lines, logger } = recordingLogger();
+    const client = testClient({ logger, logLevel: 'warn' });
+    const first = await client.orders.list();
+    await client.orders.list();
+    expect(first.data.map((o) => o.status as string)).toEqual(['on_hold', 'fulfilled', 'on_hold']);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'warn' });
+    expect(lines[0]?.message).toContain('"on_hold" at [0].status in GET /merchant_api/v1/orders');
+    expect(lines[0]?.message).toContain("expected one of 'fulfillable', 'unfulfillable', 'fulfilled'");
+    // Another client reports it again.
+    const other = recordingLogger();
+    await testClient({ logger: other.logger, logLevel: 'warn' }).orders.list();
+    expect(other.lines).toHaveLength(1);
+  });
+
+  it('strict: are a ResponseValidationError naming the path', async () => {
+    server.use(http.get(`${BASE}/merchant_api/v1/orders`, () => orders(['fulfilled', 'on_hold'])));
+    const error = await testClient({ validateResponses: 'strict' })
+      .orders.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues).toEqual([
+      { path: '[1].status', message: "expected one of 'fulfillable', 'unfulfillable', 'fulfilled'" },
+    ]);
+  });
+
+  it('off: nothing is checked or logged', async () => {
+    server.use(http.get(`${BASE}/merchant_api/v1/orders`, () => orders(['on_hold'])));
+    const { lines, logger } = recordingLogger();
+    await testClient({ logger, logLevel: 'debug', validateResponses: 'off' }).orders.list();
+    expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 });

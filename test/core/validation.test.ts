@@ -25,10 +25,10 @@ describe('unknownEnumValues', () => {
       byKey: { a: 'new', b: 'strange' },
     };
     expect(unknownEnumValues(Thing, body)).toEqual([
-      { path: 'status', message: "expected one of 'new', 'done'" },
-      { path: 'items[1].status', message: "expected one of 'new', 'done'" },
-      { path: 'either.status', message: "expected one of 'new', 'done'" },
-      { path: 'byKey.b', message: "expected one of 'new', 'done'" },
+      { path: 'status', message: "expected one of 'new', 'done'", value: 'lost' },
+      { path: 'items[1].status', message: "expected one of 'new', 'done'", value: 'weird' },
+      { path: 'either.status', message: "expected one of 'new', 'done'", value: 'odd' },
+      { path: 'byKey.b', message: "expected one of 'new', 'done'", value: 'strange' },
     ]);
   });
 

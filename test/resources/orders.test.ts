@@ -160,14 +160,20 @@ describe('orders.update', () => {
 });
 
 describe('orders.cancel', () => {
-  it('PUTs /orders/{id}/cancel without a body and resolves undefined on 204', async () => {
+  it('PUTs /orders/{id}/cancel without a body and reads the order back on 204', async () => {
     const seen = capture(
       server,
       'put',
       '/merchant_api/v1/orders/55/cancel',
       () => new HttpResponse(null, { status: 204 }),
     );
-    expect(await client().orders.cancel(55)).toBeUndefined();
+    const reads = capture(server, 'get', '/merchant_api/v1/orders/55', {
+      ...orderFixture,
+      id: 55,
+      status: 'unfulfillable',
+    });
+    expect(await client().orders.cancel(55)).toMatchObject({ id: 55, status: 'unfulfillable' });
+    expect(reads).toHaveLength(1);
     expect(seen).toHaveLength(1);
     expectWire(seen[0], {
       method: 'PUT',

@@ -135,21 +135,32 @@ describe('skus.update and skus.put', () => {
 });
 
 describe('skus.delete', () => {
-  it('resolves undefined on 204', async () => {
+  it('reads the SKU back from the list on 204', async () => {
     const seen = capture(
       server,
       'delete',
       '/merchant_api/v1/skus/5',
       () => new HttpResponse(null, { status: 204 }),
     );
-    expect(await client().skus.delete(5)).toBeUndefined();
+    const reads = capture(server, 'get', '/merchant_api/v1/skus', {
+      data: [{ ...skuMinimalFixture, id: 5, status: 'deleted' }],
+      pagination: { current_page: 1, page_count: 1 },
+    });
+    expect(await client().skus.delete(5)).toMatchObject({ id: 5, status: 'deleted' });
     expect(seen).toHaveLength(1);
     expectWire(seen[0], { method: 'DELETE', path: '/merchant_api/v1/skus/5', search: '', body: undefined });
+    expectWire(reads[0], {
+      method: 'GET',
+      path: '/merchant_api/v1/skus',
+      search: '?limit=100',
+      body: undefined,
+    });
   });
 
-  it('resolves undefined on an empty 200', async () => {
+  it('reads the SKU back on an empty 200', async () => {
     capture(server, 'delete', '/merchant_api/v1/skus/5', () => new HttpResponse('', { status: 200 }));
-    expect(await client().skus.delete(5)).toBeUndefined();
+    capture(server, 'get', '/merchant_api/v1/skus', [{ ...skuMinimalFixture, id: 5, status: 'deleted' }]);
+    expect((await client().skus.delete(5)).status).toBe('deleted');
   });
 
   it('resolves the SKU when the server sends it', async () => {
