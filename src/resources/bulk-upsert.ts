@@ -6,16 +6,11 @@
 import * as z from 'zod';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { ResponseParsers } from '../core/response.js';
-import { parseBody } from '../core/response.js';
+import { parseBody, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import { validateRequest } from '../core/validation.js';
-import {
-  type Sku,
-  type SkuBulkUpsertItem,
-  SkuBulkUpsertItemSchema,
-  SkuListBodySchema,
-} from '../schemas/skus.js';
+import { type SkuBulkUpsertItem, SkuBulkUpsertItemSchema, SkuListBodySchema } from '../schemas/skus.js';
+import type { Sku } from '../schemas/types/skus.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */

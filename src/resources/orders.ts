@@ -8,7 +8,6 @@ import { path, type QueryParams } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import {
-  type Order,
   type OrderCreateParams,
   OrderCreateParamsSchema,
   type OrderListParams,
@@ -19,6 +18,7 @@ import {
   type OrderUpdateParams,
   OrderUpdateParamsSchema,
 } from '../schemas/orders.js';
+import type { Order } from '../schemas/types/orders.js';
 import { APIResource } from './resource.js';
 
 const ORDERS = '/merchant_api/v1/orders';

@@ -7,19 +7,18 @@ import { path } from '../core/request.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { Id } from '../core/url.js';
 import {
-  type RestockingShipmentV1,
   type RestockingShipmentV1CreateParams,
   RestockingShipmentV1CreateParamsSchema,
   RestockingShipmentV1Schema,
   type RestockingShipmentV1UpdateParams,
   RestockingShipmentV1UpdateParamsSchema,
-  type RestockingShipmentV2,
   type RestockingShipmentV2CreateParams,
   RestockingShipmentV2CreateParamsSchema,
   type RestockingShipmentV2ReplaceParams,
   RestockingShipmentV2ReplaceParamsSchema,
   RestockingShipmentV2Schema,
 } from '../schemas/restocking-shipments.js';
+import type { RestockingShipmentV1, RestockingShipmentV2 } from '../schemas/types/restocking-shipments.js';
 import { APIResource } from './resource.js';
 
 const V1 = '/merchant_api/v1/restocking_shipments';

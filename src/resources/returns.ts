@@ -6,12 +6,8 @@ import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
 import type { Id } from '../core/url.js';
-import {
-  type Return,
-  type ReturnListParams,
-  ReturnListParamsSchema,
-  ReturnSchema,
-} from '../schemas/returns.js';
+import { type ReturnListParams, ReturnListParamsSchema, ReturnSchema } from '../schemas/returns.js';
+import type { Return } from '../schemas/types/returns.js';
 import { APIResource } from './resource.js';
 
 /** Returns sent back by customers (`/merchant_api/v1/returns`). */

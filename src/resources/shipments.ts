@@ -3,12 +3,8 @@
  */
 import type { ListOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
-import {
-  type Shipment,
-  type ShipmentListParams,
-  ShipmentListParamsSchema,
-  ShipmentSchema,
-} from '../schemas/shipments.js';
+import { type ShipmentListParams, ShipmentListParamsSchema, ShipmentSchema } from '../schemas/shipments.js';
+import type { Shipment } from '../schemas/types/shipments.js';
 import { APIResource } from './resource.js';
 
 /** Outbound shipments of orders (`/merchant_api/v1/shipments`). */

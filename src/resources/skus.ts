@@ -10,7 +10,6 @@ import { path } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import {
-  type Sku,
   type SkuBulkUpsertItem,
   type SkuCreateParams,
   SkuCreateParamsSchema,
@@ -21,6 +20,7 @@ import {
   type SkuUpdateParams,
   SkuUpdateParamsSchema,
 } from '../schemas/skus.js';
+import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
 

@@ -3,8 +3,8 @@
  */
 import type { ListOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
+import type { Warehouse } from '../schemas/types/shipments.js';
 import {
-  type Warehouse,
   type WarehouseListParams,
   WarehouseListParamsSchema,
   WarehouseSchema,

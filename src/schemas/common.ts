@@ -15,14 +15,26 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
   return z.string().meta({ knownValues: values }) as unknown as z.ZodType<T[number], string>;
 }
 
-/** What identifies an inventory batch in every response that shows one (all nullish). */
+/**
+ * A documented response field that may have no value: typed `T | null`, and `null` when the API
+ * leaves the key out, so the key is always there after parsing.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
+
+/**
+ * A response field the API sends only in some answers (`batches` with `include=batches`, the quirky
+ * spellings): typed optional, `?: T | null`.
+ */
+export const sometimes = <T extends z.ZodType>(schema: T) => schema.nullable().exactOptional();
+
+/** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {
   /** Batch name. */
-  name: z.string().nullish(),
+  name: orNull(z.string()),
   /** Batch tracking code (lot number). */
-  tracking_code: z.string().nullish(),
+  tracking_code: orNull(z.string()),
   /** Expiry date, ISO 8601 date string. */
-  expiry_date: z.string().nullish(),
+  expiry_date: orNull(z.string()),
 };
 
 /** Two-letter ISO code (country, province). */

@@ -11,4 +11,5 @@ export * from './restocking-shipments.js';
 export * from './returns.js';
 export * from './shipments.js';
 export * from './skus.js';
+export type * from './types/index.js';
 export * from './warehouses.js';

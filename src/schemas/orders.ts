@@ -11,6 +11,7 @@ import {
   isBlank,
   objectRule,
   openEnum,
+  orNull,
   positiveInteger,
   requiredArray,
   requiredInt,
@@ -18,6 +19,7 @@ import {
   requiredPositiveInt,
   requiredText,
   requiredTwoLetterCode,
+  sometimes,
   text,
   twoLetterCode,
 } from './common.js';
@@ -56,122 +58,69 @@ export type OrderInclude = z.infer<typeof OrderIncludeSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A shipping address as the API returns it. Required: the spec's `*` fields (`full_name`, `line1`,
- * `city`, `postal_code`, `country_code`); everything else is nullish.
+ * A shipping address as the API returns it (see the `Address` type). The spec's `*` fields are
+ * required; every other field is `null` when unset.
  */
 export const AddressSchema = z.looseObject({
-  /** Full name of the recipient. */
   full_name: z.string(),
-  /** First name. */
-  first_name: z.string().nullish(),
-  /** Last name. */
-  last_name: z.string().nullish(),
-  /** Company. */
-  company: z.string().nullish(),
-  /** Street line 1. */
+  first_name: orNull(z.string()),
+  last_name: orNull(z.string()),
+  company: orNull(z.string()),
   line1: z.string(),
-  /** Street line 2. */
-  line2: z.string().nullish(),
-  /** City. */
+  line2: orNull(z.string()),
   city: z.string(),
-  /** Postal code. */
   postal_code: z.string(),
-  /** 2-letter province or state code. */
-  province_or_state_code: z.string().nullish(),
-  /** 2-letter ISO 3166-1 country code. */
+  province_or_state_code: orNull(z.string()),
   country_code: z.string(),
-  /** E-mail address. */
-  email: z.string().nullish(),
-  /** Phone number. */
-  phone: z.string().nullish(),
-  /** Parcel point id (one external parcel-point provider is supported). */
-  parcel_point_id: z.string().nullish(),
+  email: orNull(z.string()),
+  phone: orNull(z.string()),
+  parcel_point_id: orNull(z.string()),
 });
-/** A shipping address as the API returns it. */
-export type Address = z.infer<typeof AddressSchema>;
 
-/**
- * A batch an item is (or will be) taken from: returned with `include=batches` on orders, and on
- * shipment items. Every field is nullish.
- */
+/** A batch an item is (or will be) taken from (see the `OrderItemBatch` type). */
 export const OrderItemBatchSchema = z.looseObject({
   ...batchShape,
-  /** Quantity taken from this batch. */
-  quantity: z.number().nullish(),
+  quantity: orNull(z.number()),
 });
-/** A batch an item is taken from. */
-export type OrderItemBatch = z.infer<typeof OrderItemBatchSchema>;
 
 /**
- * A line item of an order as the API returns it. Required: `quantity`. `merchant_item_id` is
- * nullish (the spec says it is `null` for add-ons that are not order line items);
- * `price_per_unit_in_cents` is nullish although marked `*`, because the spec also says it defaults
- * to 0 when omitted.
+ * A line item of an order as the API returns it (see the `OrderLineItem` type).
+ * `price_per_unit_in_cents` is 0 when the API leaves it out (the spec's default).
  */
 export const OrderLineItemSchema = z.looseObject({
-  /** Merchant's id of the line item, unique within the order; `null` for add-ons. */
-  merchant_item_id: z.string().nullish(),
-  /** Provider's SKU id. */
-  sku_id: z.number().nullish(),
-  /** Merchant's SKU code. */
-  merchant_sku_id: z.string().nullish(),
-  /** Quantity ordered. */
+  merchant_item_id: orNull(z.string()),
+  sku_id: orNull(z.number()),
+  merchant_sku_id: orNull(z.string()),
   quantity: z.number(),
-  /** Unit price in cents. */
-  price_per_unit_in_cents: z.number().nullish(),
-  /** Discounted unit price in cents. */
-  price_per_unit_in_cents_with_discount: z.number().nullish(),
-  /** Batches the item is taken from (only with `include=batches`). */
-  batches: z.array(OrderItemBatchSchema).nullish(),
+  price_per_unit_in_cents: z.number().default(0),
+  price_per_unit_in_cents_with_discount: orNull(z.number()),
+  batches: sometimes(z.array(OrderItemBatchSchema)),
 });
-/** A line item of an order as the API returns it. */
-export type OrderLineItem = z.infer<typeof OrderLineItemSchema>;
 
 /**
- * An order as the API returns it. Required: `id`, the spec's `*` fields (`merchant_order_id`,
- * `items`, `shipping_address`) and `status` (every order is in one of the documented states);
- * everything else is nullish.
+ * An order as the API returns it (see the `Order` type). `currency` is `EUR` when the API leaves it
+ * out (the spec's default).
  */
 export const OrderSchema = z.looseObject({
-  /** Provider's identifier. */
   id: z.number(),
-  /** Merchant's order id (unique). */
   merchant_order_id: z.string(),
-  /** Order number the end customer sees, if different from `merchant_order_id`. */
-  customer_order_number: z.string().nullish(),
-  /** Line items. */
+  customer_order_number: orNull(z.string()),
   items: z.array(OrderLineItemSchema),
-  /** Shipping address. */
   shipping_address: AddressSchema,
-  /** Preferred carrier. */
-  carrier_preference: z.string().nullish(),
-  /** Tags (may trigger actions such as add-on rules). */
-  tags: z.array(z.string()).nullish(),
-  /** Free-form metadata. */
-  custom_metadata: z.record(z.string(), z.unknown()).nullish(),
-  /** Creation time, ISO 8601 date-time string. */
-  created_at: z.string().nullish(),
-  /** 3-letter ISO 4217 currency code (default `EUR`). */
-  currency: z.string().nullish(),
-  /** Financial status (open enum). */
-  financial_status: FinancialStatusSchema.nullish(),
-  /** Payment method; contains `COD` for cash on delivery. */
-  payment_method: z.string().nullish(),
-  /** Total paid, in cents. */
-  total_price_in_cents: z.number().nullish(),
-  /** Amount paid minus taxes, in cents. */
-  total_net_revenue_in_cents: z.number().nullish(),
-  /** Taxes, in cents. */
-  total_tax_in_cents: z.number().nullish(),
-  /** Refunded minus taxes, in cents. */
-  total_net_refunds_in_cents: z.number().nullish(),
-  /** Tax within the refunded amount, in cents. */
-  total_tax_refunds_in_cents: z.number().nullish(),
-  /** Order status (open enum). */
+  carrier_preference: orNull(z.string()),
+  tags: orNull(z.array(z.string())),
+  custom_metadata: orNull(z.record(z.string(), z.unknown())),
+  created_at: z.string(),
+  currency: z.string().default('EUR'),
+  financial_status: orNull(FinancialStatusSchema),
+  payment_method: orNull(z.string()),
+  total_price_in_cents: orNull(z.number()),
+  total_net_revenue_in_cents: orNull(z.number()),
+  total_tax_in_cents: orNull(z.number()),
+  total_net_refunds_in_cents: orNull(z.number()),
+  total_tax_refunds_in_cents: orNull(z.number()),
   status: OrderStatusSchema,
 });
-/** An order as the API returns it. */
-export type Order = z.infer<typeof OrderSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Requests

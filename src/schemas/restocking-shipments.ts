@@ -13,11 +13,13 @@ import {
   nullableText,
   objectRule,
   openEnum,
+  orNull,
   positiveInteger,
   requiredArray,
   requiredOr,
   requiredPositiveInt,
   requiredText,
+  sometimes,
   text,
 } from './common.js';
 
@@ -79,124 +81,73 @@ export type RestockingShipmentV2Status = z.infer<typeof RestockingShipmentV2Stat
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/** A batch received for an item of a restocking shipment. Only `id` is required. */
+/** A batch received for an item of a restocking shipment (see the `RestockingShipmentItemBatch` type). */
 export const RestockingShipmentItemBatchSchema = z.looseObject({
-  /** Inventory batch id. */
   id: z.number(),
   ...batchShape,
-  /** Quantity of this batch that arrived. */
-  arrived_quantity: z.number().nullish(),
+  arrived_quantity: orNull(z.number()),
 });
-/** A batch received for an item of a restocking shipment. */
-export type RestockingShipmentItemBatch = z.infer<typeof RestockingShipmentItemBatchSchema>;
 
 /**
- * An item of a restocking shipment as the API returns it (both versions). Every field is nullish:
- * the spec does not show the response item's required fields. `arrived_quantity`,
- * `damaged_quantity` and `missing_quantity` are only set once the shipment is `restocked`.
+ * An item of a restocking shipment as both versions return it (see the `RestockingShipmentItem`
+ * type). The quantities found on arrival are `null` until the shipment is `restocked`.
  */
 export const RestockingShipmentItemSchema = z.looseObject({
-  /** Item id. */
-  id: z.number().nullish(),
-  /** Provider's SKU id. */
-  sku_id: z.number().nullish(),
-  /** Merchant's SKU code (version 2). */
-  sku_code: z.string().nullish(),
-  /** Merchant's SKU code (some version 1 responses). */
-  merchant_sku_id: z.string().nullish(),
-  /** Quantity announced. */
-  announced_quantity: z.number().nullish(),
-  /** Quantity that arrived (once restocked). */
-  arrived_quantity: z.number().nullish(),
-  /** Quantity that arrived damaged (once restocked). */
-  damaged_quantity: z.number().nullish(),
-  /** Quantity missing (once restocked). */
-  missing_quantity: z.number().nullish(),
-  /** Remarks (version 2). */
-  remarks: z.string().nullish(),
-  /** Total cost of the item in cents (version 2). */
-  total_cost_in_cents: z.number().nullish(),
-  /** Inventory batch the item was announced for (version 2). */
-  inventory_batch_id: z.number().nullish(),
-  /** Batches received (empty after a version 1 update). */
-  inventory_batches: z.array(RestockingShipmentItemBatchSchema).nullish(),
+  id: orNull(z.number()),
+  sku_id: orNull(z.number()),
+  merchant_sku_id: sometimes(z.string()),
+  announced_quantity: z.number(),
+  arrived_quantity: orNull(z.number()),
+  damaged_quantity: orNull(z.number()),
+  missing_quantity: orNull(z.number()),
+  inventory_batches: z.array(RestockingShipmentItemBatchSchema).default([]),
 });
-/** An item of a restocking shipment as the API returns it. */
-export type RestockingShipmentItem = z.infer<typeof RestockingShipmentItemSchema>;
+
+/** An item of a version 2 restocking shipment (see the `RestockingShipmentItemV2` type). */
+export const RestockingShipmentItemV2Schema = RestockingShipmentItemSchema.extend({
+  sku_code: orNull(z.string()),
+  remarks: orNull(z.string()),
+  total_cost_in_cents: orNull(z.number()),
+  inventory_batch_id: orNull(z.number()),
+});
 
 /**
- * A version 1 restocking shipment as the API returns it; also the body of the "Restocking shipment
- * status updated" webhook. Required: `id` and `status` (every shipment is in a documented state,
- * and the webhook is about it); everything else is nullish (the spec marks nothing required).
+ * A version 1 restocking shipment as the API returns it (see the `RestockingShipmentV1` type); also
+ * the body of the "Restocking shipment status updated" webhook (spec §6).
  */
 export const RestockingShipmentV1Schema = z.looseObject({
-  /** Provider's identifier. */
   id: z.number(),
-  /** Merchant the shipment belongs to. */
-  merchant_id: z.number().nullish(),
-  /** Destination warehouse. */
-  warehouse_id: z.number().nullish(),
-  /** Estimated arrival, ISO 8601 date string, or `null`. */
-  estimated_arrival_date: z.string().nullish(),
-  /** Delivery option (open enum). */
-  delivery_option: DeliveryOptionSchema.nullish(),
-  /** Carrier tracking code. */
-  tracking_code: z.string().nullish(),
-  /** Purchase order number. */
-  po_number: z.string().nullish(),
-  /** Supplier name. */
-  supplier_name: z.string().nullish(),
-  /** Status (open enum of the version 1 values). */
-  status: RestockingShipmentV1StatusSchema,
-  /** Barcode of the shipment. */
-  barcode: z.string().nullish(),
-  /** Items. */
-  restocking_shipment_items: z.array(RestockingShipmentItemSchema).nullish(),
-});
-/** A version 1 restocking shipment as the API returns it. */
-export type RestockingShipmentV1 = z.infer<typeof RestockingShipmentV1Schema>;
-
-/**
- * A version 2 restocking shipment as the API returns it. Required: `id`, `warehouse_id`,
- * `delivery_option`, `restocking_shipment_items` (the spec's `*` fields) and `status`;
- * `estimated_arrival_date` is nullish (`null` allowed in responses), as is everything else.
- */
-export const RestockingShipmentV2Schema = z.looseObject({
-  /** Provider's identifier. */
-  id: z.number(),
-  /** Destination warehouse. */
+  merchant_id: z.number(),
   warehouse_id: z.number(),
-  /** Delivery option (open enum). */
-  delivery_option: DeliveryOptionSchema,
-  /** Estimated arrival, ISO 8601 date string, or `null`. */
-  estimated_arrival_date: z.string().nullish(),
-  /** Purchase order number. */
-  po_number: z.string().nullish(),
-  /** Supplier name. */
-  supplier_name: z.string().nullish(),
-  /** Carrier tracking code. */
-  tracking_code: z.string().nullish(),
-  /** Prioritised for faster fulfillment. */
-  priority: z.boolean().nullish(),
-  /** Items. */
+  estimated_arrival_date: orNull(z.string()),
+  delivery_option: orNull(DeliveryOptionSchema),
+  tracking_code: orNull(z.string()),
+  po_number: orNull(z.string()),
+  supplier_name: orNull(z.string()),
+  status: RestockingShipmentV1StatusSchema,
+  barcode: orNull(z.string()),
   restocking_shipment_items: z.array(RestockingShipmentItemSchema),
-  /** Barcode of the shipment. */
-  barcode: z.string().nullish(),
-  /** Status (open enum of the version 2 values). */
-  status: RestockingShipmentV2StatusSchema,
-  /** Creation time, ISO 8601 date-time string. */
-  created_at: z.string().nullish(),
-  /** Last update time, ISO 8601 date-time string. */
-  updated_at: z.string().nullish(),
-  /** Arrival time, or `null`. */
-  arrived_at: z.string().nullish(),
-  /** Most recent reopen, or `null` if never reopened. */
-  reopened_at: z.string().nullish(),
-  /** Completed reopen cycles (0 through the initial finalization). */
-  completed_reopens_count: z.number().nullish(),
 });
-/** A version 2 restocking shipment as the API returns it. */
-export type RestockingShipmentV2 = z.infer<typeof RestockingShipmentV2Schema>;
+
+/** A version 2 restocking shipment as the API returns it (see the `RestockingShipmentV2` type). */
+export const RestockingShipmentV2Schema = z.looseObject({
+  id: z.number(),
+  warehouse_id: z.number(),
+  delivery_option: DeliveryOptionSchema,
+  estimated_arrival_date: orNull(z.string()),
+  po_number: orNull(z.string()),
+  supplier_name: orNull(z.string()),
+  tracking_code: orNull(z.string()),
+  priority: z.boolean().default(false),
+  restocking_shipment_items: z.array(RestockingShipmentItemV2Schema),
+  barcode: orNull(z.string()),
+  status: RestockingShipmentV2StatusSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  arrived_at: orNull(z.string()),
+  reopened_at: orNull(z.string()),
+  completed_reopens_count: z.number().default(0),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Requests, version 1

@@ -4,7 +4,7 @@
  * so only the `id` of each object is required and every other field is nullish.
  */
 import * as z from 'zod';
-import { openEnum } from './common.js';
+import { openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { SkuRefSchema } from './skus.js';
 
@@ -50,103 +50,59 @@ export const ReturnItemConditionSchema = openEnum(RETURN_ITEM_CONDITIONS);
 /** Condition grade of a handled return item. */
 export type ReturnItemCondition = z.infer<typeof ReturnItemConditionSchema>;
 
-/** A photo taken of a return or of a handled item. Only `id` is required. */
+/** A photo taken of a return or of a handled item (see the `ReturnPhoto` type). */
 export const ReturnPhotoSchema = z.looseObject({
-  /** Photo id. */
   id: z.number(),
-  /** URL of the image. */
-  image_url: z.string().nullish(),
-  /** What the photo shows (values not documented). */
-  photo_type: z.string().nullish(),
+  image_url: orNull(z.string()),
+  photo_type: orNull(z.string()),
 });
-/** A photo taken of a return or of a handled item. */
-export type ReturnPhoto = z.infer<typeof ReturnPhotoSchema>;
 
-/** The order a return belongs to. Only `id` is required. */
+/** The order a return belongs to (see the `ReturnOrderRef` type). */
 export const ReturnOrderRefSchema = z.looseObject({
-  /** Provider's id of the order. */
   id: z.number(),
-  /** Merchant's id of the order. */
-  merchant_order_id: z.string().nullish(),
-  /** Order number the end customer sees. */
-  customer_order_number: z.string().nullish(),
+  merchant_order_id: orNull(z.string()),
+  customer_order_number: orNull(z.string()),
 });
-/** The order a return belongs to. */
-export type ReturnOrderRef = z.infer<typeof ReturnOrderRefSchema>;
 
-/** An item the customer announced for return (`return_items`). Only `id` is required. */
+/** An item the customer announced for return (see the `ReturnItem` type). */
 export const ReturnItemSchema = z.looseObject({
-  /** Return item id. */
   id: z.number(),
-  /** Quantity announced. */
-  quantity: z.number().nullish(),
-  /** The SKU: `{ id, sku_code }`. */
-  sku: SkuRefSchema.nullish(),
-  /** Reason the customer gave. */
-  customer_return_reason: z.string().nullish(),
-  /** Message the customer wrote. */
-  customer_return_message: z.string().nullish(),
+  quantity: z.number(),
+  sku: orNull(SkuRefSchema),
+  customer_return_reason: orNull(z.string()),
+  customer_return_message: orNull(z.string()),
 });
-/** An item the customer announced for return. */
-export type ReturnItem = z.infer<typeof ReturnItemSchema>;
 
-/** An item the warehouse handled (`return_line_items`). Only `id` is required. */
+/** An item the warehouse handled (see the `ReturnLineItem` type). */
 export const ReturnLineItemSchema = z.looseObject({
-  /** Return line item id. */
   id: z.number(),
-  /** Quantity handled. */
-  quantity: z.number().nullish(),
-  /** The SKU: `{ id, sku_code }`. */
-  sku: SkuRefSchema.nullish(),
-  /** Condition grade (open enum `A`/`B`/`C`). */
-  condition: ReturnItemConditionSchema.nullish(),
-  /** What happens to the item next (values not documented). */
-  follow_up_action: z.string().nullish(),
-  /** Inventory batch the item was put into. */
-  inventory_batch_id: z.number().nullish(),
-  /** The announced `return_items` entry this line handles. */
-  return_item_id: z.number().nullish(),
-  /** Photos of the item. */
-  photos: z.array(ReturnPhotoSchema).nullish(),
+  quantity: z.number(),
+  sku: orNull(SkuRefSchema),
+  condition: orNull(ReturnItemConditionSchema),
+  follow_up_action: orNull(z.string()),
+  inventory_batch_id: orNull(z.number()),
+  return_item_id: orNull(z.number()),
+  photos: z.array(ReturnPhotoSchema).default([]),
 });
-/** An item the warehouse handled. */
-export type ReturnLineItem = z.infer<typeof ReturnLineItemSchema>;
 
-/** A return as the API returns it. Only `id` is required. */
+/** A return as the API returns it (see the `Return` type). */
 export const ReturnSchema = z.looseObject({
-  /** Provider's identifier. */
   id: z.number(),
-  /** Status (open enum). */
-  status: ReturnStatusSchema.nullish(),
-  /** Carrier bringing the parcel back. */
-  carrier: z.string().nullish(),
-  /** Carrier tracking code. */
-  tracking_code: z.string().nullish(),
-  /** Carrier tracking URL. */
-  tracking_url: z.string().nullish(),
-  /** Creation time, ISO 8601 date-time string. */
-  created_at: z.string().nullish(),
-  /** Time the parcel reached the warehouse. */
-  received_at: z.string().nullish(),
-  /** Time handling started. */
-  started_processing_at: z.string().nullish(),
-  /** Time handling completed. */
-  completed_handling_at: z.string().nullish(),
-  /** The order the return belongs to. */
-  order: ReturnOrderRefSchema.nullish(),
-  /** Photos of the parcel. */
-  photos: z.array(ReturnPhotoSchema).nullish(),
-  /** Why the parcel came back (open enum; `null` or `""` when unknown). */
-  return_reason: ReturnReasonSchema.nullish(),
-  /** Active (customer) or passive (bounced) return (open enum; `null` or `""` when unknown). */
-  return_reason_type: ReturnReasonTypeSchema.nullish(),
-  /** Items the customer announced. */
-  return_items: z.array(ReturnItemSchema).nullish(),
-  /** Items the warehouse handled. */
-  return_line_items: z.array(ReturnLineItemSchema).nullish(),
+  status: ReturnStatusSchema,
+  carrier: orNull(z.string()),
+  tracking_code: orNull(z.string()),
+  tracking_url: orNull(z.string()),
+  created_at: orNull(z.string()),
+  received_at: orNull(z.string()),
+  started_processing_at: orNull(z.string()),
+  completed_handling_at: orNull(z.string()),
+  order: orNull(ReturnOrderRefSchema),
+  photos: z.array(ReturnPhotoSchema).default([]),
+  return_reason: orNull(ReturnReasonSchema),
+  return_reason_type: orNull(ReturnReasonTypeSchema),
+  return_items: z.array(ReturnItemSchema).default([]),
+  return_line_items: z.array(ReturnLineItemSchema).default([]),
 });
-/** A return as the API returns it. */
-export type Return = z.infer<typeof ReturnSchema>;
 
 /**
  * Query of `GET /returns`: `limit`, `page`, `created_at`. The provider documents no other parameters

@@ -1,10 +1,9 @@
 /**
  * Shipments (`GET /merchant_api/v1/shipments`): outbound parcels of orders. The spec does not show
- * the record; the fields come from the provider notes, so only `id` is required and every other
- * field is nullish.
+ * the record; the fields come from the provider notes (see the `Shipment` type).
  */
 import * as z from 'zod';
-import { openEnum } from './common.js';
+import { openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { OrderItemBatchSchema } from './orders.js';
 import { SkuRefSchema } from './skus.js';
@@ -27,57 +26,34 @@ export const ShipmentStatusSchema = openEnum(SHIPMENT_STATUSES);
 /** Warehouse status of a shipment: a known value or one this SDK does not know yet. */
 export type ShipmentStatus = z.infer<typeof ShipmentStatusSchema>;
 
-/** A serial number recorded for a shipped unit. */
+/** A serial number recorded for a shipped unit (see the `ShipmentSerialNumber` type). */
 export const ShipmentSerialNumberSchema = z.looseObject({
-  /** The serial number. */
-  serial_number: z.string().nullish(),
+  serial_number: z.string(),
 });
-/** A serial number recorded for a shipped unit. */
-export type ShipmentSerialNumber = z.infer<typeof ShipmentSerialNumberSchema>;
 
-/** An item of a shipment. Only `id` is required. */
+/** An item of a shipment (see the `ShipmentItem` type). */
 export const ShipmentItemSchema = z.looseObject({
-  /** Shipment item id. */
   id: z.number(),
-  /** Merchant's id of the order line item; `null` for add-ons that are not order line items. */
-  merchant_item_id: z.string().nullish(),
-  /** Quantity shipped. */
-  quantity: z.number().nullish(),
-  /** The SKU shipped: `{ id, sku_code }`. */
-  sku: SkuRefSchema.nullish(),
-  /** Batches the units were taken from. */
-  batches: z.array(OrderItemBatchSchema).nullish(),
-  /** Serial numbers of the units. */
-  serial_numbers: z.array(ShipmentSerialNumberSchema).nullish(),
+  merchant_item_id: orNull(z.string()),
+  quantity: z.number(),
+  sku: orNull(SkuRefSchema),
+  batches: z.array(OrderItemBatchSchema).default([]),
+  serial_numbers: z.array(ShipmentSerialNumberSchema).default([]),
 });
-/** An item of a shipment. */
-export type ShipmentItem = z.infer<typeof ShipmentItemSchema>;
 
-/** A shipment as `GET /shipments` returns it. Only `id` is required. */
+/** A shipment as `GET /shipments` returns it (see the `Shipment` type). */
 export const ShipmentSchema = z.looseObject({
-  /** Provider's identifier. */
   id: z.number(),
-  /** Provider's id of the order. */
-  order_id: z.number().nullish(),
-  /** Merchant's id of the order. */
-  merchant_order_id: z.string().nullish(),
-  /** Creation time, ISO 8601 date-time string. */
-  created_at: z.string().nullish(),
-  /** Time the parcel left the warehouse. */
-  shipped_at: z.string().nullish(),
-  /** Time the parcel was delivered. */
-  delivered_at: z.string().nullish(),
-  /** Carrier. */
-  shipment_provider: z.string().nullish(),
-  /** Warehouse status (open enum). */
-  status: ShipmentStatusSchema.nullish(),
-  /** Human-readable delivery status ("In transit", "Delivered", "Returned to sender", …). */
-  delivery_status: z.string().nullish(),
-  /** Items shipped. */
-  items: z.array(ShipmentItemSchema).nullish(),
+  order_id: orNull(z.number()),
+  merchant_order_id: orNull(z.string()),
+  created_at: orNull(z.string()),
+  shipped_at: orNull(z.string()),
+  delivered_at: orNull(z.string()),
+  shipment_provider: orNull(z.string()),
+  status: ShipmentStatusSchema,
+  delivery_status: orNull(z.string()),
+  items: z.array(ShipmentItemSchema),
 });
-/** A shipment as `GET /shipments` returns it. */
-export type Shipment = z.infer<typeof ShipmentSchema>;
 
 /**
  * Query of `GET /shipments`: `limit`, `page`, `created_at`. The provider documents no other parameters

@@ -9,8 +9,10 @@ import {
   integer,
   num,
   openEnum,
+  orNull,
   requiredArray,
   requiredText,
+  sometimes,
   text,
   twoLetterCode,
 } from './common.js';
@@ -38,149 +40,87 @@ export type SkuFulfilledBy = z.infer<typeof SkuFulfilledBySchema>;
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Inventory of a SKU over all warehouses (all integers, read-only). The figures are nullish: the
- * spec does not promise their presence, and a missing figure must not fail a whole page.
- */
+/** Inventory of a SKU over all warehouses (see the `SkuInventory` type). */
 export const SkuInventorySchema = z.looseObject({
-  /** Quantity reserved for orders. */
-  reserved: z.number().nullish(),
-  /** Quantity available for sale, minus any configured buffer. */
-  stocked: z.number().nullish(),
-  /** Quantity available; equals `stocked` when the buffer is 0. */
-  total: z.number().nullish(),
+  reserved: z.number(),
+  stocked: z.number(),
+  total: z.number(),
 });
-/** Inventory of a SKU over all warehouses. */
-export type SkuInventory = z.infer<typeof SkuInventorySchema>;
 
-/** Inventory of a SKU in one warehouse. `warehouse_id` (the row's key) is required. */
+/** Inventory of a SKU in one warehouse (see the `SkuInventoryPerWarehouse` type). */
 export const SkuInventoryPerWarehouseSchema = z.looseObject({
-  /** The warehouse these figures are for. */
   warehouse_id: z.number(),
-  /** Quantity reserved for orders. */
-  reserved: z.number().nullish(),
-  /** Quantity available for sale, minus any configured buffer. */
-  stocked: z.number().nullish(),
-  /** Quantity available; equals `stocked` when the buffer is 0. */
-  total: z.number().nullish(),
+  reserved: z.number(),
+  stocked: z.number(),
+  total: z.number(),
 });
-/** Inventory of a SKU in one warehouse. */
-export type SkuInventoryPerWarehouse = z.infer<typeof SkuInventoryPerWarehouseSchema>;
 
-/** Quantity of a batch available for sale in one warehouse. `warehouse_id` is required. */
+/** Quantity of a batch available for sale in one warehouse (see the `InventoryPerWarehouse` type). */
 export const InventoryPerWarehouseSchema = z.looseObject({
-  /** The warehouse. */
   warehouse_id: z.number(),
-  /** Quantity available for sale. */
-  quantity: z.number().nullish(),
+  quantity: z.number(),
 });
-/** Quantity of a batch available for sale in one warehouse. */
-export type InventoryPerWarehouse = z.infer<typeof InventoryPerWarehouseSchema>;
 
 /**
- * One inventory batch of a SKU (`inventory_batches`). Only `id` is required.
- *
- * `stocked_quantities` is documented as "an InventoryPerWarehouse object"; since a batch can be
- * stocked in several warehouses, both one object and an array of them are accepted (as received).
+ * One inventory batch of a SKU (see the `SkuInventoryBatch` type). `stocked_quantities` is
+ * documented as "an InventoryPerWarehouse object"; since a batch can be stocked in several
+ * warehouses, an array of them is accepted too (as received).
  */
 export const SkuInventoryBatchSchema = z.looseObject({
-  /** Batch id. */
   id: z.number(),
   ...batchShape,
-  /** Stock of the batch per warehouse: one object or an array of them, as the API sent it. */
-  stocked_quantities: z.union([InventoryPerWarehouseSchema, z.array(InventoryPerWarehouseSchema)]).nullish(),
+  stocked_quantities: orNull(z.union([InventoryPerWarehouseSchema, z.array(InventoryPerWarehouseSchema)])),
 });
-/** One inventory batch of a SKU. */
-export type SkuInventoryBatch = z.infer<typeof SkuInventoryBatchSchema>;
 
 const SkuObjectSchema = z.looseObject({
-  /** Provider's identifier. Required. */
   id: z.number(),
-  /**
-   * Merchant's SKU code, unique within the sales channel. Nullish: the spec only promises it for
-   * SKUs created through the API.
-   */
-  merchant_sku_id: z.string().nullish(),
-  /** Human-readable name. Required (`name*` in the spec; the API rejects a blank name). */
+  merchant_sku_id: orNull(z.string()),
   name: z.string(),
-  /** Barcode. */
-  barcode: z.string().nullish(),
-  /** Whether inventory is tracked per batch. */
-  batch_tracking_enabled: z.boolean().nullish(),
-  /** Cost (not price) of one unit, in cents. Filled from `cost_in_cent` when absent. */
-  cost_in_cents: z.number().nullish(),
-  /** Quirk: the singular spelling some responses carry (same value as `cost_in_cents`). */
-  cost_in_cent: z.number().nullish(),
-  /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: z.string().nullish(),
-  /** Harmonized System code. */
-  hs_code: z.string().nullish(),
-  /** Public URL of an image. */
-  image_url: z.string().nullish(),
-  /** Weight of one unit in kg. */
-  weight_in_kg: z.number().nullish(),
-  /** Creation time, ISO 8601 date-time string. */
-  created_at: z.string().nullish(),
-  /**
-   * `active` or `deleted` (open enum). Required: every SKU is in one of these states (spec §3.1),
-   * so a body without a status is not a SKU.
-   */
+  barcode: orNull(z.string()),
+  batch_tracking_enabled: z.boolean().default(false),
+  cost_in_cents: orNull(z.number()),
+  cost_in_cent: sometimes(z.number()),
+  country_code_of_origin: orNull(z.string()),
+  hs_code: orNull(z.string()),
+  image_url: orNull(z.string()),
+  weight_in_kg: orNull(z.number()),
+  created_at: z.string(),
   status: SkuStatusSchema,
-  /** Who fulfils the SKU (open enum). */
-  fulfilled_by: SkuFulfilledBySchema.nullish(),
-  /** Whether the SKU is a dangerous good. */
-  dangerous_good: z.boolean().nullish(),
-  /** Whether the SKU is a hazardous good. */
-  hazardous_good: z.boolean().nullish(),
-  /** Hazard statement codes. */
-  h_codes: z.array(z.string()).nullish(),
-  /** UN numbers of the dangerous-good classifications. Filled from `un_numbers` when absent. */
-  un_names: z.array(z.string()).nullish(),
-  /** Quirk: the name a sample response uses for `un_names` (kept as received). */
-  un_numbers: z.array(z.string()).nullish(),
-  /** Inventory over all warehouses. */
-  inventory: SkuInventorySchema.nullish(),
-  /** Inventory per warehouse. */
-  inventory_per_warehouse: z.array(SkuInventoryPerWarehouseSchema).nullish(),
-  /** Inventory per batch. */
-  inventory_batches: z.array(SkuInventoryBatchSchema).nullish(),
+  fulfilled_by: SkuFulfilledBySchema,
+  dangerous_good: z.boolean(),
+  hazardous_good: z.boolean(),
+  h_codes: z.array(z.string()),
+  un_names: sometimes(z.array(z.string())),
+  un_numbers: sometimes(z.array(z.string())),
+  inventory: SkuInventorySchema,
+  inventory_per_warehouse: z.array(SkuInventoryPerWarehouseSchema),
+  inventory_batches: z.array(SkuInventoryBatchSchema),
 });
 
-type SkuObject = z.infer<typeof SkuObjectSchema>;
+type SkuObject = z.output<typeof SkuObjectSchema>;
 
-/** Fills the documented names from the quirky ones; returns the same object when nothing is missing. */
-function normaliseSku(sku: SkuObject): SkuObject {
-  const fillUnNames = sku.un_names == null && sku.un_numbers != null;
-  const fillCost = sku.cost_in_cents == null && sku.cost_in_cent != null;
-  if (!fillUnNames && !fillCost) return sku;
-  const out: SkuObject = { ...sku };
-  if (fillUnNames) out.un_names = sku.un_numbers;
-  if (fillCost) out.cost_in_cents = sku.cost_in_cent;
-  return out;
+/**
+ * Fills the documented names from the quirky ones: `un_names` from `un_numbers` (an empty list when
+ * the API sends neither), `cost_in_cents` from `cost_in_cent`. The quirky keys are kept as received.
+ */
+function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
+  const cost = sku.cost_in_cents ?? sku.cost_in_cent ?? null;
+  const unNames = sku.un_names ?? sku.un_numbers ?? [];
+  if (cost === sku.cost_in_cents && unNames === sku.un_names) return { ...sku, un_names: unNames };
+  return { ...sku, cost_in_cents: cost, un_names: unNames };
 }
 
 /**
- * A SKU as the API returns it. Required: `id`, `name`, `status`; everything else is nullish.
- *
- * Quirks are normalised: a body with `un_numbers` but no `un_names` gets `un_names` (same value),
- * and `cost_in_cent` fills `cost_in_cents` when that is absent; the quirky keys are kept.
+ * A SKU as the API returns it (see the `Sku` type), its quirks normalised: `un_numbers` fills
+ * `un_names`, `cost_in_cent` fills `cost_in_cents`.
  */
 export const SkuSchema = SkuObjectSchema.transform(normaliseSku);
-/** A SKU as the API returns it (after quirk normalisation). */
-export type Sku = z.infer<typeof SkuSchema>;
 
-/**
- * A reference to a SKU embedded in shipment and return items: `{ id, sku_code }`. `id` is required;
- * unknown keys (for example `merchant_sku_id`) are kept.
- */
+/** A reference to a SKU embedded in shipment and return items (see the `SkuRef` type). */
 export const SkuRefSchema = z.looseObject({
-  /** Provider's SKU id. */
   id: z.number(),
-  /** Merchant's SKU code. */
-  sku_code: z.string().nullish(),
+  sku_code: orNull(z.string()),
 });
-/** A reference to a SKU embedded in shipment and return items. */
-export type SkuRef = z.infer<typeof SkuRefSchema>;
 
 /**
  * A list of SKUs in any of the shapes the API may use where it documents none (the bulk upsert

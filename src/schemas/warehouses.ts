@@ -3,15 +3,14 @@
  * integer `id` (the `warehouse_id` used elsewhere) is known; every other field is kept as received.
  */
 import * as z from 'zod';
+import { sometimes } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 
-/** A warehouse: `id` is required; every other field is kept as received. */
+/** A warehouse (see the `Warehouse` type): `id`, and every other field kept as received. */
 export const WarehouseSchema = z.looseObject({
-  /** Provider's identifier (the `warehouse_id` of SKU inventory and restocking shipments). */
   id: z.number(),
+  name: sometimes(z.string()),
 });
-/** A warehouse. */
-export type Warehouse = z.infer<typeof WarehouseSchema>;
 
 /**
  * Query of `GET /warehouses`: `limit`, `page`, `created_at`. The provider documents no other parameters

@@ -1,7 +1,7 @@
 /**
  * Webhooks: the header names, the event type, and the public types the other webhook modules share.
  */
-import type { RestockingShipmentV1 } from '../schemas/restocking-shipments.js';
+import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import type { WebhookDeduplicator } from './dedupe.js';
 
 /** Default name of the header carrying the hex HMAC-SHA256 signature of the body. */

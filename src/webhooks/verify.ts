@@ -4,7 +4,8 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import { parseResponse } from '../core/validation.js';
-import { type RestockingShipmentV1, RestockingShipmentV1Schema } from '../schemas/restocking-shipments.js';
+import { RestockingShipmentV1Schema } from '../schemas/restocking-shipments.js';
+import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { fromHex, matchesAny, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';

@@ -3,6 +3,7 @@ import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, RequestValidationError } from '../../src/index.js';
 import { orderFixture } from '../fixtures/orders.js';
+import { skuMinimalFixture } from '../fixtures/skus.js';
 import { countingEndpoint, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
@@ -51,7 +52,7 @@ describe('promises awaited late, or never', () => {
 
   it('a successful reply awaited after `timeout` is still a success (the body was read on arrival)', async () => {
     countingEndpoint(server, 'delete', '/merchant_api/v1/skus/1', () =>
-      HttpResponse.json({ id: 1, name: 'x', status: 'deleted' }),
+      HttpResponse.json({ ...skuMinimalFixture, id: 1, name: 'x', status: 'deleted' }),
     );
     const pending = testClient({ timeout: 100 }).skus.delete(1);
     await new Promise((r) => setTimeout(r, 250));

@@ -49,7 +49,15 @@ describe('page-number strategy (version 1 envelope)', () => {
         seen.push(url);
         const page = Number(url.searchParams.get('page') ?? '1');
         return HttpResponse.json({
-          data: [{ id: 100 - page, name: `n${page}`, status: 'active', merchant_sku_id: 'A' }],
+          data: [
+            {
+              ...skuMinimalFixture,
+              id: 100 - page,
+              name: `n${page}`,
+              status: 'active',
+              merchant_sku_id: 'A',
+            },
+          ],
           pagination: { current_page: page, page_count: 3, item_count: 3, items_per_page: 1 },
         });
       }),

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { BulkUpsertError, RequestValidationError, UnprocessableEntityError } from '../../src/index.js';
-import { skuFixture, skuMinimalFixture, skuWithNullsFixture } from '../fixtures/skus.js';
+import { skuFixture, skuMinimalFixture, skuMinimalParsed, skuWithNullsFixture } from '../fixtures/skus.js';
 import { BASE, testClient, useMsw } from '../helpers/msw.js';
 import { capture, expectWire } from '../helpers/wire.js';
 
@@ -39,7 +39,7 @@ describe('skus.list', () => {
     });
     expect(sku?.inventory_per_warehouse?.[1]).toMatchObject({ warehouse_id: 7, zone: 'B' });
     expect(nulls?.id).toBe(48214);
-    expect(minimal).toEqual({ id: 7, name: 'Sticker', status: 'deleted' });
+    expect(minimal).toEqual(skuMinimalParsed);
     expect(page.data).toHaveLength(3);
     expect(page.pagination).toEqual({ current_page: 1, page_count: 1, item_count: 3, items_per_page: 20 });
   });
@@ -52,7 +52,7 @@ describe('skus.list', () => {
     const page = await client().skus.list();
     expect(seen).toHaveLength(1);
     expectWire(seen[0], { method: 'GET', path: '/merchant_api/v1/skus', search: '', body: undefined });
-    expect(page.data).toEqual([skuMinimalFixture]);
+    expect(page.data).toEqual([skuMinimalParsed]);
   });
 
   it('refuses bad filters before sending', async () => {
@@ -165,7 +165,7 @@ describe('skus.delete', () => {
 
   it('resolves the SKU when the server sends it', async () => {
     const seen = capture(server, 'delete', '/merchant_api/v1/skus/7', skuMinimalFixture);
-    expect(await client().skus.delete(7)).toEqual(skuMinimalFixture);
+    expect(await client().skus.delete(7)).toEqual(skuMinimalParsed);
     expectWire(seen[0], { method: 'DELETE', path: '/merchant_api/v1/skus/7', search: '', body: undefined });
   });
 });
@@ -274,6 +274,7 @@ describe('skus.bulkUpsert', () => {
       call === 1
         ? HttpResponse.json(
             skus.map((s, i) => ({
+              ...skuMinimalFixture,
               id: i + 1,
               name: 'n',
               status: 'active',
@@ -282,6 +283,7 @@ describe('skus.bulkUpsert', () => {
           )
         : HttpResponse.json({
             data: skus.map((s, i) => ({
+              ...skuMinimalFixture,
               id: 1000 + i,
               name: 'n',
               status: 'active',
@@ -346,7 +348,8 @@ describe('skus.bulkUpsert', () => {
 });
 
 describe('skus.bulkUpsert and validateResponses', () => {
-  const reply = () => HttpResponse.json([{ id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' }]);
+  const archived = { ...skuMinimalFixture, id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' };
+  const reply = () => HttpResponse.json([archived]);
 
   it('lenient keeps an unknown status; strict leaves the list out but keeps the raw body', async () => {
     server.use(http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, reply));
@@ -356,7 +359,7 @@ describe('skus.bulkUpsert and validateResponses', () => {
       { name: 'A', merchant_sku_id: 'A' },
     ]);
     expect(strict.skus).toBeUndefined();
-    expect(strict.chunks[0]?.body).toEqual([{ id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' }]);
+    expect(strict.chunks[0]?.body).toEqual([archived]);
   });
 
   it('off returns the list unchecked', async () => {

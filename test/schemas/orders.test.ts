@@ -46,12 +46,20 @@ describe('OrderSchema (response)', () => {
       carrier_preference: null,
       tags: null,
       custom_metadata: null,
-      currency: null,
       financial_status: null,
       payment_method: null,
       total_price_in_cents: null,
     };
     expect(parseResponse(OrderSchema, body, 'strict').tags).toBeNull();
+  });
+
+  it('fills what the spec defaults when the API leaves it out: currency EUR, unit price 0, nulls', () => {
+    const { currency: _c, customer_order_number: _n, ...rest } = orderFixture;
+    const items = rest.items.map(({ price_per_unit_in_cents: _p, ...item }) => item);
+    const order = parseResponse(OrderSchema, { ...rest, items }, 'strict');
+    expect(order.currency).toBe('EUR');
+    expect(order.customer_order_number).toBeNull();
+    expect(order.items.map((i) => i.price_per_unit_in_cents)).toEqual(items.map(() => 0));
   });
 
   it.each([

@@ -28,8 +28,20 @@ describe('ShipmentSchema (response)', () => {
     ]);
   });
 
-  it('accepts a shipment with only an id', () => {
-    expect(parseResponse(ShipmentSchema, { id: 1 }, 'strict')).toEqual({ id: 1 });
+  it('accepts a shipment with only id, status and items, filling the rest with null', () => {
+    const shipment = parseResponse(ShipmentSchema, { id: 1, status: 'packed', items: [] }, 'strict');
+    expect(shipment).toEqual({
+      id: 1,
+      status: 'packed',
+      items: [],
+      order_id: null,
+      merchant_order_id: null,
+      created_at: null,
+      shipped_at: null,
+      delivered_at: null,
+      shipment_provider: null,
+      delivery_status: null,
+    });
   });
 
   it.each([

@@ -11,7 +11,13 @@ import {
   SkuSchema,
   SkuUpdateParamsSchema,
 } from '../../src/schemas/skus.js';
-import { skuFixture, skuListPageFixture, skuMinimalFixture, skuWithNullsFixture } from '../fixtures/skus.js';
+import {
+  skuFixture,
+  skuListPageFixture,
+  skuMinimalFixture,
+  skuMinimalParsed,
+  skuWithNullsFixture,
+} from '../fixtures/skus.js';
 import { clone, requestIssues, responseIssues, strictIssues } from './helpers.js';
 
 const SkuPageSchema = listEnvelopeSchema(SkuSchema);
@@ -60,9 +66,9 @@ describe('SkuSchema (response)', () => {
     expect(sku.un_names).toEqual(['UN1263']);
   });
 
-  it('returns a body without quirks unchanged in content', () => {
-    expect(SkuSchema.parse(skuMinimalFixture)).toEqual(skuMinimalFixture);
-    expect(SkuSchema.parse(skuMinimalFixture)).not.toHaveProperty('un_names');
+  it('fills every field that may have no value with null, and un_names with an empty list', () => {
+    expect(SkuSchema.parse(skuMinimalFixture)).toEqual(skuMinimalParsed);
+    expect(SkuSchema.parse(skuMinimalFixture)).not.toHaveProperty('un_numbers');
   });
 
   it('does not mutate the input body', () => {
@@ -72,15 +78,28 @@ describe('SkuSchema (response)', () => {
     expect(body).not.toHaveProperty('un_names');
   });
 
-  it('accepts null on every optional field and an unknown status in lenient mode', () => {
+  it('accepts null on every field that may have no value, and an unknown status in lenient mode', () => {
     const sku = parseResponse(SkuSchema, skuWithNullsFixture, 'lenient');
     expect(sku.status).toBe('archived');
     expect(sku.merchant_sku_id).toBeNull();
-    expect(sku.inventory).toBeNull();
+    expect(sku.un_names).toEqual([]);
   });
 
-  it('accepts a SKU with only id, name and status', () => {
-    expect(parseResponse(SkuSchema, skuMinimalFixture, 'lenient')).toEqual(skuMinimalFixture);
+  it('accepts a SKU with only what every answer carries', () => {
+    expect(parseResponse(SkuSchema, skuMinimalFixture, 'lenient')).toEqual(skuMinimalParsed);
+  });
+
+  it.each([
+    ['inventory', null],
+    ['inventory', undefined],
+    ['fulfilled_by', null],
+    ['dangerous_good', null],
+    ['created_at', undefined],
+    ['inventory_batches', null],
+  ])('refuses %s = %s: the type promises it, so the SDK never hands back a lie', (field, value) => {
+    const body: Record<string, unknown> = { ...skuMinimalFixture, [field]: value };
+    if (value === undefined) delete body[field];
+    expect(responseIssues(SkuSchema, body).map((i) => i.path)).toEqual([field]);
   });
 
   it('rejects unknown enum values in strict mode, with their paths', () => {

@@ -6,6 +6,7 @@ import type {
   ListEnvelope,
   Order,
   OrderCreateParams,
+  OrderItemBatch,
   OrderListParams,
   OrderUpdateParams,
   Pagination,
@@ -39,27 +40,29 @@ describe('response types', () => {
     expectTypeOf<''>().toExtend<NonNullable<Return['return_reason']>>();
   });
 
-  it('makes required fields non-optional and nullish fields optional', () => {
+  it('makes what every response carries required, and what may be unset `T | null`', () => {
     expectTypeOf<Sku['id']>().toEqualTypeOf<number>();
     expectTypeOf<Sku['name']>().toEqualTypeOf<string>();
-    expectTypeOf<Sku['merchant_sku_id']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Sku['merchant_sku_id']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Sku['inventory']['stocked']>().toEqualTypeOf<number>();
     expectTypeOf<Order['items']>().toBeArray();
     expectTypeOf<Order['shipping_address']>().toEqualTypeOf<Address>();
-    expectTypeOf<Order['total_price_in_cents']>().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf<RestockingShipmentV2['estimated_arrival_date']>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<RestockingShipmentItem['arrived_quantity']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<Order['total_price_in_cents']>().toEqualTypeOf<number | null>();
+    expectTypeOf<RestockingShipmentV2['estimated_arrival_date']>().toEqualTypeOf<string | null>();
+    expectTypeOf<RestockingShipmentItem['arrived_quantity']>().toEqualTypeOf<number | null>();
     expectTypeOf<Warehouse['id']>().toEqualTypeOf<number>();
   });
 
-  it('has the normalised SKU fields', () => {
-    expectTypeOf<Sku['un_names']>().toEqualTypeOf<string[] | null | undefined>();
-    expectTypeOf<Sku['cost_in_cents']>().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf(SkuSchema.parse({})).toEqualTypeOf<Sku>();
+  it('makes only what the API sends in some answers optional', () => {
+    expectTypeOf<Order['items'][number]>().toHaveProperty('batches');
+    expectTypeOf<NonNullable<Order['items'][number]['batches']>>().toEqualTypeOf<OrderItemBatch[]>();
+    expectTypeOf<Warehouse['name']>().toEqualTypeOf<string | null | undefined>();
   });
 
-  it('keeps unknown keys as unknown', () => {
-    expectTypeOf<Sku['some_new_field']>().toEqualTypeOf<unknown>();
-    expectTypeOf<Warehouse['name']>().toEqualTypeOf<unknown>();
+  it('has the normalised SKU fields', () => {
+    expectTypeOf<Sku['un_names']>().toEqualTypeOf<string[]>();
+    expectTypeOf<Sku['cost_in_cents']>().toEqualTypeOf<number | null>();
+    expectTypeOf(SkuSchema.parse({})).toExtend<Sku>();
   });
 
   it('types stocked_quantities as one object or an array', () => {
@@ -69,13 +72,13 @@ describe('response types', () => {
   });
 
   it('types dates as strings', () => {
-    expectTypeOf<Order['created_at']>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<RestockingShipmentV1['estimated_arrival_date']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Order['created_at']>().toEqualTypeOf<string>();
+    expectTypeOf<RestockingShipmentV1['estimated_arrival_date']>().toEqualTypeOf<string | null>();
   });
 
   it('types list envelopes and error bodies', () => {
     const SkuPage = listEnvelopeSchema(SkuSchema);
-    expectTypeOf(SkuPage.parse({}).data).toEqualTypeOf<Sku[]>();
+    expectTypeOf(SkuPage.parse({}).data).toExtend<Sku[]>();
     expectTypeOf(SkuPage.parse({})).toExtend<ListEnvelope<Sku>>();
     expectTypeOf<Pagination['next_page_url']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Pagination['current_page']>().toEqualTypeOf<number | null | undefined>();

@@ -20,12 +20,13 @@ export const SHIPMENT_SIGNATURE_ROTATED = '475b9863c1337d195417402b6da87cc7ab29c
 /** The token of {@link SHIPMENT_SIGNATURE_ROTATED}. */
 export const ROTATED_TOKEN = 'sk_live_rotated_2';
 
-/** A shipment whose body has non-ASCII characters (84 bytes in UTF-8, 2- to 3-byte sequences). */
-export const UTF8_BODY = '{"id":43,"status":"restocked","supplier_name":"Müller & Søn — Café ☕ 東京"}';
+/** A shipment whose body has non-ASCII characters (258 bytes in UTF-8, 2- to 3-byte sequences). */
+export const UTF8_BODY =
+  '{"id":43,"merchant_id":7,"warehouse_id":3,"estimated_arrival_date":null,"delivery_option":"postal","tracking_code":null,"po_number":null,"supplier_name":"Müller & Søn — Café ☕ 東京","status":"restocked","barcode":null,"restocking_shipment_items":[]}';
 /** Its length in UTF-8 bytes, to catch an editor re-normalising the literal. */
-export const UTF8_BODY_BYTES = 84;
-/** `openssl dgst -sha256 -hmac 'test-token-ABC123' utf8.json` */
-export const UTF8_SIGNATURE = '65729e3f68c739ee6812d532a11a3e3707f690fcab65c415af9af4782bc2511c';
+export const UTF8_BODY_BYTES = 258;
+/** `openssl dgst -sha256 -hmac 'test-token-ABC123' utf8.json` (OpenSSL 3) */
+export const UTF8_SIGNATURE = '9339ae64275c3058d8a77866049d4de2cd9e1cc39da1815f377f5dc91a9ae022';
 
 /** The smallest JSON object (valid JSON, not a shipment). */
 export const EMPTY_OBJECT_BODY = '{}';
@@ -54,3 +55,8 @@ export const KNOWN_ANSWERS: readonly (readonly [
   ['{}', EMPTY_OBJECT_BODY, TOKEN, EMPTY_OBJECT_SIGNATURE],
   ['{} with a UTF-8 token', EMPTY_OBJECT_BODY, UTF8_TOKEN, EMPTY_OBJECT_SIGNATURE_UTF8_TOKEN],
 ];
+
+/** A version 1 shipment as the webhook sends it ({@link SHIPMENT_BODY}) with some fields replaced. */
+export function shipment(fields: Record<string, unknown>): Record<string, unknown> {
+  return { ...(JSON.parse(SHIPMENT_BODY) as Record<string, unknown>), ...fields };
+}

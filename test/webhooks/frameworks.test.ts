@@ -5,7 +5,7 @@ import * as honoExample from '../../examples/webhooks/hono.js';
 import * as nextExample from '../../examples/webhooks/nextjs-route.js';
 import type { RestockingShipmentStatusUpdatedEvent } from '../../src/webhooks/index.js';
 import { createWebhookHeaders, SIGNATURE_HEADER } from '../../src/webhooks/index.js';
-import { ROTATED_TOKEN, SHIPMENT_BODY, TOKEN } from './fixtures.js';
+import { ROTATED_TOKEN, SHIPMENT_BODY, shipment, TOKEN } from './fixtures.js';
 
 const PATH = '/webhooks/fulfillment';
 
@@ -64,7 +64,7 @@ describe.each([
 
   it('verifies the exact bytes of a non-ASCII body', async () => {
     const { rec, post } = await start();
-    const body = JSON.stringify({ id: 7, status: 'restocked', supplier_name: 'Ünïcødé ☕ 東京' });
+    const body = JSON.stringify(shipment({ id: 7, status: 'restocked', supplier_name: 'Ünïcødé ☕ 東京' }));
     const bytes = new TextEncoder().encode(body);
     const headers = await createWebhookHeaders({ body, secret: TOKEN });
     expect(
@@ -80,7 +80,7 @@ describe.each([
       sku_id: 1000 + i,
       announced_quantity: 10,
     }));
-    const body = JSON.stringify({ id: 77, status: 'shipped', restocking_shipment_items: items });
+    const body = JSON.stringify(shipment({ id: 77, status: 'shipped', restocking_shipment_items: items }));
     expect(body.length).toBeGreaterThan(150_000);
     const headers = await createWebhookHeaders({ body, secret: TOKEN });
     expect((await post(body, headers)).status).toBe(200);
@@ -89,7 +89,7 @@ describe.each([
 
   it('verifies the exact bytes of a body that starts with a byte-order mark', async () => {
     const { rec, post } = await start();
-    const json = new TextEncoder().encode(JSON.stringify({ id: 8, status: 'arrived' }));
+    const json = new TextEncoder().encode(JSON.stringify(shipment({ id: 8, status: 'arrived' })));
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...json]);
     const headers = await createWebhookHeaders({ body: bytes, secret: TOKEN });
     // The signature is checked over the bytes as sent (BOM included); the payload then parses.
@@ -184,7 +184,7 @@ describe('Next.js route handler example', () => {
       0xef,
       0xbb,
       0xbf,
-      ...new TextEncoder().encode('{"id":9,"status":"arrived"}'),
+      ...new TextEncoder().encode(JSON.stringify(shipment({ id: 9, status: 'arrived' }))),
     ]);
     const headers = await createWebhookHeaders({ body: bytes, secret: TOKEN });
     const res = await POST(new Request(`http://localhost${PATH}`, { method: 'POST', body: bytes, headers }));
