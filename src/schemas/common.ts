@@ -27,6 +27,16 @@ export const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().defa
  */
 export const sometimes = <T extends z.ZodType>(schema: T) => schema.nullable().exactOptional();
 
+/**
+ * `T` with at least one of the keys `A` and `B` present: `{ A } | { B } | { A, B }`. The compiler
+ * then names the missing key, as the run-time check does.
+ */
+export type OneOrBoth<T, A extends keyof T, B extends keyof T> = Omit<T, A | B> &
+  (
+    | ({ [K in A]-?: Exclude<T[K], undefined> } & { [K in B]?: T[K] })
+    | ({ [K in A]?: T[K] } & { [K in B]-?: Exclude<T[K], undefined> })
+  );
+
 /** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {
   /** Batch name. */

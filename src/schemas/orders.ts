@@ -9,6 +9,7 @@ import {
   dateTimeParam,
   integer,
   isBlank,
+  type OneOrBoth,
   objectRule,
   openEnum,
   orNull,
@@ -179,8 +180,8 @@ export const AddressParamsSchema = z
       }
     }),
   );
-/** Shipping address of `POST /orders`. */
-export type AddressParams = z.input<typeof AddressParamsSchema>;
+/** Shipping address of `POST /orders`: `first_name` or `last_name`, or both. */
+export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
 export const AddressUpdateParamsSchema = z.strictObject(
@@ -240,8 +241,8 @@ export const OrderItemParamsSchema = z
       }
     }),
   );
-/** A line item of `POST /orders`. */
-export type OrderItemParams = z.input<typeof OrderItemParamsSchema>;
+/** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both. */
+export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
 
 /**
  * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the
@@ -382,7 +383,13 @@ export const OrderCreateParamsSchema = z
     }),
   );
 /** Body of `POST /orders`. */
-export type OrderCreateParams = z.input<typeof OrderCreateParamsSchema>;
+export interface OrderCreateParams
+  extends Omit<z.input<typeof OrderCreateParamsSchema>, 'shipping_address' | 'items'> {
+  /** Shipping address: `full_name`, `line1`, `city`, `postal_code`, `country_code`, and a first or last name. */
+  shipping_address: AddressParams;
+  /** Line items, at least one; each names its SKU by `sku_id` or `merchant_sku_id`. */
+  items: OrderItemParams[];
+}
 
 /**
  * Body of `PATCH /orders/{id}`: every field optional, `shipping_address` subfields included; each

@@ -11,6 +11,7 @@ import {
   integer,
   isBlank,
   nullableText,
+  type OneOrBoth,
   objectRule,
   openEnum,
   orNull,
@@ -155,6 +156,11 @@ export const RestockingShipmentV2Schema = z.looseObject({
 
 const WAREHOUSE_ID = 'expected integer > 0 or a string of digits';
 
+/** A field of version 2 items (spec §9.2): refused in a version 1 item, by the compiler and at run time. */
+const versionTwoOnly = z
+  .never({ error: 'is a version 2 field (spec §9.2): use restockingShipments.v2 to send it' })
+  .optional();
+
 /**
  * Version 1 `warehouse_id`: an integer > 0 or a string of digits. A string is converted to a
  * number, so the wire body always carries an integer.
@@ -179,8 +185,14 @@ export const RestockingShipmentItemV1ParamsSchema = z
       merchant_sku_id: requiredText().optional(),
       /** Quantity announced, an integer > 0. Required. */
       announced_quantity: requiredPositiveInt(),
-      /** Inventory batch the goods belong to. */
-      inventory_batch_id: positiveInteger().optional(),
+      /** Version 2 only (spec §9.2): not accepted here. */
+      sku_code: versionTwoOnly,
+      /** Version 2 only (spec §9.2): not accepted here. */
+      remarks: versionTwoOnly,
+      /** Version 2 only (spec §9.2): not accepted here. */
+      total_cost_in_cents: versionTwoOnly,
+      /** Version 2 only (spec §9.2): not accepted here. */
+      inventory_batch_id: versionTwoOnly,
     },
     { error: 'expected object' },
   )
@@ -196,8 +208,12 @@ export const RestockingShipmentItemV1ParamsSchema = z
       }
     }),
   );
-/** An item of a version 1 restocking shipment request. */
-export type RestockingShipmentItemV1Params = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
+/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both. */
+export type RestockingShipmentItemV1Params = OneOrBoth<
+  z.input<typeof RestockingShipmentItemV1ParamsSchema>,
+  'sku_id',
+  'merchant_sku_id'
+>;
 
 /**
  * Body of `POST /merchant_api/v1/restocking_shipments`. Required: `warehouse_id` (an integer or a
@@ -221,7 +237,11 @@ export const RestockingShipmentV1CreateParamsSchema = z.strictObject({
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema),
 });
 /** Body of `POST /merchant_api/v1/restocking_shipments`. */
-export type RestockingShipmentV1CreateParams = z.input<typeof RestockingShipmentV1CreateParamsSchema>;
+export interface RestockingShipmentV1CreateParams
+  extends Omit<z.input<typeof RestockingShipmentV1CreateParamsSchema>, 'restocking_shipment_items'> {
+  /** Items (`[]` allowed); each names its SKU by `sku_id` or `merchant_sku_id`. */
+  restocking_shipment_items: RestockingShipmentItemV1Params[];
+}
 
 /** Message for a version 1 update without `restocking_shipment_items`. */
 export const MISSING_V1_ITEMS_MESSAGE =
@@ -247,7 +267,11 @@ export const RestockingShipmentV1UpdateParamsSchema = z.strictObject({
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema, MISSING_V1_ITEMS_MESSAGE),
 });
 /** Body of `PUT /merchant_api/v1/restocking_shipments/{id}`. */
-export type RestockingShipmentV1UpdateParams = z.input<typeof RestockingShipmentV1UpdateParamsSchema>;
+export interface RestockingShipmentV1UpdateParams
+  extends Omit<z.input<typeof RestockingShipmentV1UpdateParamsSchema>, 'restocking_shipment_items'> {
+  /** The complete new item list (replaces the current one); `[]` clears it. */
+  restocking_shipment_items: RestockingShipmentItemV1Params[];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Requests, version 2
@@ -287,8 +311,12 @@ export const RestockingShipmentItemV2ParamsSchema = z
       }
     }),
   );
-/** An item of a version 2 restocking shipment request. */
-export type RestockingShipmentItemV2Params = z.input<typeof RestockingShipmentItemV2ParamsSchema>;
+/** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both. */
+export type RestockingShipmentItemV2Params = OneOrBoth<
+  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
+  'sku_id',
+  'sku_code'
+>;
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
@@ -317,7 +345,11 @@ export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
   tracking_code: nullableText().optional(),
 });
 /** Body of `POST /merchant_api/v2/restocking_shipments`. */
-export type RestockingShipmentV2CreateParams = z.input<typeof RestockingShipmentV2CreateParamsSchema>;
+export interface RestockingShipmentV2CreateParams
+  extends Omit<z.input<typeof RestockingShipmentV2CreateParamsSchema>, 'restocking_shipment_items'> {
+  /** Items; each names its SKU by `sku_id` or `sku_code`. */
+  restocking_shipment_items: RestockingShipmentItemV2Params[];
+}
 
 /**
  * Body of `PUT /merchant_api/v2/restocking_shipments/{id}`: the create body, since PUT replaces the
@@ -325,5 +357,5 @@ export type RestockingShipmentV2CreateParams = z.input<typeof RestockingShipment
  * included, may be reset to its default). Allowed while the status is `created` or `shipped`.
  */
 export const RestockingShipmentV2ReplaceParamsSchema = RestockingShipmentV2CreateParamsSchema;
-/** Body of `PUT /merchant_api/v2/restocking_shipments/{id}`. */
-export type RestockingShipmentV2ReplaceParams = z.input<typeof RestockingShipmentV2ReplaceParamsSchema>;
+/** Body of `PUT /merchant_api/v2/restocking_shipments/{id}`: the create body. */
+export type RestockingShipmentV2ReplaceParams = RestockingShipmentV2CreateParams;

@@ -219,7 +219,7 @@ describe('OrderCreateParamsSchema', () => {
   });
 
   it('lists item, address and order-level problems together', () => {
-    const body = clone(orderCreateParamsFixture) as Record<string, unknown>;
+    const body = clone(orderCreateParamsFixture) as unknown as Record<string, unknown>;
     body.shipping_address = { ...orderCreateParamsFixture.shipping_address, last_name: undefined };
     body.items = [
       { merchant_item_id: 'x', quantity: 1, price_per_unit_in_cents: 1 },
@@ -239,7 +239,7 @@ describe('OrderCreateParamsSchema', () => {
   });
 
   it('keeps running the order rules after a non-integer quantity', () => {
-    const body = clone(orderCreateParamsFixture) as Record<string, unknown>;
+    const body = clone(orderCreateParamsFixture) as unknown as Record<string, unknown>;
     body.items = [
       { merchant_item_id: 'x', sku_id: 1, quantity: 1.5, price_per_unit_in_cents: 1 },
       { merchant_item_id: 'x', sku_id: 2, quantity: -2.5, price_per_unit_in_cents: 1 },

@@ -137,9 +137,18 @@ describe('version 1 requests', () => {
 
   it('accepts sku_id or merchant_sku_id on items', () => {
     expect(validateRequest(RestockingShipmentItemV1ParamsSchema, item)).toEqual(item);
-    const bySku = { merchant_sku_id: 'LAMP-OIL-500', announced_quantity: 10, inventory_batch_id: 901 };
+    const bySku = { merchant_sku_id: 'LAMP-OIL-500', announced_quantity: 10 };
     expect(validateRequest(RestockingShipmentItemV1ParamsSchema, bySku)).toEqual(bySku);
   });
+
+  it.each(['sku_code', 'remarks', 'total_cost_in_cents', 'inventory_batch_id'])(
+    'refuses the version 2 field %s, saying so',
+    (field) => {
+      expect(requestIssues(RestockingShipmentItemV1ParamsSchema, { ...item, [field]: 1 })).toEqual([
+        { path: field, message: 'is a version 2 field (spec §9.2): use restockingShipments.v2 to send it' },
+      ]);
+    },
+  );
 
   it('checks items', () => {
     expect(requestIssues(RestockingShipmentItemV1ParamsSchema, { announced_quantity: 0 })).toEqual([

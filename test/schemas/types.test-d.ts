@@ -1,16 +1,20 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   Address,
+  AddressParams,
   CreatedAtFilter,
   ErrorBody,
   ListEnvelope,
   Order,
   OrderCreateParams,
   OrderItemBatch,
+  OrderItemParams,
   OrderListParams,
   OrderUpdateParams,
   Pagination,
   RestockingShipmentItem,
+  RestockingShipmentItemV1Params,
+  RestockingShipmentItemV2Params,
   RestockingShipmentV1,
   RestockingShipmentV1CreateParams,
   RestockingShipmentV1UpdateParams,
@@ -167,5 +171,34 @@ describe('request types', () => {
     type Metadata = NonNullable<OrderCreateParams['custom_metadata']>;
     expectTypeOf<{ anything: { nested: 1 } }>().toExtend<Metadata>();
     expectTypeOf<string>().not.toExtend<Metadata>();
+  });
+});
+
+describe('either-or rules as types', () => {
+  const address = { full_name: 'A B', line1: 'x', city: 'y', postal_code: '1', country_code: 'DE' };
+
+  it('an address needs first_name or last_name, or both', () => {
+    expectTypeOf({ ...address, first_name: 'A' }).toExtend<AddressParams>();
+    expectTypeOf({ ...address, last_name: 'B' }).toExtend<AddressParams>();
+    expectTypeOf({ ...address, first_name: 'A', last_name: 'B' }).toExtend<AddressParams>();
+    expectTypeOf(address).not.toExtend<AddressParams>();
+  });
+
+  it('a line item needs sku_id or merchant_sku_id, or both', () => {
+    const item = { merchant_item_id: '1', quantity: 1, price_per_unit_in_cents: 1 };
+    expectTypeOf({ ...item, sku_id: 1 }).toExtend<OrderItemParams>();
+    expectTypeOf({ ...item, merchant_sku_id: 'A' }).toExtend<OrderItemParams>();
+    expectTypeOf(item).not.toExtend<OrderItemParams>();
+  });
+
+  it('a version 1 restocking item carries no version 2 field', () => {
+    const item = { sku_id: 1, announced_quantity: 1 };
+    expectTypeOf(item).toExtend<RestockingShipmentItemV1Params>();
+    expectTypeOf({ ...item, sku_code: 'A' }).not.toExtend<RestockingShipmentItemV1Params>();
+    expectTypeOf({ ...item, remarks: 'A' }).not.toExtend<RestockingShipmentItemV1Params>();
+    expectTypeOf({ ...item, total_cost_in_cents: 1 }).not.toExtend<RestockingShipmentItemV1Params>();
+    expectTypeOf({ ...item, inventory_batch_id: 1 }).not.toExtend<RestockingShipmentItemV1Params>();
+    expectTypeOf({ sku_code: 'A', announced_quantity: 1 }).toExtend<RestockingShipmentItemV2Params>();
+    expectTypeOf({ announced_quantity: 1 }).not.toExtend<RestockingShipmentItemV2Params>();
   });
 });

@@ -1,0 +1,17 @@
+// @expect-error /first_name|last_name/
+/** An order's shipping address needs `first_name` or `last_name` (the API refuses one with neither). */
+import { FulfillmentClient } from 'merchant-fulfillment';
+
+const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
+
+client.orders.create({
+  merchant_order_id: 'A-1001',
+  shipping_address: {
+    full_name: 'Ada Lovelace',
+    line1: 'Unter den Linden 1',
+    city: 'Berlin',
+    postal_code: '10117',
+    country_code: 'DE',
+  },
+  items: [{ merchant_item_id: '1', merchant_sku_id: 'TSHIRT-M', quantity: 2, price_per_unit_in_cents: 1999 }],
+});

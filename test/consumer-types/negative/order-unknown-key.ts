@@ -1,0 +1,20 @@
+// @expect-error /'carrier_preferance'/
+// @hint /carrier_preference/
+/** An unknown key in a request body (here a misspelled `carrier_preference`) is a type error. */
+import { FulfillmentClient } from 'merchant-fulfillment';
+
+const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
+
+client.orders.create({
+  merchant_order_id: 'A-1001',
+  shipping_address: {
+    full_name: 'Ada Lovelace',
+    first_name: 'Ada',
+    line1: 'Unter den Linden 1',
+    city: 'Berlin',
+    postal_code: '10117',
+    country_code: 'DE',
+  },
+  items: [{ merchant_item_id: '1', merchant_sku_id: 'TSHIRT-M', quantity: 2, price_per_unit_in_cents: 1999 }],
+  carrier_preferance: 'DHL',
+});
