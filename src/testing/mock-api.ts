@@ -8,7 +8,6 @@
  * dispatcher live as long as the mock; the state, rate-limit windows, faults and request log form
  * an epoch that `reset()` replaces.
  */
-import type { HttpHandler } from 'msw';
 import { createReturn, fulfilOrder, type MockReturnOptions } from './domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
 import { advanceRestocking, type MockRestockQuantities } from './domain/restocking.js';
@@ -28,6 +27,7 @@ import { answerControl, type ControlTarget, isControlPath } from './faces/contro
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
 import type { MockListenOptions, MockServer } from './faces/listen.js';
 import { createMswHandlers } from './faces/msw.js';
+import type { MockHandler } from './faces/msw-types.js';
 import { type MockApiOptions, type MockConfig, resolveOptions } from './options.js';
 
 /** A stateful in-memory Merchant API for tests. Create it with {@link createMockApi}. */
@@ -43,7 +43,7 @@ export interface MockApi {
    * `${baseUrl}/__mock/*` (nothing else): `setupServer(...api.handlers)`.
    * Needs the optional peer dependency `msw` (v3); throws a clear error without it.
    */
-  readonly handlers: HttpHandler[];
+  readonly handlers: MockHandler[];
   /** Answers one Fetch API request (the core both faces use). A dropped connection is `Response.error()`. */
   handle(request: Request): Promise<Response>;
   /**
@@ -137,7 +137,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     fetch: () => config.webhookFetch ?? globalThis.fetch,
     timers,
   });
-  let handlers: HttpHandler[] | undefined;
+  let handlers: MockHandler[] | undefined;
 
   function advance(
     id: number,
@@ -206,7 +206,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     baseUrl: config.baseUrl,
     token: config.tokens[0]!,
     tokens: config.tokens,
-    get handlers(): HttpHandler[] {
+    get handlers(): MockHandler[] {
       handlers ??= createMswHandlers(config.baseUrl, handle);
       return handlers;
     },
