@@ -1,6 +1,6 @@
 // After the build: the testing kit's declarations import msw's `HttpHandler` type, and msw is an
 // optional peer dependency. The bundled `dist/testing.d.ts` loses the source's `@ts-ignore` above
-// that import, so it is put back here: without msw the import then resolves to `any`, which the
+// that import, so it is put back here: without msw the import then stays unresolved, which the
 // kit's `MockHandler` type turns into `unknown`, and a consumer compiles with `skipLibCheck: false`
 // whether msw is installed or not (checked by the consumer type tests).
 import { readFileSync, writeFileSync } from 'node:fs';

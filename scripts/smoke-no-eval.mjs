@@ -14,7 +14,15 @@ if (!forbidden) throw new Error('run this with --disallow-code-generation-from-s
 const sku = {
   id: 1,
   name: 'Mug',
+  created_at: '2025-01-01T00:00:00Z',
   status: 'active',
+  fulfilled_by: 'service',
+  dangerous_good: false,
+  hazardous_good: false,
+  h_codes: [],
+  inventory: { reserved: 0, stocked: 0, total: 0 },
+  inventory_per_warehouse: [],
+  inventory_batches: [],
   merchant_sku_id: 'MUG',
   cost_in_cent: 5,
   un_numbers: ['UN1'],
@@ -32,7 +40,7 @@ const page = await client({ data: [sku], pagination: { current_page: 1, page_cou
 if (page.data[0]?.cost_in_cents !== 5 || page.data[0]?.un_names?.[0] !== 'UN1') {
   throw new Error('parsing without code generation lost the normalisation');
 }
-const error = await client([{ id: 'not-a-number', name: 'x', status: 'active' }])
+const error = await client([{ ...sku, id: 'not-a-number' }])
   .skus.list()
   .catch((e) => e);
 if (!(error instanceof ResponseValidationError)) throw new Error('validation without code generation');

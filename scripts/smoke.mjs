@@ -49,9 +49,21 @@ try {
   }
   if (cjsError instanceof cjs.RateLimitError) throw new Error('instanceof matches an unrelated class');
   // The schemas entry point.
-  if (!SkuSchema.safeParse({ id: 1, name: 'x', status: 'active' }).success) throw new Error('schemas entry');
-  if (SkuSchema.safeParse({ id: '1', name: 'x', status: 'active' }).success)
-    throw new Error('schemas entry: no check');
+  const sku = {
+    id: 1,
+    name: 'x',
+    created_at: '2025-01-01T00:00:00Z',
+    status: 'active',
+    fulfilled_by: 'service',
+    dangerous_good: false,
+    hazardous_good: false,
+    h_codes: [],
+    inventory: { reserved: 0, stocked: 0, total: 0 },
+    inventory_per_warehouse: [],
+    inventory_batches: [],
+  };
+  if (!SkuSchema.safeParse(sku).success) throw new Error('schemas entry');
+  if (SkuSchema.safeParse({ ...sku, id: '1' }).success) throw new Error('schemas entry: no check');
   console.log(`ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok`);
 } finally {
   server.close();

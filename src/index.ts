@@ -75,6 +75,7 @@ export type {
   RestockingShipmentItem,
   RestockingShipmentItemBatch,
   RestockingShipmentItemV1Params,
+  RestockingShipmentItemV2,
   RestockingShipmentItemV2Params,
   RestockingShipmentV1,
   RestockingShipmentV1CreateParams,

@@ -86,6 +86,7 @@ export async function usePages(signal: AbortSignal): Promise<void> {
 // The records are exact.
 expectTypeOf<Exactness<Shipment>>().toEqualTypeOf<'exact'>();
 expectTypeOf<Exactness<Return>>().toEqualTypeOf<'exact'>();
+expectTypeOf<Exactness<Warehouse>>().toEqualTypeOf<'exact'>();
 expectTypeOf<NonNullable<Shipment['status']>>().toEqualTypeOf<
   | 'waiting_for_picking'
   | 'on_hold'

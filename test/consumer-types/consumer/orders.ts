@@ -102,9 +102,11 @@ export async function useOrders(): Promise<void> {
   expectTypeOf(order.merchant_order_id).toEqualTypeOf<string>();
   expectTypeOf(order.items).toEqualTypeOf<OrderLineItem[]>();
   expectTypeOf(order.shipping_address).toEqualTypeOf<Address>();
-  expectTypeOf(order.shipping_address.first_name).toEqualTypeOf<string | null | undefined>();
+  // Presence and nullability follow the spec: a field without a value is `null`, never absent.
+  expectTypeOf(order.shipping_address.first_name).toEqualTypeOf<string | null>();
   expectTypeOf(order.items[0]).toEqualTypeOf<OrderLineItem | undefined>(); // noUncheckedIndexedAccess
-  expectTypeOf(order.carrier_preference).toEqualTypeOf<string | null | undefined>();
+  expectTypeOf(order.carrier_preference).toEqualTypeOf<string | null>();
+  expectTypeOf(order.currency).toEqualTypeOf<string>(); // the spec's default, EUR, is filled in
 }
 
 // These methods return an APIPromise (`.withResponse()`, `.asResponse()`).

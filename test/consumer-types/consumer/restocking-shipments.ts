@@ -68,10 +68,12 @@ export async function useRestockingShipments(): Promise<void> {
   const shipment = await v2.retrieve(1);
   expectTypeOf(shipment.id).toEqualTypeOf<number>();
   expectTypeOf(shipment.warehouse_id).toEqualTypeOf<number>();
-  expectTypeOf(shipment.restocking_shipment_items).toEqualTypeOf<RestockingShipmentItem[]>();
-  expectTypeOf(shipment.estimated_arrival_date).toEqualTypeOf<string | null | undefined>();
+  // Version 2 items carry the version 2 fields (their type's name: see names.ts).
+  expectTypeOf(shipment.restocking_shipment_items).items.toExtend<RestockingShipmentItem>();
+  expectTypeOf(shipment.restocking_shipment_items).items.toHaveProperty('sku_code');
+  expectTypeOf(shipment.estimated_arrival_date).toEqualTypeOf<string | null>();
   const old = await v1.retrieve(1);
-  expectTypeOf(old.restocking_shipment_items).toEqualTypeOf<RestockingShipmentItem[] | null | undefined>();
+  expectTypeOf(old.restocking_shipment_items).toEqualTypeOf<RestockingShipmentItem[]>();
 }
 
 // These methods return an APIPromise (`.withResponse()`, `.asResponse()`).
@@ -86,6 +88,7 @@ expectTypeOf(v2.retrieve).returns.toExtend<APIPromise<unknown>>();
 expectTypeOf<Exactness<RestockingShipmentV1>>().toEqualTypeOf<'exact'>();
 expectTypeOf<Exactness<RestockingShipmentV2>>().toEqualTypeOf<'exact'>();
 expectTypeOf<Exactness<RestockingShipmentItem>>().toEqualTypeOf<'exact'>();
+expectTypeOf<Exactness<RestockingShipmentV2['restocking_shipment_items'][number]>>().toEqualTypeOf<'exact'>();
 expectTypeOf<RestockingShipmentV1['status']>().toEqualTypeOf<
   'created' | 'shipped' | 'delivered' | 'arrived' | 'processing' | 'restocked' | 'on_hold' | 'cancelled'
 >();

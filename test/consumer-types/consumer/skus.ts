@@ -71,9 +71,11 @@ export async function useSkus(): Promise<void> {
   expectTypeOf(sku).toEqualTypeOf<Sku>();
   expectTypeOf(sku.id).toEqualTypeOf<number>();
   expectTypeOf(sku.name).toEqualTypeOf<string>();
-  expectTypeOf(sku.merchant_sku_id).toEqualTypeOf<string | null | undefined>();
-  expectTypeOf(sku.inventory).toEqualTypeOf<SkuInventory | null | undefined>();
-  expectTypeOf(sku.inventory?.stocked).toEqualTypeOf<number | null | undefined>();
+  // Presence and nullability follow the spec: a field without a value is `null`, never absent.
+  expectTypeOf(sku.merchant_sku_id).toEqualTypeOf<string | null>();
+  expectTypeOf(sku.inventory).toEqualTypeOf<SkuInventory>();
+  expectTypeOf(sku.inventory.stocked).toEqualTypeOf<number>();
+  expectTypeOf(sku.batch_tracking_enabled).toEqualTypeOf<boolean>();
 
   const found = await client.skus.retrieveByMerchantSkuId('MUG');
   if (found) expectTypeOf(found).toEqualTypeOf<Sku>();

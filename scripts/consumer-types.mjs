@@ -1,0 +1,624 @@
+#!/usr/bin/env node
+/**
+ * Consumer type tests: compiles small consumer projects against the BUILT and PACKED package (what
+ * `npm install merchant-fulfillment` gives), with several TypeScript versions, with and without the
+ * optional peer `msw` installed. `npm run test:types`.
+ *
+ *   node scripts/consumer-types.mjs [--build] [--ts=5.5,6.0,7] [--variant=with-msw,without-msw]
+ *                                   [--jobs=N] [--keep] [--verbose]
+ *
+ * - `--build` rebuilds dist/ first (by default it is built only when missing; a dist/ older than
+ *   src/ gets a warning). `--ts` / `--variant` restrict the matrix. `--jobs` sets how many compilers
+ *   run at once (default: one per two cores). `--keep` keeps the temporary projects and prints
+ *   their path. `--verbose` prints every line of every diagnostic of a failing case.
+ * - Prints one line per compiler × variant × case (`ok` / `FAIL` and why), then `N passed, M failed`;
+ *   exits with 1 when anything failed. A compiler that is not installed or does not run here is
+ *   skipped with a `skip` line.
+ *
+ * Sources (test/consumer-types/):
+ * - `tsconfig.json`: the consumer's compiler options (strict, nodenext, exactOptionalPropertyTypes,
+ *   noUncheckedIndexedAccess, skipLibCheck false, types []). Also lets an editor open the files (the
+ *   package then resolves to dist/ by its own name). The root tsconfig excludes this folder.
+ * - `consumer/*.ts`, `*.cts`: positive files; each must compile with zero errors.
+ * - `negative/*.ts`: one expected failure per file. `// @expect-error /regex/` (required): at least
+ *   one error reported in the file must match it. Messages are matched as `tsc --pretty false`
+ *   prints them: the message and its elaboration lines, not the related information ("The expected
+ *   type comes from …"). `// @hint /regex/` (optional): a better message to hope for; when no error
+ *   matches it, a note is printed (not a failure).
+ * - `// @variant with-msw` (or `without-msw`) at the top of any file restricts it to that variant.
+ *
+ * Each consumer project is a directory under one `os.tmpdir()` folder (removed at the end, also on
+ * Ctrl-C) holding the unpacked tarball as `node_modules/merchant-fulfillment`, symlinks to this
+ * repository's `zod`, `ky`, `expect-type`, and `msw` in the "with-msw" variant only (TypeScript
+ * follows a symlink to its real path, so msw's own dependencies resolve from this repository's
+ * node_modules), and copies of the sources. In the "without-msw" variant no ancestor folder of the
+ * project has a node_modules/msw or @types/msw and Node cannot resolve `msw` from it, which the
+ * `[setup]` case checks. Every compiler runs its own `bin/tsc -p` (no JS API: TypeScript 7 has none).
+ *
+ * Besides the files, each compilation has cases for the compiler itself (it ran, no config error),
+ * the package's declarations (no error in node_modules/merchant-fulfillment) and the dependencies'
+ * declarations. Errors in msw's own declarations under a compiler older than msw's `typescript`
+ * peer range are printed as a note, not counted: a consumer on that compiler cannot use msw's types.
+ *
+ * The helpers are exported for bench/types.mjs.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SOURCES = path.join(ROOT, 'test', 'consumer-types');
+const PACKAGE = 'merchant-fulfillment';
+const WINDOWS = process.platform === 'win32';
+/** Symlinked from this repository into every consumer: the package's runtime deps and the assertion library. */
+const LINKED = ['zod', 'ky', 'expect-type'];
+
+/**
+ * The compilers, each run through its own `bin/tsc`: the project's TypeScript 6.0, and the other
+ * versions installed on first use into a cache folder (`node_modules/.cache/`), not as
+ * devDependencies: several `typescript` packages in one `node_modules` would fight over the `tsc`
+ * command. `optional`: a compiler that cannot be installed or run here is skipped with a note
+ * instead of failing the run (TypeScript 7 is a native binary).
+ */
+export const COMPILERS = [
+  { id: '5.5', spec: 'typescript@~5.5.4' },
+  { id: '6.0' },
+  { id: '7', spec: 'typescript@^7.0.2', optional: true },
+];
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'merchant-fulfillment', 'typescript');
+
+/** The `tsc` of a compiler, installing a cached one on first use; `{ bin }` or `{ skip }`. */
+function compilerBin(compiler) {
+  if (!compiler.spec) return { bin: path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc') };
+  const dir = path.join(CACHE, compiler.id);
+  const bin = path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+  if (existsSync(bin)) return { bin };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
+  try {
+    execFileSync(
+      WINDOWS ? 'npm.cmd' : 'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--prefix',
+        dir,
+        compiler.spec,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
+    );
+  } catch (error) {
+    return {
+      bin,
+      skip: `could not install ${compiler.spec}: ${
+        String(error.stderr ?? error)
+          .trim()
+          .split('\n')[0]
+      }`,
+    };
+  }
+  return existsSync(bin) ? { bin } : { bin, skip: `${compiler.spec} installed without bin/tsc` };
+}
+
+export const VARIANTS = [
+  { id: 'with-msw', msw: true },
+  { id: 'without-msw', msw: false },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Building, packing and laying out a consumer project
+// ---------------------------------------------------------------------------------------------
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist/ when it is missing (or when `force`). Returns a warning when dist/ is older than
+ * src/ (the run then tests stale declarations), else `undefined`.
+ */
+export function ensureBuilt({ force = false, log = console.log } = {}) {
+  const marker = path.join(ROOT, 'dist', 'index.d.ts');
+  if (force || !existsSync(marker)) {
+    log(force ? 'Building dist/ (--build) ...' : 'dist/ is missing: running npm run build ...');
+    execFileSync('npm', ['run', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      shell: WINDOWS,
+    });
+    return undefined;
+  }
+  if (newestMtime(path.join(ROOT, 'src')) > statSync(marker).mtimeMs) {
+    return 'warning: dist/ is older than src/: these results are for the last build (run `npm run build`, or pass --build)';
+  }
+  return undefined;
+}
+
+/** `npm pack`s the package into `destination` (no lifecycle scripts: dist/ is already built); returns the tarball's path. */
+export function packPackage(destination) {
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    shell: WINDOWS,
+  });
+  const [info] = JSON.parse(out.slice(out.indexOf('[')));
+  // Every declaration file the exports map names must be in the tarball (a build running at the same
+  // time, which first deletes dist/, would otherwise give a partial package and baffling errors).
+  const packed = new Set(info.files.map((f) => f.path));
+  const missing = declarationFiles().filter((file) => !packed.has(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `the packed package lacks ${missing.join(', ')}: is a build of dist/ running? Retry once it is done.`,
+    );
+  }
+  return path.join(destination, info.filename);
+}
+
+/** The declaration files named by package.json "exports" (`types` conditions), e.g. `dist/index.d.ts`. */
+export function declarationFiles() {
+  const files = new Set();
+  const walk = (value, key) => {
+    if (typeof value === 'string') {
+      if (key === 'types') files.add(value.replace(/^\.\//, ''));
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports);
+  return [...files].sort();
+}
+
+/** Reads the consumer compiler options from test/consumer-types/tsconfig.json. */
+export function consumerCompilerOptions() {
+  return JSON.parse(readFileSync(path.join(SOURCES, 'tsconfig.json'), 'utf8')).compilerOptions;
+}
+
+/** Parses the `// @…` directives at the top of a source file. */
+export function readDirectives(file) {
+  const directives = { variant: undefined, expect: undefined, hint: undefined };
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^\/\/\s*@(variant|expect-error|hint)\s+(.+?)\s*$/.exec(line);
+    if (!m) {
+      if (line.startsWith('//') || line.trim() === '') continue;
+      break;
+    }
+    if (m[1] === 'variant') directives.variant = m[2];
+    else {
+      const re = /^\/(.+)\/([a-z]*)$/.exec(m[2]);
+      if (!re) throw new Error(`${file}: @${m[1]} needs a /regex/, got ${m[2]}`);
+      directives[m[1] === 'expect-error' ? 'expect' : 'hint'] = new RegExp(re[1], re[2]);
+    }
+  }
+  return directives;
+}
+
+/** Every source of test/consumer-types/ (`consumer/`, `negative/`), as paths relative to it. */
+export function listSources(kinds = ['consumer', 'negative']) {
+  return kinds.flatMap((kind) =>
+    readdirSync(path.join(SOURCES, kind))
+      .filter((name) => /\.(c|m)?ts$/.test(name) && !name.endsWith('.d.ts'))
+      .sort()
+      .map((name) => `${kind}/${name}`),
+  );
+}
+
+/**
+ * Creates a consumer project in `dir`: the unpacked `tarball` as node_modules/merchant-fulfillment,
+ * symlinked deps (msw only when `msw`), `files` copied from test/consumer-types/ (plus `extraFiles`,
+ * a map of relative path → contents), and a tsconfig.json listing them. Returns the files compiled.
+ */
+export function createConsumer({ dir, tarball, msw, files, extraFiles = {}, compilerOptions }) {
+  const modules = path.join(dir, 'node_modules');
+  const pkgDir = path.join(modules, PACKAGE);
+  mkdirSync(pkgDir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
+  for (const name of msw ? [...LINKED, 'msw'] : LINKED) {
+    const target = path.join(ROOT, 'node_modules', name);
+    if (!existsSync(target)) throw new Error(`node_modules/${name} is missing: run npm install`);
+    symlinkSync(target, path.join(modules, name), 'dir');
+  }
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    copyFileSync(path.join(SOURCES, file), path.join(dir, file));
+  }
+  for (const [file, text] of Object.entries(extraFiles)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  const all = [...files, ...Object.keys(extraFiles)];
+  const tsconfig = { compilerOptions: compilerOptions ?? consumerCompilerOptions(), files: all };
+  writeFileSync(path.join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  return all;
+}
+
+/**
+ * Where `msw` would resolve from `dir`, for TypeScript or Node, or `undefined`: every ancestor's
+ * node_modules/msw and node_modules/@types/msw, then Node's own resolution.
+ */
+export function findMsw(dir) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    for (const candidate of ['msw', '@types/msw']) {
+      const p = path.join(d, 'node_modules', candidate);
+      if (existsSync(p)) return p;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  try {
+    return createRequire(path.join(dir, 'package.json')).resolve('msw');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lowest TypeScript version msw's declarations support (its `typescript` peer range, e.g.
+ * `>=5.9.x` → `[5, 9]`), or `undefined` when it states none.
+ */
+export function mswTypeScriptFloor() {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'msw', 'package.json'), 'utf8'));
+    const m = /^>=\s*(\d+)\.(\d+)/.exec(pkg.peerDependencies?.typescript ?? '');
+    return m ? { range: pkg.peerDependencies.typescript, floor: [Number(m[1]), Number(m[2])] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const below = (version, [major, minor]) => {
+  const [a, b] = version.split('.').map(Number);
+  return a < major || (a === major && b < minor);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Running a compiler
+// ---------------------------------------------------------------------------------------------
+
+/** The compilers that are installed and run, with their version; the others with the reason. */
+export function probeCompilers(ids) {
+  return COMPILERS.filter((c) => !ids || ids.includes(c.id)).map((compiler) => {
+    const { bin, skip } = compilerBin(compiler);
+    if (skip) return { ...compiler, bin, skip };
+    try {
+      const out = execFileSync(process.execPath, [bin, '--version'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const version = /Version (\S+)/.exec(out)?.[1];
+      if (!version) return { ...compiler, bin, skip: `unexpected --version output: ${out.trim()}` };
+      return { ...compiler, bin, version };
+    } catch (error) {
+      const detail = `${error.stderr ?? ''}${error.message ?? error}`.trim().split('\n')[0];
+      return { ...compiler, bin, skip: `its tsc does not run here: ${detail}` };
+    }
+  });
+}
+
+/**
+ * Parses `tsc --pretty false` output: `file(line,col): error TSnnnn: message`, continuation lines
+ * (indented) appended to the message; `error TSnnnn: message` without a file for global errors.
+ * Files are made absolute against `cwd`.
+ */
+export function parseDiagnostics(output, cwd) {
+  const diagnostics = [];
+  let last;
+  for (const line of output.split(/\r?\n/)) {
+    const located = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/.exec(line);
+    const global = located ? undefined : /^(error|warning) (TS\d+): (.*)$/.exec(line);
+    if (located) {
+      last = {
+        file: path.resolve(cwd, located[1]),
+        line: Number(located[2]),
+        column: Number(located[3]),
+        code: located[5],
+        message: located[6],
+      };
+      diagnostics.push(last);
+    } else if (global) {
+      last = { file: undefined, line: 0, column: 0, code: global[2], message: global[3] };
+      diagnostics.push(last);
+    } else if (last && /^\s/.test(line) && line.trim() !== '') {
+      last.message += `\n${line}`;
+    } else if (line.trim() !== '') {
+      last = undefined;
+    }
+  }
+  return diagnostics;
+}
+
+/** Runs `compiler`'s tsc in `cwd` with `args`; resolves with its output, diagnostics and duration. */
+export function runTsc(compiler, cwd, args) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [compiler.bin, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code, signal) => {
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        diagnostics: parseDiagnostics(stdout, cwd),
+        ms: performance.now() - started,
+      });
+    });
+  });
+}
+
+/** Runs `jobs` (functions returning promises) at most `limit` at a time, results in order. */
+async function pool(jobs, limit) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging one compilation
+// ---------------------------------------------------------------------------------------------
+
+const firstLine = (text) => text.split('\n')[0];
+const showDiagnostic = (d, dir, verbose) => {
+  const where = d.file ? `${path.relative(dir, d.file)}(${d.line},${d.column})` : '(global)';
+  const text = verbose ? d.message.replace(/\n/g, '\n        ') : firstLine(d.message);
+  return `${where}: ${d.code}: ${text}`;
+};
+
+/** Turns one compilation into cases: `{ name, ok, details: string[], notes: string[] }`. */
+function judge({ dir, files, sources, result, verbose, compiler, mswRange }) {
+  const cases = [];
+  const errors = result.diagnostics.filter((d) => d.code && d.file !== undefined);
+  const globals = result.diagnostics.filter((d) => d.file === undefined);
+  const byFile = new Map(files.map((f) => [f, []]));
+  const pkgErrors = [];
+  const depErrors = [];
+  const otherErrors = [];
+  const pkgRoot = path.join(dir, 'node_modules', PACKAGE) + path.sep;
+  for (const d of errors) {
+    const rel = path.relative(dir, d.file).split(path.sep).join('/');
+    if (byFile.has(rel)) byFile.get(rel).push(d);
+    else if (d.file.startsWith(pkgRoot)) pkgErrors.push(d);
+    else if (d.file.includes(`${path.sep}node_modules${path.sep}`)) depErrors.push(d);
+    else otherErrors.push(d);
+  }
+  // msw's own declarations under a compiler older than msw supports: msw's business, not this
+  // package's; reported as a note. (Our declarations and the consumer files still count.)
+  const unsupported = mswRange && below(compiler.version, mswRange.floor);
+  const isMsw = (d) => /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/.test(d.file);
+  const mswNotes = unsupported ? depErrors.filter(isMsw) : [];
+  const depFailures = unsupported ? depErrors.filter((d) => !isMsw(d)) : depErrors;
+  const crashed = result.signal || (result.code !== 0 && result.diagnostics.length === 0);
+  cases.push({
+    name: '[compiler] ran, config accepted',
+    ok: !crashed && globals.length === 0,
+    details: crashed
+      ? [
+          `tsc exited with ${result.signal ?? result.code}`,
+          ...(result.stdout + result.stderr).trim().split('\n'),
+        ]
+      : globals.map((d) => showDiagnostic(d, dir, verbose)),
+  });
+  const list = (ds) => ds.map((d) => showDiagnostic(d, dir, verbose));
+  cases.push({ name: `[declarations] ${PACKAGE}`, ok: pkgErrors.length === 0, details: list(pkgErrors) });
+  cases.push({
+    name: '[declarations] dependencies',
+    ok: depFailures.length === 0,
+    details: list(depFailures),
+    notes:
+      mswNotes.length > 0
+        ? [
+            `note: ${mswNotes.length} error(s) in msw's own declarations, not counted: msw supports TypeScript ${mswRange.range} only (first: ${showDiagnostic(mswNotes[0], dir, false)})`,
+          ]
+        : [],
+  });
+  if (otherErrors.length > 0) cases.push({ name: '[other files]', ok: false, details: list(otherErrors) });
+
+  for (const file of files) {
+    const source = sources.get(file);
+    if (!source) continue; // an extra file (bench), not a case
+    const fileErrors = byFile.get(file);
+    if (source.kind === 'consumer') {
+      cases.push({ name: file, ok: fileErrors.length === 0, details: list(fileErrors) });
+      continue;
+    }
+    const { expect, hint } = source.directives;
+    if (!expect) {
+      cases.push({ name: file, ok: false, details: ['no // @expect-error /regex/ directive'] });
+      continue;
+    }
+    const matching = fileErrors.filter((d) => expect.test(d.message));
+    const notes = [];
+    if (matching.length > 0 && hint && !fileErrors.some((d) => hint.test(d.message))) {
+      notes.push(`note: no error matches the hint ${hint}: ${firstLine(matching[0].message)}`);
+    }
+    if (fileErrors.length === 0) {
+      cases.push({
+        name: file,
+        ok: false,
+        details: [`compiles without error (expected one matching ${expect})`],
+      });
+    } else if (matching.length === 0) {
+      cases.push({
+        name: file,
+        ok: false,
+        details: [`no error matches ${expect}; got:`, ...list(fileErrors)],
+      });
+    } else {
+      cases.push({ name: file, ok: true, details: [], notes });
+    }
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const value = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return {
+    build: argv.includes('--build'),
+    keep: argv.includes('--keep'),
+    verbose: argv.includes('--verbose'),
+    ts: value('ts')?.split(','),
+    variants: value('variant')?.split(','),
+    jobs: value('jobs') ? Number(value('jobs')) : undefined,
+  };
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const started = performance.now();
+  const args = parseArgs(argv);
+  const warning = ensureBuilt({ force: args.build });
+  if (warning) console.log(warning);
+
+  const compilers = probeCompilers(args.ts);
+  const mswRange = mswTypeScriptFloor();
+  const variants = VARIANTS.filter((v) => !args.variants || args.variants.includes(v.id));
+  const sources = new Map(
+    listSources().map((file) => [
+      file,
+      { kind: file.split('/')[0], directives: readDirectives(path.join(SOURCES, file)) },
+    ]),
+  );
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-consumer-types-'));
+  const interrupted = (signal) => {
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  let failed = 0;
+  let passed = 0;
+  try {
+    const tarball = packPackage(tmp);
+    const projects = variants.map((variant) => {
+      const dir = path.join(tmp, variant.id);
+      const files = [...sources.keys()].filter((file) => {
+        const wanted = sources.get(file).directives.variant;
+        return wanted === undefined || wanted === variant.id;
+      });
+      createConsumer({ dir, tarball, msw: variant.msw, files });
+      const msw = findMsw(dir);
+      const setup = {
+        name: variant.msw ? '[setup] msw resolvable' : '[setup] msw NOT resolvable',
+        ok: variant.msw ? msw !== undefined : msw === undefined,
+        details: variant.msw ? ['msw is not resolvable'] : [`msw resolves from ${msw}`],
+      };
+      return { variant, dir, files, setup };
+    });
+
+    const runnable = compilers.filter((c) => !c.skip);
+    const jobs = runnable.flatMap((compiler) =>
+      projects.map(
+        (project) => () => runTsc(compiler, project.dir, ['-p', 'tsconfig.json', '--pretty', 'false']),
+      ),
+    );
+    // tsc (node) keeps about two cores busy (GC threads): one job per two cores is fastest.
+    const cores = os.availableParallelism?.() ?? os.cpus().length;
+    const parallel = args.jobs ?? Math.max(1, Math.min(4, Math.floor(cores / 2)));
+    const results = await pool(jobs, parallel);
+
+    for (const compiler of compilers) {
+      if (!compiler.skip) continue;
+      // Only an optional compiler may be missing; the others must run.
+      if (compiler.optional) console.log(`skip ts-${compiler.id}: ${compiler.skip}`);
+      else {
+        failed++;
+        console.log(`FAIL ts-${compiler.id} could not run: ${compiler.skip}`);
+      }
+    }
+    let index = 0;
+    for (const compiler of runnable) {
+      for (const project of projects) {
+        const result = results[index++];
+        const label = `ts-${compiler.version} ${project.variant.id}`;
+        console.log(`\n# ${label} (${(result.ms / 1000).toFixed(1)} s)`);
+        const cases = [
+          project.setup,
+          ...judge({ ...project, sources, result, verbose: args.verbose, compiler, mswRange }),
+        ];
+        for (const c of cases) {
+          if (c.ok) passed++;
+          else failed++;
+          console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label} ${c.name}`);
+          const details = c.ok ? [] : c.details;
+          const shown = args.verbose ? details : details.slice(0, 6);
+          for (const line of shown) console.log(`       ${line}`);
+          if (shown.length < details.length) console.log(`       … ${details.length - shown.length} more`);
+          for (const note of c.notes ?? []) console.log(`       ${note}`);
+        }
+      }
+    }
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    if (args.keep) console.log(`\nkept the consumer projects in ${tmp}`);
+    else rmSync(tmp, { recursive: true, force: true });
+  }
+  const skipped = compilers.filter((c) => c.skip).map((c) => `ts-${c.id}`);
+  console.log(
+    `\nCompilers: ${compilers
+      .filter((c) => !c.skip)
+      .map((c) => c.version)
+      .join(', ')}${skipped.length ? ` (skipped: ${skipped.join(', ')})` : ''}; ${(
+      (performance.now() - started) / 1000
+    ).toFixed(1)} s`,
+  );
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
