@@ -3,6 +3,7 @@
  * restocking shipments in both versions, outbound shipments, returns and warehouses. The views
  * (`views.ts`) build them from the internal records (`state.ts`).
  */
+import type { Address } from '../../schemas/types/orders.js';
 import type { JsonObject, JsonValue } from '../engine/json.js';
 import type { RestockingStatusV1, RestockingStatusV2 } from './restocking-status.js';
 
@@ -74,22 +75,8 @@ export interface MockSkuBatch {
   stocked_quantities: { warehouse_id: number; quantity: number };
 }
 
-/** A shipping address as the mock answers it (every documented field, `null` when not given). */
-export interface MockAddress {
-  full_name: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  line1: string;
-  line2: string | null;
-  city: string;
-  postal_code: string;
-  province_or_state_code: string | null;
-  country_code: string;
-  email: string | null;
-  phone: string | null;
-  parcel_point_id: string | null;
-}
+/** A shipping address as the mock answers it: the SDK's `Address` (every field, `null` when not given). */
+export type MockAddress = Address;
 
 /** A batch allocated to an order item or a shipment item. */
 export interface MockItemBatch {
