@@ -1,9 +1,8 @@
 /**
- * Every schema and type of the API, re-exported from one place. The schemas are the single source
- * of the types: each `XSchema` has a `type X = z.infer<typeof XSchema>` (responses) or
- * `type XParams = z.input<typeof XParamsSchema>` (requests: the schema's input without the
- * index signature of loose objects, so typos are type errors while unknown keys still pass at
- * runtime) of the same name.
+ * Every schema and type of the API, re-exported from one place (`merchant-fulfillment/schemas`).
+ * Responses: each `XSchema` parses what the interface `X` (in `types/`) describes, proven equal by
+ * `test/schemas/interfaces.test-d.ts`. Requests: `XParams` is the input of `XParamsSchema` (strict
+ * objects, so a typo is a type error), with the either-or rules written as types.
  */
 export * from './envelope.js';
 export * from './orders.js';
