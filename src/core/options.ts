@@ -4,6 +4,7 @@
  * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
 import { FulfillmentError, type ValidationIssue } from './errors.js';
+import { MAX_TIMER_MS } from './headers.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import type { ValidationMode } from './validation.js';
 
@@ -108,7 +109,24 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
 /** An API token: visible ASCII only (no spaces, no line breaks). */
 const TOKEN = /^[\x21-\x7E]+$/;
-const MAX_TIMEOUT = 2_147_483_647;
+/** The longest duration a timer can hold (2^31 − 1 ms): every duration option stays within it. */
+const MAX_MS = MAX_TIMER_MS;
+/**
+ * Hop-by-hop and connection-level headers: the runtime manages them, and a request carrying one
+ * fails inside `fetch` (or worse, is retried as a connection error). Refused in every header option.
+ */
+const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'expect',
+  'host',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The names of the request options (the last argument of every method; never query parameters). */
 export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -141,12 +159,26 @@ export function normaliseBaseUrl(input: string): string {
   return `${url.origin}${path}`;
 }
 
-function nonNegative(name: string, value: number | undefined, fallback: number, allowZero = false): number {
+/**
+ * A duration or count option within its range (`min` excluded when `exclusive`), or its default.
+ * The message names the option and its range.
+ */
+function ranged(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  range: { min: number; max: number; exclusive?: boolean; unit?: string },
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw configError(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}`,
-    );
+  const { min, max, exclusive = false, unit = '' } = range;
+  const inRange =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (exclusive ? value > min : value >= min) &&
+    value <= max;
+  if (!inRange) {
+    const from = exclusive ? `more than ${min}` : `from ${min}`;
+    throw configError(`${name} must be a number ${from} up to ${max}${unit}, got ${String(value)}`);
   }
   return value;
 }
@@ -154,13 +186,18 @@ function nonNegative(name: string, value: number | undefined, fallback: number, 
 function rateLimitOption(option: RateLimitOptions | false | undefined): RateLimitOptions | false {
   if (option === undefined || option === false) return false;
   const { requests, perMs } = option ?? {};
-  if (!Number.isInteger(requests) || requests < 1) {
-    throw configError(`rateLimit.requests must be an integer >= 1, got ${String(requests)}`);
+  if (!Number.isInteger(requests) || requests < 1 || requests > 1_000_000) {
+    throw configError(`rateLimit.requests must be an integer from 1 up to 1000000, got ${String(requests)}`);
   }
-  if (typeof perMs !== 'number' || !Number.isFinite(perMs) || perMs <= 0) {
-    throw configError(`rateLimit.perMs must be a positive number, got ${String(perMs)}`);
-  }
-  return { requests, perMs };
+  return {
+    requests,
+    perMs: ranged('rateLimit.perMs', perMs, Number.NaN, {
+      min: 0,
+      max: MAX_MS,
+      exclusive: true,
+      unit: ' ms',
+    }),
+  };
 }
 
 /**
@@ -208,8 +245,13 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     );
   }
 
-  const timeout = nonNegative('timeout', options.timeout, 60_000);
-  const maxRetries = nonNegative('maxRetries', options.maxRetries, 2, true);
+  const timeout = ranged('timeout', options.timeout, 60_000, {
+    min: 0,
+    max: MAX_MS,
+    exclusive: true,
+    unit: ' ms',
+  });
+  const maxRetries = ranged('maxRetries', options.maxRetries, 2, { min: 0, max: 100 });
   if (!Number.isInteger(maxRetries)) throw configError(`maxRetries must be an integer, got ${maxRetries}`);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw configError('fetch must be a function');
@@ -220,9 +262,21 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     baseUrl,
     timeout,
     maxRetries,
-    maxRetryAfter: nonNegative('maxRetryAfter', options.maxRetryAfter, 60, true),
-    initialRetryDelay: nonNegative('retryDelay.initialMs', options.retryDelay?.initialMs, 500, true),
-    maxRetryDelay: nonNegative('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, true),
+    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, {
+      min: 0,
+      max: Math.floor(MAX_MS / 1000),
+      unit: ' s',
+    }),
+    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, {
+      min: 0,
+      max: MAX_MS,
+      unit: ' ms',
+    }),
+    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, {
+      min: 0,
+      max: MAX_MS,
+      unit: ' ms',
+    }),
     fetch: options.fetch,
     defaultHeaders: options.defaultHeaders ?? {},
     logLevel,
@@ -242,6 +296,11 @@ export function headerIssues(headers: unknown, path: string): ValidationIssue[] 
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) {
       issues.push({ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' });
+    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+      issues.push({
+        path: `${path}.${name}`,
+        message: 'is a connection-level header the runtime sets itself; it cannot be sent',
+      });
     } else if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
       issues.push({
         path: `${path}.${name}`,
@@ -274,15 +333,15 @@ export function requestOptionIssues(options: unknown): ValidationIssue[] {
   }
   if (
     o.timeout !== undefined &&
-    (typeof o.timeout !== 'number' ||
-      !Number.isFinite(o.timeout) ||
-      o.timeout <= 0 ||
-      o.timeout > MAX_TIMEOUT)
+    (typeof o.timeout !== 'number' || !Number.isFinite(o.timeout) || o.timeout <= 0 || o.timeout > MAX_MS)
   ) {
-    issues.push({ path: 'options.timeout', message: `expected milliseconds > 0 and <= ${MAX_TIMEOUT}` });
+    issues.push({ path: 'options.timeout', message: `expected milliseconds > 0 and <= ${MAX_MS}` });
   }
-  if (o.maxRetries !== undefined && (!Number.isInteger(o.maxRetries) || (o.maxRetries as number) < 0)) {
-    issues.push({ path: 'options.maxRetries', message: 'expected an integer >= 0' });
+  if (
+    o.maxRetries !== undefined &&
+    (!Number.isInteger(o.maxRetries) || (o.maxRetries as number) < 0 || (o.maxRetries as number) > 100)
+  ) {
+    issues.push({ path: 'options.maxRetries', message: 'expected an integer from 0 up to 100' });
   }
   if (o.maxPages !== undefined && (!Number.isInteger(o.maxPages) || (o.maxPages as number) < 1)) {
     issues.push({ path: 'options.maxPages', message: 'expected an integer >= 1' });

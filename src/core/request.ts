@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod';
 import { RequestValidationError } from './errors.js';
+import { jsonIssue } from './json.js';
 import {
   type ListOptions,
   REQUEST_OPTION_KEYS,
@@ -81,6 +82,8 @@ export interface RequestSpec {
   query?: string | undefined;
   /** JSON body (already validated). */
   body?: unknown;
+  /** The body as sent: `JSON.stringify(body)`, or `undefined` without a body. */
+  bodyText?: string | undefined;
   /** See {@link RequestParts.idempotent}. */
   idempotent?: boolean | undefined;
   options?: RequestOptions | ListOptions | undefined;
@@ -121,6 +124,12 @@ export function buildRequest(
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
   const body = init.bodySchema ? validateRequest(init.bodySchema, init.body, context) : init.body;
+  let bodyText: string | undefined;
+  if (body !== undefined) {
+    const issue = jsonIssue(body);
+    if (issue) throw new RequestValidationError([issue], context);
+    bodyText = JSON.stringify(body);
+  }
   const problems = requestOptionIssues(init.options);
   if (problems.length > 0) throw new RequestValidationError(problems, context);
   return {
@@ -129,6 +138,7 @@ export function buildRequest(
     params,
     query: params && encodeQuery(params),
     body,
+    bodyText,
     idempotent: init.idempotent,
     options: init.options,
   };

@@ -12,7 +12,7 @@ import {
   APIUserAbortError,
   FulfillmentError,
 } from './errors.js';
-import { parseRetryAfter } from './headers.js';
+import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
 import { type LevelledLogger, redactHeaders } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -118,7 +118,7 @@ export class Transport {
   }
 
   #headers(spec: RequestSpec): Record<string, string> {
-    const shared = spec.body === undefined ? this.#baseHeaders : this.#jsonHeaders;
+    const shared = spec.bodyText === undefined ? this.#baseHeaders : this.#jsonHeaders;
     const extra = spec.options?.headers;
     if (!extra) return shared;
     const headers = mergeHeaders({ ...shared }, extra);
@@ -153,7 +153,7 @@ export class Transport {
     const url = this.url(spec.path, spec.query);
     const method = spec.method;
     const init: KyOptions = { method, headers: this.#headers(spec), timeout };
-    if (spec.body !== undefined) init.body = JSON.stringify(spec.body);
+    if (spec.bodyText !== undefined) init.body = spec.bodyText;
     if (signal) init.signal = signal;
     const request = this.#ky ?? (await this.#loadKy());
 
@@ -212,7 +212,7 @@ export class Transport {
           );
           throw failure;
         }
-        delay = Math.ceil(retryAfter * 1000);
+        delay = Math.min(Math.ceil(retryAfter * 1000), MAX_TIMER_MS);
       } else {
         delay = this.#backoff(attempt);
       }

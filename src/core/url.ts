@@ -2,6 +2,7 @@
  * Path ids and query strings, encoded the way the API reads them.
  */
 import { RequestValidationError } from './errors.js';
+import { isWellFormed } from './json.js';
 
 /** A value the query encoder understands. */
 export type QueryScalar = string | number | boolean | Date;
@@ -13,8 +14,14 @@ export type QueryValue =
   | readonly QueryScalar[]
   | { readonly [key: string]: QueryScalar | null | undefined };
 
-function scalar(value: QueryScalar): string {
-  return encodeURIComponent(value instanceof Date ? value.toISOString() : String(value));
+function scalar(value: QueryScalar, name: string): string {
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  if (!isWellFormed(text)) {
+    throw new RequestValidationError([
+      { path: name, message: 'contains a lone UTF-16 surrogate, which cannot be sent in a URL' },
+    ]);
+  }
+  return encodeURIComponent(text);
 }
 
 /**
@@ -27,16 +34,16 @@ export function encodeQuery(params: { readonly [key: string]: QueryValue } | und
   const parts: string[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
-    const name = encodeURIComponent(key);
+    const name = scalar(key, key);
     if (Array.isArray(value)) {
-      for (const item of value as readonly QueryScalar[]) parts.push(`${name}[]=${scalar(item)}`);
+      for (const item of value as readonly QueryScalar[]) parts.push(`${name}[]=${scalar(item, key)}`);
     } else if (typeof value === 'object' && !(value instanceof Date)) {
       for (const [sub, subValue] of Object.entries(value)) {
         if (subValue === undefined || subValue === null) continue;
-        parts.push(`${name}[${encodeURIComponent(sub)}]=${scalar(subValue)}`);
+        parts.push(`${name}[${scalar(sub, `${key}.${sub}`)}]=${scalar(subValue, `${key}.${sub}`)}`);
       }
     } else {
-      parts.push(`${name}=${scalar(value as QueryScalar)}`);
+      parts.push(`${name}=${scalar(value as QueryScalar, key)}`);
     }
   }
   return parts.join('&');

@@ -1,6 +1,7 @@
 /** Response headers the SDK reads: `Retry-After` and the rate-limit figures. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, readRateLimit } from '../../src/core/headers.js';
+import { parseHttpDate, parseRetryAfter, readRateLimit } from '../../src/core/headers.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -19,7 +20,28 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
   });
 
-  it.each([null, undefined, '', '   ', 'soon'])('gives no hint for %j', (value) => {
+  it('reads the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7)', () => {
+    expect(parseRetryAfter('Thursday, 01-Jan-26 00:01:00 GMT', now)).toBe(60);
+    expect(parseRetryAfter('Thu Jan  1 00:02:00 2026', now)).toBe(120);
+  });
+
+  it.each([
+    null,
+    undefined,
+    '',
+    '   ',
+    'soon',
+    '-5',
+    'abc 1',
+    '1e3',
+    '0x10',
+    '+5',
+    '5 s',
+    'Thu, 31 Feb 2026 00:00:00 GMT',
+    'Thu, 01 Jan 2026 25:00:00 GMT',
+    '2026-01-01T00:00:30Z',
+    'Thu, 01 Jan 2026 00:00:30 +0000',
+  ])('gives no hint for %j (the normal backoff applies)', (value) => {
     expect(parseRetryAfter(value, now)).toBeUndefined();
   });
 });
@@ -36,5 +58,36 @@ describe('readRateLimit', () => {
       used: undefined,
       max: undefined,
     });
+  });
+});
+
+describe('parseRetryAfter, property-based', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+
+  it('any string gives undefined or a finite number of seconds >= 0, never throws', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (value) => {
+        const seconds = parseRetryAfter(value, now);
+        return seconds === undefined || (Number.isFinite(seconds) && seconds >= 0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('delta-seconds round-trip', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 10_000_000 }), (n) => parseRetryAfter(String(n), now) === n),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an IMF-fixdate of any instant is read back to the second', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800 }), (s) => {
+        const date = new Date(s * 1000);
+        return parseHttpDate(date.toUTCString(), now) === date.getTime();
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -77,8 +77,41 @@ describe('resolveClientOptions', () => {
     ['a token with a space', { apiToken: 'a b', baseUrl: BASE }, /Invalid API token.*not shown/],
     ['a missing base URL', { apiToken: 't' }, /baseUrl option.*FULFILLMENT_BASE_URL/],
     ['a base URL with a query', { apiToken: 't', baseUrl: `${BASE}?x=1` }, /query string or fragment/],
-    ['timeout 0', { apiToken: 't', baseUrl: BASE, timeout: 0 }, /timeout must be a positive number/],
-    ['maxRetries -1', { apiToken: 't', baseUrl: BASE, maxRetries: -1 }, /maxRetries must be a non-negative/],
+    [
+      'timeout 0',
+      { apiToken: 't', baseUrl: BASE, timeout: 0 },
+      /timeout must be a number more than 0 up to 2147483647 ms, got 0/,
+    ],
+    [
+      'timeout 2^31',
+      { apiToken: 't', baseUrl: BASE, timeout: 2 ** 31 },
+      /timeout must be a number more than 0 up to 2147483647 ms/,
+    ],
+    [
+      'maxRetries -1',
+      { apiToken: 't', baseUrl: BASE, maxRetries: -1 },
+      /maxRetries must be a number from 0 up to 100, got -1/,
+    ],
+    [
+      'maxRetryAfter 1e7',
+      { apiToken: 't', baseUrl: BASE, maxRetryAfter: 1e7 },
+      /maxRetryAfter must be a number from 0 up to 2147483 s/,
+    ],
+    [
+      'retryDelay.maxMs 2^31',
+      { apiToken: 't', baseUrl: BASE, retryDelay: { maxMs: 2 ** 31 } },
+      /retryDelay\.maxMs .* up to 2147483647 ms/,
+    ],
+    [
+      'rateLimit.perMs 2^31',
+      { apiToken: 't', baseUrl: BASE, rateLimit: { requests: 1, perMs: 2 ** 31 } },
+      /rateLimit\.perMs/,
+    ],
+    [
+      'a hop-by-hop default header',
+      { apiToken: 't', baseUrl: BASE, defaultHeaders: { 'Transfer-Encoding': 'chunked' } },
+      /defaultHeaders\.Transfer-Encoding: is a connection-level header/,
+    ],
     ['maxRetries 1.5', { apiToken: 't', baseUrl: BASE, maxRetries: 1.5 }, /maxRetries must be an integer/],
     ['maxRetryAfter NaN', { apiToken: 't', baseUrl: BASE, maxRetryAfter: Number.NaN }, /maxRetryAfter/],
     [

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { buildRequest, path } from '../../src/core/request.js';
 import { RequestValidationError } from '../../src/index.js';
+import { orderCreateParamsFixture } from '../fixtures/orders.js';
 import { BASE, countingEndpoint, testClient, useMsw } from '../helpers/msw.js';
 
 const server = useMsw();
@@ -130,4 +131,63 @@ describe('buildRequest', () => {
     expect(() => buildRequest('PUT', '/a', all)).toThrow(/limit/);
     expect(() => buildRequest('PUT', '/a', { ...all, query: { limit: 1 } })).toThrow(/name/);
   });
+});
+
+describe('input that cannot be sent is a typed error naming the field, with nothing sent', () => {
+  const deep = () => {
+    let value: Record<string, unknown> = {};
+    const root = value;
+    for (let i = 0; i < 10_000; i++) {
+      const next = {};
+      value.a = next;
+      value = next;
+    }
+    return root;
+  };
+  const cycle = () => {
+    const value: Record<string, unknown> = { a: 1 };
+    value.self = value;
+    return value;
+  };
+
+  it.each<[string, () => unknown, string, RegExp]>([
+    ['a BigInt', () => ({ total: 10n }), 'custom_metadata.total', /BigInt/],
+    ['a cycle', cycle, 'custom_metadata.self', /cycle/],
+    ['10 000 levels of nesting', deep, 'custom_metadata.a.a.a', /nested deeper than 64/],
+    ['a lone surrogate', () => ({ note: 'a\uD800b' }), 'custom_metadata.note', /surrogate/],
+    ['Infinity', () => ({ n: Number.POSITIVE_INFINITY }), 'custom_metadata.n', /Infinity cannot be sent/],
+  ])('%s in custom_metadata', async (_, metadata, path, message) => {
+    const state = countingEndpoint(server, 'get', '/merchant_api/v1/orders', () => HttpResponse.json([]));
+    const error = (await testClient()
+      .orders.create({ ...orderCreateParamsFixture, custom_metadata: metadata() as Record<string, unknown> })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0]?.path.startsWith(path)).toBe(true);
+    expect(error.issues[0]?.message).toMatch(message);
+    expect(state.calls).toBe(0);
+  });
+
+  it('a lone surrogate in a query value rejects the PagePromise (never throws), naming the parameter', async () => {
+    let pending: unknown;
+    expect(() => {
+      pending = testClient().skus.list({ merchant_sku_ids: ['ok', 'bad\uDC00'] });
+    }).not.toThrow();
+    const error = (await (pending as Promise<unknown>).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0]).toEqual({
+      path: 'merchant_sku_ids',
+      message: 'contains a lone UTF-16 surrogate, which cannot be sent in a URL',
+    });
+  });
+
+  it.each(['transfer-encoding', 'Upgrade', 'keep-alive', 'expect', 'connection', 'host'])(
+    'a request header %s is refused before sending',
+    async (name) => {
+      const error = (await testClient()
+        .warehouses.list(undefined, { headers: { [name]: 'x' } })
+        .catch((e: unknown) => e)) as RequestValidationError;
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error.issues[0]?.path).toBe(`options.headers.${name}`);
+    },
+  );
 });
