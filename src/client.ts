@@ -8,6 +8,7 @@ import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { PagePromise } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
+import { Redactor } from './core/redact.js';
 import {
   buildRequest,
   type HttpMethod,
@@ -73,10 +74,16 @@ export class FulfillmentClient implements RequestSurface {
     this.baseUrl = resolved.baseUrl;
     this.validateResponses = resolved.validateResponses;
     const logger = new LevelledLogger(resolved.logLevel, resolved.logger);
-    this._responses = new ResponseParsers(resolved.validateResponses, logger);
+    // Secrets: the token and every default header value never appear in an error or a log line.
+    const redactor = new Redactor(
+      [resolved.apiToken, ...Object.values(resolved.defaultHeaders)],
+      Object.keys(resolved.defaultHeaders),
+    );
+    this._responses = new ResponseParsers(resolved.validateResponses, logger, redactor);
     this.#transport = new Transport({
       ...resolved,
       logger,
+      redactor,
       rateLimiter: createRateLimiter(resolved.rateLimit),
     });
     this.#summary = Object.freeze({

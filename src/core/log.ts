@@ -24,18 +24,6 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(RANK, value);
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key']);
-
-/** A copy of the headers with credentials replaced by `***`. */
-export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) {
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '***' : value;
-  }
-  return out;
-}
-
 /** The SDK's logger: drops what is below its level, prefixes each line. */
 export class LevelledLogger {
   readonly level: LogLevel;

@@ -5,6 +5,7 @@
 import type * as z from 'zod';
 import { ResponseValidationError } from './errors.js';
 import type { LevelledLogger } from './log.js';
+import type { Redactor } from './redact.js';
 import {
   parseResponse,
   type ResponseContext,
@@ -22,6 +23,8 @@ export interface RawResponse {
   method: string;
   /** Request URL, for messages. */
   url: string;
+  /** What must not appear in an error about this response (the request's own credentials included). @internal */
+  redactor?: Redactor | undefined;
 }
 
 /** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
@@ -92,9 +95,12 @@ export class ResponseParsers {
   readonly #parsers = new Map<z.ZodType, ResponseParser<unknown>>();
   readonly #optional = new Map<z.ZodType, ResponseParser<unknown>>();
 
-  constructor(mode: ValidationMode, logger?: LevelledLogger) {
+  readonly #redactor: Redactor | undefined;
+
+  constructor(mode: ValidationMode, logger?: LevelledLogger, redactor?: Redactor) {
     this.mode = mode;
     this.#logger = logger;
+    this.#redactor = redactor;
     this.#onUnknown =
       mode === 'lenient' && logger?.enabled('warn') ? (f, c) => this.#report(f, c) : undefined;
   }
@@ -136,13 +142,29 @@ export class ResponseParsers {
     let parser = cache.get(schema);
     if (!parser) {
       parser = (raw: RawResponse) => {
-        const body = readJson(raw, allowEmpty);
-        if (body === undefined || (allowEmpty && !isResource(body))) return undefined;
-        return this.parse(schema, body, contextOf(raw));
+        try {
+          const body = readJson(raw, allowEmpty);
+          if (body === undefined || (allowEmpty && !isResource(body))) return undefined;
+          return this.parse(schema, body, contextOf(raw));
+        } catch (error) {
+          throw this.#clean(error, raw.redactor);
+        }
       };
       cache.set(schema, parser);
     }
     return parser;
+  }
+
+  /** A response error without the client's secrets (a server may echo a credential back). */
+  #clean(error: unknown, redactor = this.#redactor): unknown {
+    if (!redactor || !(error instanceof ResponseValidationError)) return error;
+    return new ResponseValidationError({
+      body: redactor.value(error.body),
+      issues: error.issues.map((i) => ({ path: redactor.text(i.path), message: redactor.text(i.message) })),
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.url === undefined ? {} : { url: error.url }),
+      message: redactor.text(error.message),
+    });
   }
 
   #report(found: readonly UnknownEnumValue[], context: ResponseContext): void {

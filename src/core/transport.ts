@@ -13,9 +13,10 @@ import {
   FulfillmentError,
 } from './errors.js';
 import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
-import { type LevelledLogger, redactHeaders } from './log.js';
+import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
 import { sleep } from './sleep.js';
@@ -35,6 +36,8 @@ export interface TransportConfig
     | 'defaultHeaders'
   > {
   logger: LevelledLogger;
+  /** Keeps the client's secrets out of errors and logs. */
+  redactor: Redactor;
   /** The client-side rate limiter shared by every request of the client, when one is on. */
   rateLimiter?: RateLimiter | undefined;
 }
@@ -83,9 +86,12 @@ export class Transport {
   /** Headers of every request without / with a JSON body, built once per client. */
   readonly #baseHeaders: Record<string, string>;
   readonly #jsonHeaders: Record<string, string>;
+  /** Keeps the token and every default header value out of errors and logs. */
+  readonly #redactor: Redactor;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#redactor = config.redactor;
     const base: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
     mergeHeaders(base, config.defaultHeaders);
     // Set last so no default header can replace the credential by accident.
@@ -156,6 +162,7 @@ export class Transport {
     if (spec.bodyText !== undefined) init.body = spec.bodyText;
     if (signal) init.signal = signal;
     const request = this.#ky ?? (await this.#loadKy());
+    const redactor = this.#redactor.with(options.headers);
 
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
@@ -164,7 +171,7 @@ export class Transport {
       const started = log.enabled('debug') ? Date.now() : 0;
       if (started) {
         log.debug(`→ ${method} ${url} (attempt ${attempt})`, {
-          headers: redactHeaders(init.headers as Record<string, string>),
+          headers: redactor.headers(init.headers as Record<string, string>),
         });
       }
 
@@ -179,11 +186,11 @@ export class Transport {
           log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
         }
         const text = await pending.text();
-        if (response.ok) return { response, text, method, url };
+        if (response.ok) return { response, text, method, url, redactor };
         failure = APIError.from({
           status: response.status,
-          body: parseBody(text),
-          headers: response.headers,
+          body: redactor.value(parseBody(text)),
+          headers: redactor.responseHeaders(response.headers),
           method,
           url,
         });
@@ -193,7 +200,7 @@ export class Transport {
         }
       } catch (error) {
         if (error instanceof FulfillmentError) throw error;
-        failure = this.#failure(error, signal, method, url);
+        failure = this.#failure(error, signal, method, url, redactor);
         if (failure instanceof APIUserAbortError) throw failure;
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
       } finally {
@@ -224,7 +231,13 @@ export class Transport {
   }
 
   /** Maps what ky or fetch threw to the SDK's errors. */
-  #failure(error: unknown, signal: AbortSignal | undefined, method: string, url: string): FulfillmentError {
+  #failure(
+    error: unknown,
+    signal: AbortSignal | undefined,
+    method: string,
+    url: string,
+    redactor: Redactor,
+  ): FulfillmentError {
     if (error instanceof FulfillmentError) return error;
     if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
     const kyErrors = this.#kyErrors;
@@ -233,16 +246,16 @@ export class Transport {
         method,
         url,
         message: `Request timed out: ${method} ${url}`,
-        cause: error,
+        cause: redactor.cause(error),
       });
     }
     const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
-    const detail = describeCause(cause);
+    const detail = redactor.text(describeCause(cause));
     return new APIConnectionError({
       method,
       url,
       message: `Connection error: ${method} ${url}${detail ? ` (${detail})` : ''}`,
-      cause,
+      cause: redactor.cause(cause),
     });
   }
 }

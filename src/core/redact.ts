@@ -1,0 +1,129 @@
+/**
+ * Keeping secrets out of every output: errors, their causes, and log lines. A client's `Redactor`
+ * knows its secrets (the token and every `defaultHeaders` value) and the header names that carry
+ * credentials; what an error keeps of a library error (ky, undici, the runtime's `fetch`) is a
+ * summary — name, message, code — never the `Request`, `Response` or options it held.
+ */
+
+/** Header names whose values are credentials: `Authorization`, cookies, and any `*-key`, `*-token`, `*-secret`. */
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|(^|-)(key|token|secret)$/i;
+
+/** Secrets shorter than this are not searched for in text (too short to be a credential). */
+const MIN_SECRET_LENGTH = 6;
+const MASK = '***';
+/** How far a cause chain is summarised. */
+const MAX_CAUSE_DEPTH = 4;
+
+/** Whether a header's value is a credential by its name. */
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
+/** What an SDK error keeps of a library error: a plain `Error` with its name, message and code. */
+export class CauseSummary extends Error {
+  /** The original error's `code` (`ECONNRESET`, `UND_ERR_SOCKET`, …), when it had one. */
+  readonly code: string | undefined;
+
+  constructor(name: string, message: string, code: string | undefined, cause: CauseSummary | undefined) {
+    super(message, cause ? { cause } : undefined);
+    Object.defineProperty(this, 'name', {
+      value: name,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+    this.code = code;
+    // The stack of a summary would only point here; the message says what happened.
+    Object.defineProperty(this, 'stack', {
+      value: `${name}: ${message}`,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+  }
+}
+
+/** Removes a client's secrets from what the SDK reports. */
+export class Redactor {
+  readonly #secrets: string[];
+  readonly #headerNames: ReadonlySet<string>;
+
+  /** `secrets`: the token and every `defaultHeaders` value; `headerNames`: the `defaultHeaders` names. */
+  constructor(secrets: readonly (string | undefined)[], headerNames: readonly string[] = []) {
+    this.#secrets = [
+      ...new Set(secrets.filter((s): s is string => !!s && s.length >= MIN_SECRET_LENGTH)),
+    ].sort((a, b) => b.length - a.length);
+    this.#headerNames = new Set(headerNames.map((n) => n.toLowerCase()));
+  }
+
+  /** This redactor plus the credentials among `headers` (a request's own headers). */
+  with(headers: Record<string, string | undefined> | undefined): Redactor {
+    if (!headers) return this;
+    const extra = Object.entries(headers).filter(
+      ([name, value]) => value !== undefined && isSecretHeader(name),
+    );
+    if (extra.length === 0) return this;
+    return new Redactor([...this.#secrets, ...extra.map(([, value]) => value)], [...this.#headerNames]);
+  }
+
+  /** The text with every known secret replaced by `***`. */
+  text(value: string): string {
+    let out = value;
+    for (const secret of this.#secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  }
+
+  /** Whether a header's value must not be shown: a credential by name, or one of the client's default headers. */
+  hides(name: string): boolean {
+    return isSecretHeader(name) || this.#headerNames.has(name.toLowerCase());
+  }
+
+  /** A copy of the headers with credentials masked and secrets removed from the other values. */
+  headers(headers: Headers | Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+    for (const [name, value] of entries) out[name] = this.hides(name) ? MASK : this.text(value);
+    return out;
+  }
+
+  /** The same, as a `Headers` object (what `APIError.headers` holds). */
+  responseHeaders(headers: Headers): Headers {
+    const out = new Headers();
+    for (const [name, value] of headers.entries())
+      out.append(name, this.hides(name) ? MASK : this.text(value));
+    return out;
+  }
+
+  /** A JSON value with the secrets removed from every string (bounded: deeper parts are kept as they are). */
+  value(input: unknown): unknown {
+    if (this.#secrets.length === 0) return input;
+    const clean = (value: unknown, depth: number): unknown => {
+      if (typeof value === 'string') return this.text(value);
+      if (depth > 32 || typeof value !== 'object' || value === null) return value;
+      if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) out[this.text(key)] = clean(item, depth + 1);
+      return out;
+    };
+    return clean(input, 0);
+  }
+
+  /** A summary of a library error and its causes: names, messages (secrets removed) and codes only. */
+  cause(error: unknown, depth = 0): CauseSummary | undefined {
+    if (error === undefined || error === null || depth >= MAX_CAUSE_DEPTH) return undefined;
+    if (typeof error !== 'object')
+      return new CauseSummary('Error', this.text(String(error)), undefined, undefined);
+    const { name, message, code, cause } = error as {
+      name?: unknown;
+      message?: unknown;
+      code?: unknown;
+      cause?: unknown;
+    };
+    return new CauseSummary(
+      typeof name === 'string' ? name : 'Error',
+      this.text(typeof message === 'string' ? message : ''),
+      typeof code === 'string' ? code : undefined,
+      this.cause(cause, depth + 1),
+    );
+  }
+}
