@@ -2,7 +2,8 @@
  * Injected faults: failures (a status, or a dropped connection) and delays for chosen routes, each
  * for a number of requests, so merchants can test their retry handling.
  */
-import type { JsonValue } from './json.js';
+import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
+import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
 
 /**
@@ -15,7 +16,15 @@ export interface MockFault {
   method?: string;
   /**
    * Path to match: a string is compared with the request path (query excluded), e.g.
-   * `'/merchant_api/v1/orders'`; a RegExp is tested against it.
+   * `'/merchant_api/v1/orders'`; a RegExp is tested against it, e.g. `/^\/merchant_api\/v1\/skus(\/|$)/`.
+   *
+   * A RegExp is not run by the JavaScript regex engine: the mock compiles its `source` and `flags`
+   * to its own linear-time matcher (`engine/path-pattern.ts`), so no pattern — e.g. `^(a+)+$`
+   * against a long path of `a`s — can block the event loop. It supports literals, `.`, classes,
+   * `\d \w \s` (and negations), `^ $ \b \B`, groups, `|`, `* + ? {n,m}` and the flags
+   * `d g i m s u y`; a RegExp with backreferences, lookaround, `\p{…}`, the `v` flag, a source
+   * over 1000 characters or over 10 000 compiled instructions is refused (`TypeError`). A test
+   * that would take over 1 000 000 steps counts as no match.
    */
   path: string | RegExp;
   /** Status to answer with. Default 503 (unless the fault only has `latency`). */
@@ -31,7 +40,10 @@ export interface MockFault {
    * handler answers with a network error, `api.fetch` rejects with a `TypeError`.
    */
   reset?: boolean;
-  /** JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. */
+  /**
+   * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. At most
+   * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack.
+   */
   body?: JsonValue;
   /** Extra response headers. */
   headers?: Record<string, string>;
@@ -54,6 +66,8 @@ interface ActiveFault {
   readonly id: number;
   readonly spec: MockFault;
   readonly method: string | undefined;
+  /** The compiled pattern of a RegExp `path`. */
+  readonly pattern: PathPattern | undefined;
   remaining: number;
   hits: number;
 }
@@ -105,6 +119,10 @@ function validate(fault: MockFault): void {
   check(
     fault.retryAfter === undefined || (Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
     'retryAfter must be >= 0',
+  );
+  check(
+    fault.body === undefined || !jsonDepthExceeds(fault.body, MAX_JSON_DEPTH),
+    `body must nest at most ${MAX_JSON_DEPTH} levels deep`,
   );
   check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset must be a boolean');
   check(
@@ -163,11 +181,20 @@ export class Faults {
   /** Adds a fault (validated) and returns its handle. */
   add(spec: MockFault): MockFaultHandle {
     validate(spec);
+    let pattern: PathPattern | undefined;
+    if (typeof spec.path !== 'string') {
+      try {
+        pattern = new PathPattern(spec.path);
+      } catch (error) {
+        throw new TypeError(`Invalid fault: ${(error as Error).message}`);
+      }
+    }
     this.#lastId += 1;
     const fault: ActiveFault = {
       id: this.#lastId,
       spec,
       method: spec.method?.toUpperCase(),
+      pattern,
       remaining: spec.times ?? Number.POSITIVE_INFINITY,
       hits: 0,
     };
@@ -205,7 +232,7 @@ export class Faults {
       id: f.id,
       method: f.method ?? null,
       path: typeof f.spec.path === 'string' ? f.spec.path : null,
-      pathPattern: typeof f.spec.path === 'string' ? null : f.spec.path.source,
+      pathPattern: f.pattern === undefined ? null : f.pattern.source,
       hits: f.hits,
       remaining: Number.isFinite(f.remaining) ? f.remaining : null,
     }));
@@ -216,9 +243,7 @@ export class Faults {
     if (this.#active.length === 0) return undefined;
     const fault = this.#active.find((f) => {
       if (f.method !== undefined && f.method !== method) return false;
-      if (typeof f.spec.path === 'string') return f.spec.path === path;
-      f.spec.path.lastIndex = 0;
-      return f.spec.path.test(path);
+      return f.pattern === undefined ? f.spec.path === path : f.pattern.test(path);
     });
     if (!fault) return undefined;
     fault.hits += 1;

@@ -5,12 +5,18 @@
  * Requests on the side door (the control routes) go: authentication (401) → their own answer, with
  * no fault, latency, rate limit or log.
  *
+ * Before all of that, every request's body is held to the limits of `engine/json.ts`: over
+ * `MAX_BODY_BYTES` (10 MiB) is `413` at once (not logged, as the HTTP server answers it); a JSON
+ * body nesting deeper than `MAX_JSON_DEPTH` (32) is answered like one that is not JSON: `400
+ * { success: false, errors: ["bad request"] }`, with the reason in the mock-only `x-mock-hint`
+ * header, and nothing is stored.
+ *
  * A request runs against the epoch it started in (the state, rate-limit windows, faults and log
  * that `reset()` replaces): when the mock is reset while the request waits (latency), it answers
  * 503 `mock was reset` and leaves the fresh epoch alone (nothing written, nothing logged).
  */
 import type { Faults } from './faults.js';
-import { type ReadJson, readJson } from './json.js';
+import { bodyTooLarge, MAX_BODY_BYTES, type ReadJson, readJson } from './json.js';
 import { type RateLimiter, rateLimitHeaders, retryAfterSeconds } from './rate-limit.js';
 import type { RequestLog } from './request-log.js';
 import {
@@ -62,6 +68,14 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** The answer to a request that was in progress when `reset()` was called. */
 const resetDuringRequest = (): MockResult => failure(503, 'mock was reset');
 
+/** The `400` of a body that is not JSON or nests too deeply (the reason in `x-mock-hint`). */
+export function badBody(body: ReadJson, headers: Record<string, string> = {}): MockResult {
+  return {
+    ...failure(400, 'bad request'),
+    headers: body.hint === undefined ? headers : { ...headers, 'x-mock-hint': body.hint },
+  };
+}
+
 /** The JSON body of a POST / PUT / PATCH (other methods' bodies are ignored). */
 function parseBody(request: MockRequest): ReadJson {
   return BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
@@ -110,7 +124,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
         headers: { ...headers, allow: match.allow.join(', ') },
       };
     }
-    if (body.bad) return { ...failure(400, 'bad request'), headers };
+    if (body.bad) return badBody(body, headers);
     const result = match.handler({
       state: at.state,
       now: time,
@@ -122,6 +136,9 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
   }
 
   return async function dispatch(request) {
+    if (bodyTooLarge(request.body)) {
+      return failure(413, `request body too large (over ${MAX_BODY_BYTES} bytes)`);
+    }
     const at = setup.epoch();
     const started = now().toISOString();
     const body = parseBody(request);

@@ -19,7 +19,8 @@
  * | `GET /__mock/state` | — | 200, the state snapshot |
  *
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
- * JSON) or 422 (invalid body, or a move the mock refuses).
+ * JSON, or nesting deeper than 32 levels: the reason in `x-mock-hint`), 413 (body over 10 MiB) or
+ * 422 (invalid body, or a move the mock refuses).
  */
 
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
@@ -29,6 +30,7 @@ import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import type { FaultSummary, MockFault } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
+import { badBody } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import { matchPath, type RouteOf } from '../engine/router.js';
 import { isObject } from '../engine/validation.js';
@@ -148,7 +150,9 @@ function returnOptions(body: Record<string, JsonValue>): MockReturnOptions {
 
 /**
  * A fault from JSON: `path` (the exact request path, e.g. `/merchant_api/v1/orders`) or
- * `pathPattern` (a RegExp source tested against the path, e.g. `^/merchant_api/v1/skus(/|$)`).
+ * `pathPattern` (a RegExp source tested against the path, e.g. `^/merchant_api/v1/skus(/|$)`),
+ * run by the mock's linear-time matcher (`engine/path-pattern.ts`: no backtracking, so no pattern
+ * can block the event loop; backreferences and lookaround are refused with a 422).
  */
 function faultOf(body: Record<string, JsonValue>): MockFault {
   for (const key of Object.keys(body))
@@ -275,7 +279,7 @@ export async function answerControl(
   if (match.kind === 'wrong_method') {
     return { ...failure(405, 'method not allowed'), headers: { allow: match.allow.join(', ') } };
   }
-  if (body.bad) return failure(400, 'bad request');
+  if (body.bad) return badBody(body);
   try {
     return await match.handler({ target, body: body.value, id: match.id });
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_BODY_BYTES as MAX_JSON_BODY_BYTES } from '../engine/json.js';
 import {
   type Dispatch,
   failure,
@@ -17,7 +18,7 @@ import {
 import type { MockListenOptions, MockServer } from './listen.js';
 
 /** The largest request body the server reads (10 MiB); a larger one is answered 413. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_JSON_BODY_BYTES;
 
 /** Reads the body, or `undefined` when it is larger than `limit` (reading stops there). */
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
