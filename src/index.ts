@@ -18,6 +18,7 @@ export {
   PaginationError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectError,
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,

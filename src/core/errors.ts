@@ -276,6 +276,22 @@ export class ResponseValidationError extends FulfillmentError {
   }
 }
 
+/**
+ * The API answered with a redirect the SDK does not follow: to another origin (scheme, host or
+ * port), for a request with a body, without a readable `Location`, or past the redirect limit.
+ * Nothing was sent to the target. Never retried.
+ */
+export class RedirectError extends APIError {
+  static override readonly brand: string = 'RedirectError';
+  /** Where the server redirected to (the origin only when it is another one), or `undefined` when not exposed. */
+  readonly target: string | undefined;
+
+  constructor(init: APIErrorInit, target: string | undefined, reason: string) {
+    super(init, `${init.status} ${init.method} ${pathOf(init.url)}: redirect not followed: ${reason}`);
+    this.target = target;
+  }
+}
+
 /** Pagination could not continue safely (no next page, a loop, a foreign origin, the page cap). */
 export class PaginationError extends FulfillmentError {
   static override readonly brand: string = 'PaginationError';

@@ -220,6 +220,11 @@ export class Page<T> {
     } catch {
       throw new PaginationError(`The server sent a next_page_url that is not a URL: ${JSON.stringify(next)}`);
     }
+    if (url.username || url.password) {
+      throw new PaginationError(
+        `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
+      );
+    }
     if (url.origin !== base.origin) {
       throw new PaginationError(
         `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${base.origin}, and the API token must not leave it.`,

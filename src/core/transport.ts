@@ -11,6 +11,7 @@ import {
   APITimeoutError,
   APIUserAbortError,
   FulfillmentError,
+  RedirectError,
 } from './errors.js';
 import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
 import type { LevelledLogger } from './log.js';
@@ -43,6 +44,9 @@ export interface TransportConfig
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+/** Most same-origin redirects one attempt follows. */
+export const MAX_REDIRECTS = 5;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function userAgent(): string {
@@ -158,7 +162,8 @@ export class Transport {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const url = this.url(spec.path, spec.query);
     const method = spec.method;
-    const init: KyOptions = { method, headers: this.#headers(spec), timeout };
+    // The SDK decides on redirects itself: the runtime must not follow one to another origin.
+    const init: KyOptions = { method, headers: this.#headers(spec), timeout, redirect: 'manual' };
     if (spec.bodyText !== undefined) init.body = spec.bodyText;
     if (signal) init.signal = signal;
     const request = this.#ky ?? (await this.#loadKy());
@@ -178,15 +183,24 @@ export class Transport {
       let failure: FulfillmentError;
       let retryable: boolean;
       let retryAfter: number | undefined;
-      const pending = request(url, init);
+      let target = url;
+      let pending = request(target, init);
       try {
-        const response = await pending;
+        let response = await pending;
+        for (let hops = 0; isRedirect(response); hops++) {
+          config.rateLimiter?.observe(response.headers);
+          await pending.text().catch(() => {}); // release the connection
+          target = this.#redirect(response, target, method, hops, redactor);
+          log.debug(`↪ ${method} ${target} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`);
+          pending = request(target, init);
+          response = await pending;
+        }
         config.rateLimiter?.observe(response.headers);
         if (started) {
           log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
         }
         const text = await pending.text();
-        if (response.ok) return { response, text, method, url, redactor };
+        if (response.ok) return { response, text, method, url: target, redactor };
         failure = APIError.from({
           status: response.status,
           body: redactor.value(parseBody(text)),
@@ -230,6 +244,46 @@ export class Transport {
     }
   }
 
+  /**
+   * Where a redirect may be followed to: the same origin (scheme, host and port), for a `GET`
+   * (nothing is re-sent), within {@link MAX_REDIRECTS}. Anything else is a `RedirectError` naming
+   * the target origin, and nothing is sent there.
+   */
+  #redirect(response: Response, from: string, method: string, hops: number, redactor: Redactor): string {
+    const location = response.type === 'opaqueredirect' ? null : response.headers.get('location');
+    const init = {
+      status: response.status,
+      body: '',
+      headers: redactor.responseHeaders(response.headers),
+      method,
+      url: from,
+    };
+    if (location === null) {
+      throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
+    }
+    let target: URL;
+    try {
+      target = new URL(location, from);
+    } catch {
+      throw new RedirectError(init, undefined, 'its Location is not a URL');
+    }
+    const origin = new URL(this.#config.baseUrl).origin;
+    if (target.origin !== origin || target.username || target.password) {
+      throw new RedirectError(
+        init,
+        target.origin,
+        `it leads to ${target.origin}, not the configured origin ${origin}; the token must not leave it`,
+      );
+    }
+    if (method !== 'GET') {
+      throw new RedirectError(init, target.origin, `a ${method} is not repeated at another address`);
+    }
+    if (hops >= MAX_REDIRECTS) {
+      throw new RedirectError(init, target.origin, `more than ${MAX_REDIRECTS} redirects`);
+    }
+    return target.href;
+  }
+
   /** Maps what ky or fetch threw to the SDK's errors. */
   #failure(
     error: unknown,
@@ -258,6 +312,10 @@ export class Transport {
       cause: redactor.cause(cause),
     });
   }
+}
+
+function isRedirect(response: Response): boolean {
+  return REDIRECT_STATUS.has(response.status) || response.type === 'opaqueredirect';
 }
 
 /** Applies `extra` onto `target` (lower-cased names; `undefined` removes a header). */

@@ -23,6 +23,7 @@ function instance(name: string, Class: ErrorClass): Error {
   if (name === 'APIConnectionError' || name === 'APITimeoutError')
     return new C({ method: 'GET', url: init.url });
   if (name === 'BulkUpsertError') return new C({ skus: undefined, written: 0, chunks: [] }, 0);
+  if (name === 'RedirectError') return new C({ ...init, status: 302 }, 'https://elsewhere.test', 'test');
   return new C(init);
 }
 
@@ -43,6 +44,7 @@ describe('error classes', () => {
       'PaginationError',
       'PermissionDeniedError',
       'RateLimitError',
+      'RedirectError',
       'RequestValidationError',
       'ResponseValidationError',
       'UnprocessableEntityError',

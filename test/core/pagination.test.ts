@@ -566,3 +566,25 @@ describe('toArray with prefetch', () => {
     expect(pages).toEqual(['1', '2']);
   });
 });
+
+describe('cursors with credentials', () => {
+  it('a next_page_url with userinfo is a PaginationError, and nothing is sent to it', async () => {
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, () =>
+        HttpResponse.json({
+          data: [{ id: 1 }],
+          pagination: {
+            next_page_url: `${BASE.replace('https://', 'https://user:pass@')}/merchant_api/v1/warehouses?c=2`,
+          },
+        }),
+      ),
+    );
+    const error = await testClient()
+      .warehouses.list()
+      .toArray({ max: 10 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toContain('credentials');
+    expect((error as Error).message).not.toContain('pass');
+  });
+});
