@@ -20,6 +20,7 @@ export {
   RateLimitError,
   RedirectError,
   RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
   UnprocessableEntityError,
   type ValidationIssue,
@@ -120,6 +121,7 @@ export { VERSION } from './version.js';
 export {
   type CreateWebhookHeadersOptions,
   createWebhookHeaders,
+  DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
   InMemoryWebhookDeduplicator,
   type InMemoryWebhookDeduplicatorOptions,

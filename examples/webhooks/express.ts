@@ -4,7 +4,7 @@
  *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/express.ts
  *
  * The signature covers the raw body: the webhook route reads it with
- * `express.raw({ type: 'application/json', limit: '5mb' })` (the default 100 kB limit would refuse a
+ * `express.raw({ type: 'application/json', limit: '1mb' })` (the default 100 kB limit would refuse a
  * shipment with many items, and the provider would retry it forever). Do not let a global `app.use(express.json())` run
  * before it (mount it after this route, or on other routes only): `verifyWebhook` refuses a parsed
  * body with reason `parsed_body`.
@@ -43,7 +43,7 @@ export function createApp(options: WebhookAppOptions): Express {
       console.log(`restocking shipment ${event.data.id} is now ${event.data.status}`));
 
   const app = express();
-  app.post(WEBHOOK_PATH, express.raw({ type: 'application/json', limit: '5mb' }), async (req, res) => {
+  app.post(WEBHOOK_PATH, express.raw({ type: 'application/json', limit: '1mb' }), async (req, res) => {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
       // req.body is a Buffer here (or undefined when the content type is not JSON).

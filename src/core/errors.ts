@@ -292,6 +292,35 @@ export class RedirectError extends APIError {
   }
 }
 
+/**
+ * A response body was larger than `maxResponseBytes` (counted as it is decoded): the read stopped
+ * and the connection was released. Never retried.
+ */
+export class ResponseTooLargeError extends FulfillmentError {
+  static override readonly brand: string = 'ResponseTooLargeError';
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** Request method. */
+  readonly method: string;
+  /** Request URL. */
+  readonly url: string;
+  /** Bytes received (or announced by `Content-Length`) when the read stopped. */
+  readonly size: number;
+  /** The limit (`maxResponseBytes`). */
+  readonly limit: number;
+
+  constructor(init: { status: number; method: string; url: string; size: number; limit: number }) {
+    super(
+      `${init.status} ${init.method} ${pathOf(init.url)}: response body larger than maxResponseBytes (${init.size} bytes received or announced, limit ${init.limit}); the read was stopped`,
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.size = init.size;
+    this.limit = init.limit;
+  }
+}
+
 /** Pagination could not continue safely (no next page, a loop, a foreign origin, the page cap). */
 export class PaginationError extends FulfillmentError {
   static override readonly brand: string = 'PaginationError';

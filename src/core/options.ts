@@ -49,6 +49,13 @@ export interface ClientOptions {
    */
   validateResponses?: ValidationMode | undefined;
   /**
+   * Largest response body the client reads, in bytes, counted on the decoded body as it streams in
+   * (a small compressed body that inflates without end is cut off too). Over it, the read stops,
+   * the connection is released and a `ResponseTooLargeError` is thrown (not retried).
+   * Default 33 554 432 (32 MiB).
+   */
+  maxResponseBytes?: number | undefined;
+  /**
    * Client-side rate limit shared by every request of this client (pagination, bulk upserts and
    * retries included): at most `requests` requests in any `perMs` ms, e.g. the provider's default
    * `{ requests: 100, perMs: 60_000 }`. While on, a response whose `X-Rate-Limit-Used` reaches
@@ -75,6 +82,7 @@ export interface ResolvedClientOptions {
   logLevel: LogLevel;
   logger: Logger;
   validateResponses: ValidationMode;
+  maxResponseBytes: number;
   rateLimit: RateLimitOptions | false;
 }
 
@@ -282,6 +290,11 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     logLevel,
     logger: options.logger ?? console,
     validateResponses,
+    maxResponseBytes: ranged('maxResponseBytes', options.maxResponseBytes, 32 * 1024 * 1024, {
+      min: 1,
+      max: 2 ** 31 - 1,
+      unit: ' bytes',
+    }),
     rateLimit: rateLimitOption(options.rateLimit),
   };
 }

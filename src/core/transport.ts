@@ -5,6 +5,7 @@
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../version.js';
+import { BodyTimeoutError, BodyTooLargeError, readBody } from './body.js';
 import {
   APIConnectionError,
   APIError,
@@ -12,6 +13,7 @@ import {
   APIUserAbortError,
   FulfillmentError,
   RedirectError,
+  ResponseTooLargeError,
 } from './errors.js';
 import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
 import type { LevelledLogger } from './log.js';
@@ -35,6 +37,7 @@ export interface TransportConfig
     | 'maxRetryDelay'
     | 'fetch'
     | 'defaultHeaders'
+    | 'maxResponseBytes'
   > {
   logger: LevelledLogger;
   /** Keeps the client's secrets out of errors and logs. */
@@ -189,7 +192,7 @@ export class Transport {
         let response = await pending;
         for (let hops = 0; isRedirect(response); hops++) {
           config.rateLimiter?.observe(response.headers);
-          await pending.text().catch(() => {}); // release the connection
+          await response.body?.cancel().catch(() => {}); // release the connection
           target = this.#redirect(response, target, method, hops, redactor);
           log.debug(`↪ ${method} ${target} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`);
           pending = request(target, init);
@@ -199,7 +202,19 @@ export class Transport {
         if (started) {
           log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
         }
-        const text = await pending.text();
+        let text: string;
+        try {
+          text = await readBody(response, config.maxResponseBytes, timeout);
+        } catch (error) {
+          if (!(error instanceof BodyTooLargeError)) throw error;
+          throw new ResponseTooLargeError({
+            status: response.status,
+            method,
+            url: target,
+            size: error.size,
+            limit: config.maxResponseBytes,
+          });
+        }
         if (response.ok) return { response, text, method, url: target, redactor };
         failure = APIError.from({
           status: response.status,
@@ -295,7 +310,7 @@ export class Transport {
     if (error instanceof FulfillmentError) return error;
     if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
     const kyErrors = this.#kyErrors;
-    if (kyErrors && error instanceof kyErrors.TimeoutError) {
+    if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {
       return new APITimeoutError({
         method,
         url,

@@ -23,7 +23,7 @@ export class Webhooks {
   verify(
     body: WebhookBody,
     headers: WebhookHeaders,
-    options?: Pick<VerifyWebhookOptions, 'signatureHeader' | 'eventIdHeader'>,
+    options?: Pick<VerifyWebhookOptions, 'signatureHeader' | 'eventIdHeader' | 'maxBodyBytes'>,
   ): Promise<RestockingShipmentStatusUpdatedEvent> {
     return verifyWebhook({ ...options, body, headers, secret: this.#secret() });
   }

@@ -7,6 +7,7 @@
 import { FulfillmentError } from '../core/errors.js';
 import { LruMap } from '../core/lru.js';
 import { WebhookVerificationError } from './errors.js';
+import { describe } from './options.js';
 
 const RAW_BODY_HELP =
   'Pass the raw request body exactly as received: in Express use ' +
@@ -21,24 +22,61 @@ function isPlainObjectOrArray(value: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value;
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name ? `a ${name}` : 'an object';
+const encoder = new TextEncoder();
+
+/**
+ * The UTF-8 length of a string, without encoding it: 1 byte per code unit up to U+007F, 2 up to
+ * U+07FF, 4 per surrogate pair, 3 otherwise (a lone surrogate becomes U+FFFD, 3 bytes).
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
-const encoder = new TextEncoder();
+function checkSize(size: number, maxBytes: number): void {
+  if (size > maxBytes) {
+    throw new WebhookVerificationError(
+      'body_too_large',
+      `Webhook body is ${size} bytes, over the limit of ${maxBytes} bytes (option 'maxBodyBytes'): ` +
+        'refused before checking its signature.',
+    );
+  }
+}
 
 /**
  * The body as bytes (no copy for bytes whose buffer is an `ArrayBuffer`). Throws a
  * {@link WebhookVerificationError} (`parsed_body` or `invalid_body`) when it is neither a string nor
- * bytes; `use` picks the advice of the message (how to get the raw body, or what to sign).
+ * bytes; `use` picks the advice of the message (how to get the raw body, or what to sign). With
+ * `maxBytes`, a body longer than that many bytes is refused (`body_too_large`) before it is encoded.
  */
-export function toBytes(body: unknown, use: 'verify' | 'sign' = 'verify'): Uint8Array<ArrayBuffer> {
-  if (typeof body === 'string') return encoder.encode(body);
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+export function toBytes(
+  body: unknown,
+  use: 'verify' | 'sign' = 'verify',
+  maxBytes = Number.POSITIVE_INFINITY,
+): Uint8Array<ArrayBuffer> {
+  if (typeof body === 'string') {
+    // Every code unit is at least one byte and at most three: measure only when it can matter.
+    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
+    return encoder.encode(body);
+  }
+  if (body instanceof ArrayBuffer) {
+    checkSize(body.byteLength, maxBytes);
+    return new Uint8Array(body);
+  }
   if (ArrayBuffer.isView(body)) {
+    checkSize(body.byteLength, maxBytes);
     const view = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     return view.buffer instanceof ArrayBuffer ? (view as Uint8Array<ArrayBuffer>) : new Uint8Array(view);
   }
@@ -74,14 +112,15 @@ export function toSecrets(secret: unknown): string[] {
     } else if (s !== undefined && s !== null) {
       throw new WebhookVerificationError(
         'missing_secret',
-        `Webhook secret must be a string, got ${describe(s)}.`,
+        `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(s)}${Array.isArray(secret) ? ' in the array' : ''}.`,
       );
     }
   }
   if (out.length === 0) {
     throw new WebhookVerificationError(
       'missing_secret',
-      'No webhook secret given: pass the API token of the sales channel that registered the webhook ' +
+      "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
+        'the webhook ' +
         '(or an array of its tokens).',
     );
   }

@@ -3,8 +3,15 @@
  */
 import { FulfillmentError } from '../core/errors.js';
 
-/** Why a webhook delivery was rejected. */
+/**
+ * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
+ * an option has the wrong type or value (the options object itself, `headers`, a header name,
+ * `signature`, `eventId`, `maxBodyBytes`); its message names the option. `body_too_large`: the raw
+ * body is longer than `maxBodyBytes` (refused before any HMAC work).
+ */
 export type WebhookVerificationReason =
+  | 'invalid_options'
+  | 'body_too_large'
   | 'parsed_body'
   | 'invalid_body'
   | 'missing_secret'

@@ -18,6 +18,7 @@ export {
   signWebhook,
 } from './sign.js';
 export {
+  DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
   RESTOCKING_SHIPMENT_STATUS_UPDATED,
   type RestockingShipmentStatusUpdatedEvent,

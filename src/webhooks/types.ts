@@ -8,6 +8,12 @@ import type { WebhookDeduplicator } from './dedupe.js';
 export const SIGNATURE_HEADER = 'x-service-signature';
 /** Default name of the header identifying the webhook call (retries of one call carry the same value). */
 export const EVENT_ID_HEADER = 'x-service-event-id';
+/**
+ * Default of the `maxBodyBytes` option of `verifyWebhook` and `verifyWebhookSignature`: 1 MiB. A
+ * restocking shipment with 4 000 items is about 200 kB, so this leaves five times that; a larger
+ * body is refused (`body_too_large`) before any HMAC work.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The `type` of the only event the API emits: a restocking shipment moved to another status. */
 export const RESTOCKING_SHIPMENT_STATUS_UPDATED = 'restocking_shipment.status_updated';
 

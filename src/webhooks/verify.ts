@@ -9,7 +9,9 @@ import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments
 import { fromHex, matchesAny, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
+import { checkHeaders, checkOptions, headerName, maxBodyBytes, readHeader } from './options.js';
 import {
+  DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
   RESTOCKING_SHIPMENT_STATUS_UPDATED,
   type RestockingShipmentStatusUpdatedEvent,
@@ -34,6 +36,12 @@ export interface VerifyWebhookOptions {
   signatureHeader?: string;
   /** Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). */
   eventIdHeader?: string;
+  /**
+   * The largest body accepted, in bytes (a string counts its UTF-8 bytes); a larger one is refused
+   * with reason `body_too_large` before any HMAC work. A positive integer; default
+   * {@link DEFAULT_MAX_BODY_BYTES} (1 MiB).
+   */
+  maxBodyBytes?: number;
 }
 
 /** Options of {@link verifyWebhookSignature}: the signature comes from `signature` or from `headers`. */
@@ -48,11 +56,14 @@ export interface VerifyWebhookSignatureOptions {
   headers?: WebhookHeaders;
   /** Name of the signature header in `headers`. Default {@link SIGNATURE_HEADER}. */
   signatureHeader?: string;
+  /** The largest body accepted, in bytes (see {@link VerifyWebhookOptions.maxBodyBytes}). Default 1 MiB. */
+  maxBodyBytes?: number;
 }
 
 /**
- * Verifies a webhook call and returns its event. Checks, in order: the body is raw bytes, a secret
- * is given, the signature header is present and is 64 hex characters, the event-id header is
+ * Verifies a webhook call and returns its event. Checks, in order: the options are usable
+ * (`invalid_options`), the body is raw bytes, the body is at most `maxBodyBytes` long (default 1 MiB,
+ * `body_too_large`), a secret is given, the signature header is present and is 64 hex characters, the event-id header is
  * present, the signature is the HMAC-SHA256 of the body under one of the secrets (compared in
  * constant time by Web Crypto), and the body is a restocking shipment (parsed leniently).
  *
@@ -77,13 +88,16 @@ export interface VerifyWebhookSignatureOptions {
 export async function verifyWebhook(
   options: VerifyWebhookOptions,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  const bytes = toBytes(options.body);
+  checkOptions<VerifyWebhookOptions>(options, 'verifyWebhook');
+  const limit = maxBodyBytes(options.maxBodyBytes);
+  const signatureHeader = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
+  const eventIdHeader = headerName(options.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
+  const headers = checkHeaders(options.headers, true)!;
+  const bytes = toBytes(options.body, 'verify', limit);
   const secrets = toSecrets(options.secret);
-  const signatureHeader = options.signatureHeader ?? SIGNATURE_HEADER;
-  const eventIdHeader = options.eventIdHeader ?? EVENT_ID_HEADER;
-  const received = readHeader(options.headers, signatureHeader);
+  const received = readHeader(headers, signatureHeader);
   const signature = parseSignature(received, `header '${signatureHeader}'`);
-  const id = readHeader(options.headers, eventIdHeader)?.trim();
+  const id = readHeader(headers, eventIdHeader)?.trim();
   if (!id) {
     throw new WebhookVerificationError(
       'missing_event_id',
@@ -103,45 +117,36 @@ export async function verifyWebhook(
  * Checks only the signature of a webhook body: `true` when it is the HMAC-SHA256 of the body under
  * one of the secrets, `false` when it is not. The body is not parsed and no event id is required.
  *
- * Throws a {@link WebhookVerificationError} when the inputs cannot be checked: the body is not raw
- * bytes (`parsed_body`, `invalid_body`), no secret (`missing_secret`), or the signature is missing,
+ * Throws a {@link WebhookVerificationError} when the inputs cannot be checked: an option has the
+ * wrong type (`invalid_options`), the body is not raw bytes (`parsed_body`, `invalid_body`) or is
+ * longer than `maxBodyBytes` (`body_too_large`, default 1 MiB, before any HMAC work), no secret (`missing_secret`), or the signature is missing,
  * empty or not 64 hex characters (`missing_signature`, `empty_signature`, `malformed_signature`).
  */
 export async function verifyWebhookSignature(options: VerifyWebhookSignatureOptions): Promise<boolean> {
-  const bytes = toBytes(options.body);
+  checkOptions<VerifyWebhookSignatureOptions>(options, 'verifyWebhookSignature');
+  const limit = maxBodyBytes(options.maxBodyBytes);
+  const name = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
+  const given: unknown = options.signature;
+  if (given !== undefined && given !== null && typeof given !== 'string') {
+    throw new WebhookVerificationError(
+      'invalid_options',
+      "Webhook option 'signature' must be the hex signature (a string), got " +
+        `${given === null || typeof given !== 'object' ? typeof given : 'an object'}.`,
+    );
+  }
+  const headers = checkHeaders(options.headers, false);
+  const bytes = toBytes(options.body, 'verify', limit);
   const secrets = toSecrets(options.secret);
   let received: string | undefined;
   let source: string;
-  if (options.signature !== undefined) {
-    received = options.signature;
+  if (typeof given === 'string') {
+    received = given;
     source = 'signature';
   } else {
-    const name = options.signatureHeader ?? SIGNATURE_HEADER;
-    received = options.headers === undefined ? undefined : readHeader(options.headers, name);
+    received = headers === undefined ? undefined : readHeader(headers, name);
     source = `header '${name}'`;
   }
   return matchesAny(bytes, parseSignature(received, source), secrets);
-}
-
-/** A header's value, looked up case-insensitively; the first value of an array. */
-function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  if (headers === null || typeof headers !== 'object') return undefined;
-  if (typeof (headers as Headers).get === 'function') {
-    return (headers as Headers).get(name) ?? undefined;
-  }
-  const record = headers as Readonly<Record<string, unknown>>;
-  const lower = name.toLowerCase();
-  let value = Object.hasOwn(record, lower) ? record[lower] : undefined;
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === lower) {
-        value = record[key];
-        break;
-      }
-    }
-  }
-  if (Array.isArray(value)) value = value[0];
-  return typeof value === 'string' ? value : undefined;
 }
 
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;

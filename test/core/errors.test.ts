@@ -23,6 +23,8 @@ function instance(name: string, Class: ErrorClass): Error {
   if (name === 'APIConnectionError' || name === 'APITimeoutError')
     return new C({ method: 'GET', url: init.url });
   if (name === 'BulkUpsertError') return new C({ skus: undefined, written: 0, chunks: [] }, 0);
+  if (name === 'ResponseTooLargeError')
+    return new C({ status: 200, method: 'GET', url: init.url, size: 2, limit: 1 });
   if (name === 'RedirectError') return new C({ ...init, status: 302 }, 'https://elsewhere.test', 'test');
   return new C(init);
 }
@@ -46,6 +48,7 @@ describe('error classes', () => {
       'RateLimitError',
       'RedirectError',
       'RequestValidationError',
+      'ResponseTooLargeError',
       'ResponseValidationError',
       'UnprocessableEntityError',
       'WebhookVerificationError',

@@ -49,6 +49,7 @@ describe('resolveClientOptions', () => {
       logLevel: 'warn',
       logger: undefined,
       validateResponses: 'lenient',
+      maxResponseBytes: 33_554_432,
       rateLimit: false,
     });
     expect(resolved.logger).toBe(console);

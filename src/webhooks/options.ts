@@ -1,0 +1,129 @@
+/**
+ * Webhooks: the checks of the options of verify and sign — the options object, header names, the
+ * headers, the event id and `maxBodyBytes`. Every problem is a {@link WebhookVerificationError} with
+ * reason `invalid_options` whose message names the option; no message ever quotes a secret.
+ */
+import { WebhookVerificationError } from './errors.js';
+import { DEFAULT_MAX_BODY_BYTES, type WebhookHeaders } from './types.js';
+
+/** What a value is, for a message: its type or class name, never its content. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object') return typeof value;
+  let name: unknown;
+  try {
+    name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  } catch {
+    name = undefined;
+  }
+  return typeof name === 'string' && name && name !== 'Object' ? `a ${name}` : 'an object';
+}
+
+function invalid(option: string, message: string, cause?: unknown): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'invalid_options',
+    `Webhook option '${option}' ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** The options object itself: a non-null object, not an array. */
+export function checkOptions<T extends object>(options: unknown, fn: string): T {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new WebhookVerificationError(
+      'invalid_options',
+      `${fn} takes one options object ({ body, secret, ... }), got ${describe(options)}.`,
+    );
+  }
+  return options as T;
+}
+
+/** RFC 9110 `token`: the characters a header name may have. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** A header name option (`undefined` or `null`: the default), checked as an HTTP token. */
+export function headerName(value: unknown, option: string, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'string')
+    throw invalid(option, `must be a header name (a string), got ${describe(value)}.`);
+  if (!TOKEN.test(value)) {
+    const shown = value.length > 64 ? `${value.slice(0, 64)}…` : value;
+    throw invalid(
+      option,
+      `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got ${JSON.stringify(shown)}.`,
+    );
+  }
+  return value;
+}
+
+/** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
+const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+
+/** The `eventId` of a delivery to send: a non-empty header value without surrounding whitespace. */
+export function eventIdValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalid('eventId', `must be a string, got ${describe(value)}.`);
+  if (!HEADER_VALUE.test(value)) {
+    throw invalid(
+      'eventId',
+      'must be a non-empty header value: visible characters (code points up to U+00FF), no line ' +
+        'breaks or control characters, no surrounding whitespace.',
+    );
+  }
+  return value;
+}
+
+/** `maxBodyBytes` (`undefined` or `null`: the default): a positive safe integer. */
+export function maxBodyBytes(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_MAX_BODY_BYTES;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    const got = typeof value === 'number' ? String(value) : describe(value);
+    throw invalid('maxBodyBytes', `must be a positive integer (a number of bytes), got ${got}.`);
+  }
+  return value;
+}
+
+/**
+ * The headers, checked: a `Headers`-like object (with a `get` method) or a record. `undefined` and
+ * `null` give `undefined` when `required` is false.
+ */
+export function checkHeaders(value: unknown, required: boolean): WebhookHeaders | undefined {
+  if ((value === undefined || value === null) && !required) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(
+      'headers',
+      `must be the request headers: a Headers object, Node's req.headers or a record of names to values, got ${describe(value)}.`,
+    );
+  }
+  return value as WebhookHeaders;
+}
+
+/**
+ * A header's value, looked up case-insensitively; the first value of an array; `undefined` when
+ * absent or not a string. A `get` method or a getter that throws is an `invalid_options` error.
+ */
+export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  let value: unknown;
+  try {
+    if (typeof (headers as { get?: unknown }).get === 'function') {
+      value = (headers as Headers).get(name);
+    } else {
+      const record = headers as Readonly<Record<string, unknown>>;
+      const lower = name.toLowerCase();
+      value = Object.hasOwn(record, lower) ? record[lower] : undefined;
+      if (value === undefined) {
+        for (const key of Object.keys(record)) {
+          if (key.toLowerCase() === lower) {
+            value = record[key];
+            break;
+          }
+        }
+      }
+    }
+    if (Array.isArray(value)) value = value[0];
+  } catch (cause) {
+    throw invalid('headers', `could not be read (reading '${name}' threw).`, cause);
+  }
+  return typeof value === 'string' ? value : undefined;
+}
