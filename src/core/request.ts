@@ -90,6 +90,12 @@ export interface RequestSpec {
 }
 
 function misplacedOptions(query: object, context: string): void {
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw new RequestValidationError(
+      [{ path: 'params', message: 'expected an object of query parameters' }],
+      context,
+    );
+  }
   const misplaced = Object.keys(query).filter((key) => REQUEST_OPTION_KEYS.has(key));
   if (misplaced.length > 0) {
     throw new RequestValidationError(
