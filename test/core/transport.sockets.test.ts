@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { APIConnectionError, APITimeoutError, FulfillmentClient } from '../../src/index.js';
@@ -149,5 +150,39 @@ describe('connection failures', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect(calls).toBe(3);
+  });
+});
+
+describe('secrets on real sockets', () => {
+  const SECRET = 'tok_real_socket_secret';
+  const KEY = 'gw_real_socket_key';
+  const shown = (error: unknown) =>
+    [
+      String(error),
+      (error as Error).stack,
+      inspect(error, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+    ].join('\n');
+
+  it('a timeout and a reset carry no token or default header value, at any depth', async () => {
+    const pending: ServerResponse[] = [];
+    const srv = await startServer((req, res) => {
+      if (req.url?.includes('reset')) req.socket.destroy();
+      else pending.push(res); // never answers
+    });
+    cleanup = srv.close;
+    const c = client(srv.url, {
+      apiToken: SECRET,
+      defaultHeaders: { 'x-gateway-key': KEY },
+      timeout: 50,
+      maxRetries: 0,
+    });
+    const timeout = await c.get('/merchant_api/v1/skus', { response: Any }).catch((e: unknown) => e);
+    const reset = await c.get('/merchant_api/v1/reset', { response: Any }).catch((e: unknown) => e);
+    expect(timeout).toBeInstanceOf(APITimeoutError);
+    expect(reset).toBeInstanceOf(APIConnectionError);
+    for (const error of [timeout, reset]) {
+      expect(shown(error)).not.toContain(SECRET);
+      expect(shown(error)).not.toContain(KEY);
+    }
   });
 });
