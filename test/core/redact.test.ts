@@ -14,6 +14,8 @@ import {
   BulkUpsertError,
   FulfillmentClient,
   type FulfillmentError,
+  RedirectError,
+  ResponseTooLargeError,
   ResponseValidationError,
 } from '../../src/index.js';
 import { recordingLogger } from '../helpers/msw.js';
@@ -21,13 +23,18 @@ import { recordingLogger } from '../helpers/msw.js';
 const BASE = 'https://fulfillment.test';
 const secret = fc.stringMatching(/^[A-Za-z0-9_]{8,32}$/);
 
-type Scenario = (secrets: { token: string; key: string; shop: string; perRequest: string }) => {
+type Scenario = (
+  secrets: { token: string; key: string; shop: string; perRequest: string },
+  status: number,
+) => {
   fetch: typeof globalThis.fetch;
   run: (client: FulfillmentClient, perRequest: string) => Promise<unknown>;
   expected: abstract new (...args: never[]) => FulfillmentError;
 };
 
 const echo = (s: Record<string, string>) => Object.values(s).join(' ');
+/** Every error status the API may answer (each gives its own `APIError` subclass). */
+const statuses = fc.constantFrom(400, 401, 403, 404, 408, 409, 418, 422, 429, 500, 502, 503, 504);
 
 const scenarios: Record<string, Scenario> = {
   timeout: () => ({
@@ -52,12 +59,12 @@ const scenarios: Record<string, Scenario> = {
     run: (client, token) => client.warehouses.list(undefined, { headers: { 'x-request-token': token } }),
     expected: APIConnectionError,
   }),
-  'error answer echoing every secret': (s) => ({
+  'error answer (any status) echoing every secret': (s, status) => ({
     fetch: async () =>
       Response.json(
         { errors: [`denied: ${echo(s)}`], detail: { nested: [echo(s)] } },
         {
-          status: 403,
+          status,
           headers: {
             'x-echo': echo(s),
             'set-cookie': `session=${s.token}`,
@@ -68,6 +75,20 @@ const scenarios: Record<string, Scenario> = {
     run: (client, perRequest) =>
       client.orders.retrieve(1, undefined, { headers: { 'x-request-token': perRequest } }),
     expected: APIError,
+  }),
+  'redirect to another origin with secrets in its location': (s) => ({
+    fetch: async () =>
+      new Response('moved', {
+        status: 302,
+        headers: { location: `https://elsewhere.test/${echo(s)}?k=${s.key}` },
+      }),
+    run: (client, token) => client.warehouses.list(undefined, { headers: { 'x-request-token': token } }),
+    expected: RedirectError,
+  }),
+  'body over maxResponseBytes echoing secrets': (s) => ({
+    fetch: async () => new Response(`[${JSON.stringify(echo(s)).repeat(5000)}]`, { status: 200 }),
+    run: (client, token) => client.warehouses.list(undefined, { headers: { 'x-request-token': token } }),
+    expected: ResponseTooLargeError,
   }),
   '2xx answer echoing secrets in a wrong shape': (s) => ({
     fetch: async () => Response.json({ id: echo(s) }),
@@ -109,27 +130,35 @@ describe('secrets never appear in an error or a log line (property-based)', () =
   for (const [name, scenario] of Object.entries(scenarios)) {
     it(name, async () => {
       await fc.assert(
-        fc.asyncProperty(secret, secret, secret, secret, async (token, key, shop, perRequest) => {
-          const secrets = { token, key, shop, perRequest };
-          const { fetch, run, expected } = scenario(secrets);
-          const { lines, logger } = recordingLogger();
-          const client = new FulfillmentClient({
-            apiToken: token,
-            baseUrl: BASE,
-            defaultHeaders: { 'x-gateway-key': key, 'x-shop': shop },
-            fetch,
-            logger,
-            logLevel: 'debug',
-            maxRetries: 0,
-          });
-          const error = await run(client, perRequest).then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(error).toBeInstanceOf(expected);
-          const shown = [...outputs(error), inspect(lines, { depth: Number.POSITIVE_INFINITY })].join('\n');
-          for (const value of Object.values(secrets)) expect(shown).not.toContain(value);
-        }),
+        fc.asyncProperty(
+          secret,
+          secret,
+          secret,
+          secret,
+          statuses,
+          async (token, key, shop, perRequest, status) => {
+            const secrets = { token, key, shop, perRequest };
+            const { fetch, run, expected } = scenario(secrets, status);
+            const { lines, logger } = recordingLogger();
+            const client = new FulfillmentClient({
+              apiToken: token,
+              baseUrl: BASE,
+              defaultHeaders: { 'x-gateway-key': key, 'x-shop': shop },
+              fetch,
+              logger,
+              logLevel: 'debug',
+              maxRetries: 0,
+              maxResponseBytes: 64 * 1024,
+            });
+            const error = await run(client, perRequest).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(error).toBeInstanceOf(expected);
+            const shown = [...outputs(error), inspect(lines, { depth: Number.POSITIVE_INFINITY })].join('\n');
+            for (const value of Object.values(secrets)) expect(shown).not.toContain(value);
+          },
+        ),
         { numRuns: 25 },
       );
     });
