@@ -187,8 +187,8 @@ describe('Redactor', () => {
     const inner = Object.assign(new Error('socket tok_123456 hang up'), { code: 'ECONNRESET', request: {} });
     const summary = redactor.cause(new TypeError('fetch failed', { cause: inner }));
     expect(summary?.name).toBe('TypeError');
-    expect((summary?.cause as { code?: string }).code).toBe('ECONNRESET');
-    expect((summary?.cause as Error).message).toBe('socket *** hang up');
+    expect((summary!.cause as { code?: string }).code).toBe('ECONNRESET');
+    expect((summary!.cause as Error).message).toBe('socket *** hang up');
     expect(inspect(summary, { showHidden: true, depth: 10 })).not.toContain('request');
   });
 });
