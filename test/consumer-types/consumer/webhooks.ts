@@ -24,7 +24,7 @@ expectTypeOf(client.webhooks.verify).parameters.toEqualTypeOf<
   [
     body: WebhookBody,
     headers: WebhookHeaders,
-    options?: Pick<VerifyWebhookOptions, 'signatureHeader' | 'eventIdHeader'> | undefined,
+    options?: Pick<VerifyWebhookOptions, 'signatureHeader' | 'eventIdHeader' | 'maxBodyBytes'> | undefined,
   ]
 >();
 expectTypeOf(client.webhooks.verify).returns.toEqualTypeOf<Promise<RestockingShipmentStatusUpdatedEvent>>();
