@@ -60,6 +60,8 @@ interface APIErrorInit {
   headers: Headers;
   method: string;
   url: string;
+  /** Which attempt of the request this answer came from (1 = the first). */
+  attempt?: number | undefined;
 }
 
 /** Pulls the human-readable messages out of an error body in any of the forms seen in the wild. */
@@ -111,8 +113,10 @@ export class APIError extends FulfillmentError {
   readonly headers: Headers;
   /** Request method. */
   readonly method: string;
-  /** Request URL. */
+  /** Request URL (never with credentials: the SDK sends none in URLs). */
   readonly url: string;
+  /** Which attempt of the request failed (1 = the first), when the SDK sent it. */
+  readonly attempt: number | undefined;
 
   constructor(init: APIErrorInit, message?: string) {
     const errors = errorMessages(init.body);
@@ -124,6 +128,7 @@ export class APIError extends FulfillmentError {
     this.headers = init.headers;
     this.method = init.method;
     this.url = init.url;
+    this.attempt = init.attempt;
   }
 
   /** Rate-limit figures carried by the error response. */
@@ -203,10 +208,14 @@ export class APIConnectionError extends FulfillmentError {
   /** Request URL. */
   readonly url: string;
 
-  constructor(init: { method: string; url: string; message?: string; cause?: unknown }) {
+  /** Which attempt of the request failed (1 = the first), when the SDK sent it. */
+  readonly attempt: number | undefined;
+
+  constructor(init: { method: string; url: string; message?: string; cause?: unknown; attempt?: number }) {
     super(init.message ?? `Connection error: ${init.method} ${pathOf(init.url)}`, { cause: init.cause });
     this.method = init.method;
     this.url = init.url;
+    this.attempt = init.attempt;
   }
 }
 

@@ -47,7 +47,7 @@ export interface Pagination {
 export interface PageClient {
   readonly baseUrl: string;
   /** The client's response checks. @internal */
-  readonly _responses: Pick<ResponseParsers, 'parse'>;
+  readonly _responses: Pick<ResponseParsers, 'parse' | 'text'>;
   get<T>(
     path: string,
     init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
@@ -115,6 +115,8 @@ export class Page<T> {
   readonly #item: z.ZodType<T>;
   readonly #trail: Trail;
   readonly #url: string;
+  /** Removes the client's secrets (and this request's credentials) from a text the server sent. */
+  readonly #scrub: (text: string) => string;
   #next: PageRequest | PaginationError | null | undefined;
 
   /** @internal */
@@ -127,8 +129,10 @@ export class Page<T> {
     response: Response,
     trail: Trail,
     url: string,
+    scrub: (text: string) => string,
   ) {
     this.#url = url;
+    this.#scrub = scrub;
     this.#client = client;
     this.#request = request;
     this.#item = item;
@@ -184,7 +188,7 @@ export class Page<T> {
       const url = this.#sameOrigin(next);
       if (this.#trail.cursors.has(url)) {
         throw new PaginationError(
-          `The server sent a cursor it had sent before (${next}); stopping to avoid a loop.`,
+          `The server sent a cursor it had sent before (${this.#scrub(next)}); stopping to avoid a loop.`,
         );
       }
       return { path: url, params: undefined, options: request.options };
@@ -218,7 +222,9 @@ export class Page<T> {
       // A relative cursor is relative to the page it came from.
       url = new URL(next, this.#url);
     } catch {
-      throw new PaginationError(`The server sent a next_page_url that is not a URL: ${JSON.stringify(next)}`);
+      throw new PaginationError(
+        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
+      );
     }
     if (url.username || url.password) {
       throw new PaginationError(
@@ -279,7 +285,11 @@ function buildPage<T>(
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
   if (request.params === undefined && /^https?:/i.test(request.path)) trail.cursors.add(request.path);
-  return new Page(client, request, item, data, pagination, raw.response, trail, raw.url);
+  const redactor = raw.redactor;
+  const scrub = redactor
+    ? (text: string) => redactor.text(text)
+    : (text: string) => client._responses.text(text);
+  return new Page(client, request, item, data, pagination, raw.response, trail, raw.url, scrub);
 }
 
 function fetchPage<T>(

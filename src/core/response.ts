@@ -112,6 +112,11 @@ export class ResponseParsers {
     return this.required(spec);
   }
 
+  /** A text the server sent (a cursor, say) without the client's secrets, for a message. */
+  text(value: string): string {
+    return this.#redactor ? this.#redactor.text(value) : value;
+  }
+
   /** Checks an already-read body against `schema` in this client's mode. */
   parse<T>(schema: z.ZodType<T>, body: unknown, context: ResponseContext = {}): T {
     const onUnknown = this.#onUnknown;

@@ -217,6 +217,7 @@ export class Transport {
         }
         if (response.ok) return { response, text, method, url: target, redactor };
         failure = APIError.from({
+          attempt,
           status: response.status,
           body: redactor.value(parseBody(text)),
           headers: redactor.responseHeaders(response.headers),
@@ -229,7 +230,7 @@ export class Transport {
         }
       } catch (error) {
         if (error instanceof FulfillmentError) throw error;
-        failure = this.#failure(error, signal, method, url, redactor);
+        failure = this.#failure(error, signal, method, url, redactor, attempt);
         if (failure instanceof APIUserAbortError) throw failure;
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
       } finally {
@@ -306,6 +307,7 @@ export class Transport {
     method: string,
     url: string,
     redactor: Redactor,
+    attempt: number,
   ): FulfillmentError {
     if (error instanceof FulfillmentError) return error;
     if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
@@ -316,6 +318,7 @@ export class Transport {
         url,
         message: `Request timed out: ${method} ${url}`,
         cause: redactor.cause(error),
+        attempt,
       });
     }
     const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
@@ -325,6 +328,7 @@ export class Transport {
       url,
       message: `Connection error: ${method} ${url}${detail ? ` (${detail})` : ''}`,
       cause: redactor.cause(cause),
+      attempt,
     });
   }
 }

@@ -14,6 +14,7 @@ import {
   BulkUpsertError,
   FulfillmentClient,
   type FulfillmentError,
+  PaginationError,
   RedirectError,
   ResponseTooLargeError,
   ResponseValidationError,
@@ -89,6 +90,16 @@ const scenarios: Record<string, Scenario> = {
     fetch: async () => new Response(`[${JSON.stringify(echo(s)).repeat(5000)}]`, { status: 200 }),
     run: (client, token) => client.warehouses.list(undefined, { headers: { 'x-request-token': token } }),
     expected: ResponseTooLargeError,
+  }),
+  'cursors echoing secrets (not a URL, then a repeat)': (s) => ({
+    fetch: async (input) => {
+      const repeat = new URL((input as Request).url).searchParams.has('c');
+      const next = repeat ? `/merchant_api/v1/warehouses?c=${s.token}` : `http://[${echo(s)}`;
+      return Response.json({ data: [{ id: repeat ? 2 : 1 }], pagination: { next_page_url: next } });
+    },
+    run: (client, token) =>
+      client.warehouses.list(undefined, { headers: { 'x-request-token': token } }).toArray({ max: 5 }),
+    expected: PaginationError,
   }),
   '2xx answer echoing secrets in a wrong shape': (s) => ({
     fetch: async () => Response.json({ id: echo(s) }),

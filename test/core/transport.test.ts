@@ -50,6 +50,16 @@ function send({ method, path, ...init }: RequestParts & { method: HttpMethod; pa
   return testClient(options).request(method, path, { ...init, response: Any });
 }
 
+describe('what an error says of the request', () => {
+  it('method, URL and the attempt that failed', async () => {
+    sequence('get', '/merchant_api/v1/skus', [json(500, { errors: ['x'] })]);
+    const error = (await send({ method: 'GET', path: '/merchant_api/v1/skus' }).catch(
+      (e: unknown) => e,
+    )) as APIError;
+    expect([error.method, error.url, error.attempt]).toEqual(['GET', `${BASE}/merchant_api/v1/skus`, 3]);
+  });
+});
+
 describe('retries', () => {
   it.each([408, 429, 500, 502, 503, 504])('retries GET on %i up to maxRetries', async (status) => {
     const state = sequence('get', '/merchant_api/v1/skus', [json(status, { errors: ['x'] })]);
