@@ -26,7 +26,7 @@ const client = (baseUrl: string, maxResponseBytes: number) =>
 
 async function serve(handler: (res: ServerResponse) => void) {
   const state = { requests: 0, closed: 0 };
-  const srv = await startServer((req, res) => {
+  const srv = await startServer((_req, res) => {
     state.requests++;
     res.on('close', () => state.closed++);
     handler(res);
