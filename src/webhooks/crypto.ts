@@ -2,7 +2,10 @@
  * Webhooks: the cryptography under signing and verification — body and secrets to bytes, HMAC-SHA256
  * keys (imported once, kept in a small LRU cache), hex encoding, and the constant-time signature check.
  *
- * Web Crypto only (`globalThis.crypto.subtle`, `TextEncoder`): no Node built-in.
+ * No static Node import: where the runtime offers `node:crypto` through
+ * `process.getBuiltinModule` (Node 22+, Bun, Deno), its synchronous HMAC is used — several times
+ * faster than Web Crypto, which hands each operation to a thread pool; everywhere else
+ * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
  */
 import { FulfillmentError } from '../core/errors.js';
 import { LruMap } from '../core/lru.js';
@@ -140,6 +143,37 @@ function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/** The part of `node:crypto` used here. */
+interface NodeCrypto {
+  createHmac(algorithm: 'sha256', key: string): { update(data: Uint8Array): { digest(): Uint8Array } };
+  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+}
+
+/** `node:crypto` when the runtime offers it without a static import; `null` when not (or not wanted). */
+let native: NodeCrypto | null | undefined;
+
+function nodeCrypto(): NodeCrypto | null {
+  if (native === undefined) {
+    const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+      ?.getBuiltinModule;
+    let found: unknown;
+    try {
+      found = typeof get === 'function' ? get('node:crypto') : undefined;
+    } catch {}
+    const candidate = found as Partial<NodeCrypto> | undefined;
+    native =
+      typeof candidate?.createHmac === 'function' && typeof candidate.timingSafeEqual === 'function'
+        ? (candidate as NodeCrypto)
+        : null;
+  }
+  return native;
+}
+
+/** Forces the Web Crypto path (`true`), or goes back to the runtime's choice (`false`). @internal */
+export function preferWebCrypto(on: boolean): void {
+  native = on ? null : undefined;
+}
+
 type SubtleCryptoLike = typeof crypto.subtle;
 type HmacKey = Awaited<ReturnType<SubtleCryptoLike['importKey']>>;
 
@@ -170,6 +204,8 @@ function hmacKey(secret: string): Promise<HmacKey> {
 
 /** The lower-case hex HMAC-SHA256 of `body` keyed with `secret`. */
 export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer>): Promise<string> {
+  const node = nodeCrypto();
+  if (node) return toHex(node.createHmac('sha256', secret).update(body).digest());
   const mac = await subtle().sign('HMAC', await hmacKey(secret), body);
   return toHex(new Uint8Array(mac));
 }
@@ -180,6 +216,16 @@ export async function matchesAny(
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],
 ): Promise<boolean> {
+  const node = nodeCrypto();
+  if (node) {
+    // An HMAC-SHA256 is 32 bytes: another length cannot match (and timingSafeEqual needs equal lengths).
+    if (signature.byteLength !== 32) return false;
+    for (const secret of secrets) {
+      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(body).digest(), signature))
+        return true;
+    }
+    return false;
+  }
   const webCrypto = subtle();
   for (const secret of secrets) {
     if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, body)) return true;

@@ -2,13 +2,58 @@
  * The HMAC key cache and Web Crypto lookup under signing and verification (src/webhooks/crypto.ts),
  * observed through the public functions.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWebhookHeaders, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
-import { shipment, TOKEN } from './fixtures.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { preferWebCrypto } from '../../src/webhooks/crypto.js';
+import {
+  createWebhookHeaders,
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookSignature,
+} from '../../src/webhooks/index.js';
+import { KNOWN_ANSWERS, shipment, TOKEN } from './fixtures.js';
 
-describe('HMAC key cache', () => {
+describe('the two HMAC paths', () => {
+  afterEach(() => preferWebCrypto(false));
+
+  it.each(KNOWN_ANSWERS)(
+    '%s: node:crypto and Web Crypto sign and verify alike',
+    async (_name, body, secret, expected) => {
+      for (const web of [false, true]) {
+        preferWebCrypto(web);
+        expect(await signWebhook({ body, secret })).toBe(expected);
+        const headers = await createWebhookHeaders({ body, secret, eventId: 'e-1' });
+        await expect(verifyWebhookSignature({ body, headers, secret })).resolves.toBe(true);
+        await expect(verifyWebhookSignature({ body, headers, secret: `${secret}x` })).resolves.toBe(false);
+      }
+    },
+  );
+
+  it('uses node:crypto where the runtime offers it, and no Web Crypto call then', async () => {
+    const sign = vi.spyOn(crypto.subtle, 'sign');
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    const body = JSON.stringify(shipment({ id: 1, status: 'shipped' }));
+    const headers = await createWebhookHeaders({ body, secret: TOKEN, eventId: 'e-2' });
+    await verifyWebhook({ body, headers, secret: TOKEN });
+    expect(sign).not.toHaveBeenCalled();
+    expect(verify).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+  });
+
+  it('a signature of the wrong length is malformed on either path (never compared)', async () => {
+    for (const web of [false, true]) {
+      preferWebCrypto(web);
+      await expect(
+        verifyWebhookSignature({ body: '{}', signature: 'ab'.repeat(31), secret: TOKEN }),
+      ).rejects.toMatchObject({ reason: 'malformed_signature' });
+    }
+  });
+});
+
+describe('HMAC key cache (Web Crypto path)', () => {
+  beforeEach(() => preferWebCrypto(true));
   afterEach(() => {
     vi.restoreAllMocks();
+    preferWebCrypto(false);
   });
 
   it('imports a secret once across verifications', async () => {

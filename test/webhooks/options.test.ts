@@ -2,7 +2,8 @@
  * The checks of the options (reason `invalid_options`, `missing_secret` for a secret of the wrong
  * type) and the body size limit (`maxBodyBytes`, reason `body_too_large`, refused before hashing).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { preferWebCrypto } from '../../src/webhooks/crypto.js';
 import {
   createWebhookHeaders,
   DEFAULT_MAX_BODY_BYTES,
@@ -184,6 +185,10 @@ describe('secrets of the wrong type: missing_secret, naming the option, never th
 });
 
 describe('body_too_large (maxBodyBytes)', () => {
+  // The spies below watch Web Crypto: run this part on that path.
+  beforeEach(() => preferWebCrypto(true));
+  afterEach(() => preferWebCrypto(false));
+
   /** Spies on every Web Crypto and encoding step a verification goes through. */
   function spies() {
     return {
