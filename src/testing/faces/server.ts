@@ -3,7 +3,8 @@
  * `close()` ends every connection (idle keep-alive ones included), so a process exits by itself.
  * Request bodies are capped ({@link MAX_BODY_BYTES}); `HEAD` answers as `GET` without the body.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as Http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_BODY_BYTES as MAX_JSON_BODY_BYTES } from '../engine/json.js';
 import {
@@ -16,6 +17,20 @@ import {
   resultHeaders,
 } from '../engine/result.js';
 import type { MockListenOptions, MockServer } from './listen.js';
+
+/**
+ * `node:http`, looked up when a server starts rather than imported: no bundler then meets an
+ * `http` import in the testing kit, so `createMockApi()` with `api.fetch` bundles for browsers,
+ * workers and edge runtimes; only `listen()` needs Node (or a runtime that offers `node:http`).
+ */
+function nodeHttp(): typeof Http {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule;
+  const http = typeof get === 'function' ? (get('node:http') as typeof Http | undefined) : undefined;
+  if (!http)
+    throw new Error('api.listen() needs node:http (Node.js 22+, Bun or Deno); use api.fetch elsewhere.');
+  return http;
+}
 
 /** The largest request body the server reads (10 MiB); a larger one is answered 413. */
 export const MAX_BODY_BYTES = MAX_JSON_BODY_BYTES;
@@ -105,7 +120,7 @@ export async function startServer(
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
   }
-  const server = createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     serve(dispatch, req, res, MAX_BODY_BYTES).catch(() => req.socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
