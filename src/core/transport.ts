@@ -222,7 +222,7 @@ export class Transport {
           body: redactor.value(parseBody(text)),
           headers: redactor.responseHeaders(response.headers),
           method,
-          url,
+          url: target,
         });
         retryable = RETRYABLE_STATUS.has(response.status) && (idempotent || response.status === 429);
         if (response.status === 429 || response.status === 503) {
