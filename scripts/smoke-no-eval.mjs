@@ -2,6 +2,7 @@
 // `new Function`: Zod's compiled parsers cannot be generated there, and the SDK must fall back to
 // the classic parser silently, with the same results and errors.
 import { FulfillmentClient, ResponseValidationError } from 'merchant-fulfillment';
+import { skuBody } from './sku-body.mjs';
 
 let forbidden = false;
 try {
@@ -12,17 +13,7 @@ try {
 if (!forbidden) throw new Error('run this with --disallow-code-generation-from-strings');
 
 const sku = {
-  id: 1,
-  name: 'Mug',
-  created_at: '2025-01-01T00:00:00Z',
-  status: 'active',
-  fulfilled_by: 'service',
-  dangerous_good: false,
-  hazardous_good: false,
-  h_codes: [],
-  inventory: { reserved: 0, stocked: 0, total: 0 },
-  inventory_per_warehouse: [],
-  inventory_batches: [],
+  ...skuBody,
   merchant_sku_id: 'MUG',
   cost_in_cent: 5,
   un_numbers: ['UN1'],

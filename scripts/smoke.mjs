@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { FulfillmentClient, FulfillmentError, NotFoundError, VERSION } from 'merchant-fulfillment';
 import { SkuSchema } from 'merchant-fulfillment/schemas';
+import { skuBody } from './sku-body.mjs';
 
 const cjs = createRequire(import.meta.url)('merchant-fulfillment');
 
@@ -49,19 +50,7 @@ try {
   }
   if (cjsError instanceof cjs.RateLimitError) throw new Error('instanceof matches an unrelated class');
   // The schemas entry point.
-  const sku = {
-    id: 1,
-    name: 'x',
-    created_at: '2025-01-01T00:00:00Z',
-    status: 'active',
-    fulfilled_by: 'service',
-    dangerous_good: false,
-    hazardous_good: false,
-    h_codes: [],
-    inventory: { reserved: 0, stocked: 0, total: 0 },
-    inventory_per_warehouse: [],
-    inventory_batches: [],
-  };
+  const sku = skuBody;
   if (!SkuSchema.safeParse(sku).success) throw new Error('schemas entry');
   if (SkuSchema.safeParse({ ...sku, id: '1' }).success) throw new Error('schemas entry: no check');
   console.log(`ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok`);

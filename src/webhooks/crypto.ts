@@ -7,6 +7,7 @@
  * faster than Web Crypto, which hands each operation to a thread pool; everywhere else
  * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
  */
+import { builtinModule } from '../core/builtin.js';
 import { FulfillmentError } from '../core/errors.js';
 import { LruMap } from '../core/lru.js';
 import { WebhookVerificationError } from './errors.js';
@@ -154,13 +155,7 @@ let native: NodeCrypto | null | undefined;
 
 function nodeCrypto(): NodeCrypto | null {
   if (native === undefined) {
-    const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-      ?.getBuiltinModule;
-    let found: unknown;
-    try {
-      found = typeof get === 'function' ? get('node:crypto') : undefined;
-    } catch {}
-    const candidate = found as Partial<NodeCrypto> | undefined;
+    const candidate = builtinModule<Partial<NodeCrypto>>('node:crypto');
     native =
       typeof candidate?.createHmac === 'function' && typeof candidate.timingSafeEqual === 'function'
         ? (candidate as NodeCrypto)

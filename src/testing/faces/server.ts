@@ -6,6 +6,7 @@
 import type * as Http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { builtinModule } from '../../core/builtin.js';
 import { MAX_BODY_BYTES as MAX_JSON_BODY_BYTES } from '../engine/json.js';
 import {
   type Dispatch,
@@ -24,9 +25,7 @@ import type { MockListenOptions, MockServer } from './listen.js';
  * workers and edge runtimes; only `listen()` needs Node (or a runtime that offers `node:http`).
  */
 function nodeHttp(): typeof Http {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-    ?.getBuiltinModule;
-  const http = typeof get === 'function' ? (get('node:http') as typeof Http | undefined) : undefined;
+  const http = builtinModule<typeof Http>('node:http');
   if (!http)
     throw new Error('api.listen() needs node:http (Node.js 22+, Bun or Deno); use api.fetch elsewhere.');
   return http;
