@@ -22,7 +22,8 @@ describe('the testing kit bundled for the browser platform', () => {
       `import { createMockApi } from '${kit}';\n` +
         'export async function probe() {\n' +
         '  const api = createMockApi();\n' +
-        '  const res = await api.fetch(`${api.baseUrl}/merchant_api/v1/warehouses`, { headers: { authorization: `Bearer ${api.token}` } });\n' +
+        "  const url = api.baseUrl + '/merchant_api/v1/warehouses';\n" +
+        "  const res = await api.fetch(url, { headers: { authorization: 'Bearer ' + api.token } });\n" +
         '  return { status: res.status, body: await res.json() };\n' +
         '}\n',
     );
