@@ -45,6 +45,22 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(core|schemas|webhooks)/' },
     },
     {
+      name: 'webhooks-never-compile',
+      severity: 'error',
+      comment:
+        'The webhook functions parse with the plain schema: nothing they import reaches core/compile.ts, so an app importing only verifyWebhook does not bundle the zod compiler.',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/core/compile\\.ts$', reachable: true },
+    },
+    {
+      name: 'zod-mini-only',
+      severity: 'error',
+      comment:
+        'src/ uses zod/mini (and the English locale of zod/locales): classic zod cannot be tree-shaken and builds its methods on every schema at import.',
+      from: { path: '^src/' },
+      to: { path: '^node_modules/zod/', pathNot: '^node_modules/zod/(mini|locales)/' },
+    },
+    {
       name: 'sdk-never-imports-the-kit',
       severity: 'error',
       comment: 'The testing kit builds on the SDK, never the reverse.',

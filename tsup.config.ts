@@ -7,19 +7,26 @@ const entry = {
 
 /** What every build shares. Quiet unless it fails: `npm install` runs the build (prepare). */
 const common: Options = {
-  dts: true,
   sourcemap: true,
   target: 'node22',
-  treeshake: true,
   silent: true,
 };
 
 export default defineConfig([
-  // ESM: dependencies stay external and are resolved by the consumer.
-  { ...common, entry, format: ['esm'] },
-  // CommonJS: ky ships ESM only, so it is bundled into the CJS build; zod ships CJS itself.
-  { ...common, entry, format: ['cjs'], noExternal: ['ky'] },
+  // ESM: one output module per source module (not bundled), so that a bundler drops every module
+  // an app does not reach (`"sideEffects": false`). Dependencies stay external.
+  {
+    ...common,
+    entry: ['src/**/*.ts', '!src/testing/**'],
+    outDir: 'dist/esm',
+    format: ['esm'],
+    bundle: false,
+  },
+  // The ESM declarations: one file per entry point.
+  { ...common, entry, format: ['esm'], dts: { only: true } },
+  // CommonJS: one bundle per entry point. ky ships ESM only, so it is bundled in; zod ships CJS.
+  { ...common, entry, format: ['cjs'], dts: true, treeshake: true, noExternal: ['ky'] },
   // The testing kit is ESM only: msw (an optional peer) is ESM only, and the kit loads it with a
   // top-level await. CommonJS users load it with `await import('merchant-fulfillment/testing')`.
-  { ...common, entry: { testing: 'src/testing/index.ts' }, format: ['esm'] },
+  { ...common, entry: { testing: 'src/testing/index.ts' }, format: ['esm'], dts: true, treeshake: true },
 ]);

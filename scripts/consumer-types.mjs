@@ -5,10 +5,11 @@
  * optional peer `msw` installed. `npm run test:types`.
  *
  *   node scripts/consumer-types.mjs [--build] [--ts=5.5,6.0,7] [--variant=with-msw,without-msw]
+ *                                   [--resolution=node10,node16-esm,node16-cjs,bundler|none]
  *                                   [--jobs=N] [--keep] [--verbose]
  *
  * - `--build` rebuilds dist/ first (by default it is built only when missing; a dist/ older than
- *   src/ gets a warning). `--ts` / `--variant` restrict the matrix. `--jobs` sets how many compilers
+ *   src/ gets a warning). `--ts` / `--variant` / `--resolution` restrict the matrix. `--jobs` sets how many compilers
  *   run at once (default: one per two cores). `--keep` keeps the temporary projects and prints
  *   their path. `--verbose` prints every line of every diagnostic of a failing case.
  * - Prints one line per compiler × variant × case (`ok` / `FAIL` and why), then `N passed, M failed`;
@@ -26,6 +27,8 @@
  *   type comes from …"). `// @hint /regex/` (optional): a better message to hope for; when no error
  *   matches it, a note is printed (not a failure).
  * - `// @variant with-msw` (or `without-msw`) at the top of any file restricts it to that variant.
+ * - `resolution/esm.ts`, `resolution/cjs.cts`: the resolution matrix's files (below).
+ * - `install/`: files of scripts/install-consumers.mjs (real installs beside msw 2 and 3), not used here.
  *
  * Each consumer project is a directory under one `os.tmpdir()` folder (removed at the end, also on
  * Ctrl-C) holding the unpacked tarball as `node_modules/merchant-fulfillment`, symlinks to this
@@ -39,6 +42,19 @@
  * the package's declarations (no error in node_modules/merchant-fulfillment) and the dependencies'
  * declarations. Errors in msw's own declarations under a compiler older than msw's `typescript`
  * peer range are printed as a note, not counted: a consumer on that compiler cannot use msw's types.
+ *
+ * The resolution matrix (`RESOLUTION_MODES`, with the project's TypeScript only): the entry points
+ * (`merchant-fulfillment`, `/schemas`, `/testing`) imported by `resolution/esm.ts` under
+ * `moduleResolution` node10, node16 and bundler, and by `resolution/cjs.cts` (a CommonJS file) under
+ * node16, in the "with-msw" layout. Per mode: the compiler case, the file, and one
+ * `[resolution]` case per entry point, read from `--traceResolution`: it resolved into the package,
+ * to declarations of the importer's format (CommonJS for node16's `.cts` and node10's
+ * `module: commonjs`, ESM otherwise), except `/testing`, ESM only, always ESM (CommonJS takes
+ * its types with `import type … with { 'resolution-mode': 'import' }` and loads it with
+ * `await import()`). skipLibCheck is on in these projects (the main matrix checks the declarations,
+ * under nodenext) except under node10, the one mode whose resolution of the declarations' own
+ * imports nodenext does not cover; msw's declarations do not support node10 (their imports need
+ * `exports`), so errors there are a note.
  *
  * The helpers are exported for bench/types.mjs.
  */
@@ -120,6 +136,48 @@ function compilerBin(compiler) {
 export const VARIANTS = [
   { id: 'with-msw', msw: true },
   { id: 'without-msw', msw: false },
+];
+
+/**
+ * The resolution matrix: `cjs` when the importing file is CommonJS. TypeScript 6 deprecates node10
+ * (`ignoreDeprecations` is what such a consumer must set too).
+ */
+export const RESOLUTION_MODES = [
+  {
+    id: 'node10',
+    file: 'resolution/esm.ts',
+    cjs: true,
+    options: {
+      module: 'commonjs',
+      moduleResolution: 'node10',
+      ignoreDeprecations: '6.0',
+      skipLibCheck: false,
+    },
+  },
+  {
+    id: 'node16-esm',
+    file: 'resolution/esm.ts',
+    cjs: false,
+    options: { module: 'node16', moduleResolution: 'node16' },
+  },
+  {
+    id: 'node16-cjs',
+    file: 'resolution/cjs.cts',
+    cjs: true,
+    options: { module: 'node16', moduleResolution: 'node16' },
+  },
+  {
+    id: 'bundler',
+    file: 'resolution/esm.ts',
+    cjs: false,
+    options: { module: 'esnext', moduleResolution: 'bundler' },
+  },
+];
+/** The entry points the resolution matrix checks, and whether each is ESM only. */
+const ENTRY_POINTS = [
+  { specifier: PACKAGE, esmOnly: false },
+  { specifier: `${PACKAGE}/schemas`, esmOnly: false },
+  { specifier: `${PACKAGE}/testing`, esmOnly: true },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -493,6 +551,105 @@ function judge({ dir, files, sources, result, verbose, compiler, mswRange }) {
   return cases;
 }
 
+/**
+ * The module resolutions `tsc --traceResolution` printed: `{ specifier, from, to }` (absolute paths;
+ * `to` undefined when not resolved), in order.
+ */
+export function parseResolutions(output, cwd) {
+  const resolutions = [];
+  let pending;
+  for (const line of output.split(/\r?\n/)) {
+    const start = /^======== Resolving module '(.+)' from '(.+)'\. ========$/.exec(line);
+    if (start) {
+      pending = { specifier: start[1], from: path.resolve(cwd, start[2]) };
+      continue;
+    }
+    const end = /^======== Module name '(.+?)' was (?:successfully resolved to '(.+?)'|not resolved)/.exec(
+      line,
+    );
+    if (end && pending?.specifier === end[1]) {
+      resolutions.push({ ...pending, to: end[2] === undefined ? undefined : path.resolve(cwd, end[2]) });
+      pending = undefined;
+    }
+  }
+  return resolutions;
+}
+
+/** Turns one compilation of the resolution matrix into cases (see the header). */
+function judgeResolution({ dir, mode, result, verbose }) {
+  const list = (ds) => ds.map((d) => showDiagnostic(d, dir, verbose));
+  const globals = result.diagnostics.filter((d) => d.file === undefined);
+  const located = result.diagnostics.filter((d) => d.file !== undefined);
+  const pkgRoot = path.join(dir, 'node_modules', PACKAGE) + path.sep;
+  const isMsw = (d) => /[\\/]node_modules[\\/](msw|@mswjs)[\\/]/.test(d.file);
+  const own = located.filter((d) => !d.file.includes(`${path.sep}node_modules${path.sep}`));
+  const pkgErrors = located.filter((d) => d.file.startsWith(pkgRoot));
+  const deps = located.filter((d) => !own.includes(d) && !pkgErrors.includes(d));
+  const mswNotes = mode.id === 'node10' ? deps.filter(isMsw) : [];
+  const depErrors = deps.filter((d) => !mswNotes.includes(d));
+  const crashed = result.signal || (result.code !== 0 && result.diagnostics.length === 0);
+  const cases = [
+    {
+      name: '[compiler] ran, config accepted',
+      ok: !crashed && globals.length === 0,
+      details: crashed
+        ? [
+            `tsc exited with ${result.signal ?? result.code}`,
+            ...(result.stdout + result.stderr).trim().split('\n').slice(-20),
+          ]
+        : list(globals),
+    },
+  ];
+  if (mode.options.skipLibCheck === false) {
+    cases.push({ name: `[declarations] ${PACKAGE}`, ok: pkgErrors.length === 0, details: list(pkgErrors) });
+  }
+  cases.push({
+    name: '[declarations] dependencies',
+    ok: depErrors.length === 0,
+    details: list(depErrors),
+    notes:
+      mswNotes.length > 0
+        ? [
+            `note: ${mswNotes.length} error(s) in msw's own declarations, not counted: msw does not support ${mode.id} (first: ${showDiagnostic(mswNotes[0], dir, false)})`,
+          ]
+        : [],
+  });
+  cases.push({ name: mode.file, ok: own.length === 0, details: list(own) });
+  const file = path.join(dir, mode.file);
+  const resolutions = parseResolutions(result.stdout, dir).filter((r) => r.from === file);
+  const pkgType = JSON.parse(readFileSync(path.join(pkgRoot, 'package.json'), 'utf8')).type;
+  // A declaration file's format: by extension, and for `.d.ts` by the package's "type".
+  const format = (to) =>
+    to.endsWith('.d.mts') || (to.endsWith('.d.ts') && pkgType === 'module')
+      ? 'ESM'
+      : to.endsWith('.d.cts') || to.endsWith('.d.ts')
+        ? 'CommonJS'
+        : 'not a declaration file';
+  for (const entry of ENTRY_POINTS) {
+    const found = resolutions.filter((r) => r.specifier === entry.specifier);
+    const wanted = entry.esmOnly || !mode.cjs ? 'ESM' : 'CommonJS';
+    const problems = [];
+    if (found.length === 0)
+      problems.push(`${mode.file} has no resolution of '${entry.specifier}' in the trace`);
+    for (const r of found) {
+      if (!r.to) problems.push('not resolved');
+      else if (!r.to.startsWith(pkgRoot)) problems.push(`resolved outside the package: ${r.to}`);
+      else if (format(r.to) !== wanted) {
+        problems.push(
+          `resolved to ${path.relative(pkgRoot, r.to)} (${format(r.to)}), wanted ${wanted} declarations`,
+        );
+      }
+    }
+    const targets = [...new Set(found.filter((r) => r.to).map((r) => path.relative(pkgRoot, r.to)))];
+    cases.push({
+      name: `[resolution] ${entry.specifier} -> ${targets.join(', ') || '?'}`,
+      ok: problems.length === 0,
+      details: problems,
+    });
+  }
+  return cases;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
@@ -505,6 +662,7 @@ function parseArgs(argv) {
     verbose: argv.includes('--verbose'),
     ts: value('ts')?.split(','),
     variants: value('variant')?.split(','),
+    resolution: value('resolution')?.split(','),
     jobs: value('jobs') ? Number(value('jobs')) : undefined,
   };
 }
@@ -551,12 +709,30 @@ export async function main(argv = process.argv.slice(2)) {
       return { variant, dir, files, setup };
     });
 
+    // The resolution matrix, with the project's compiler only.
+    const project60 = compilers.find((c) => c.id === '6.0' && !c.skip);
+    const modes = project60
+      ? RESOLUTION_MODES.filter((m) => !args.resolution || args.resolution.includes(m.id))
+      : [];
+    const resolutionProjects = modes.map((mode) => {
+      const dir = path.join(tmp, `resolution-${mode.id}`);
+      const compilerOptions = { ...consumerCompilerOptions(), skipLibCheck: true, ...mode.options };
+      createConsumer({ dir, tarball, msw: true, files: [mode.file], compilerOptions });
+      return { mode, dir };
+    });
+
     const runnable = compilers.filter((c) => !c.skip);
-    const jobs = runnable.flatMap((compiler) =>
-      projects.map(
-        (project) => () => runTsc(compiler, project.dir, ['-p', 'tsconfig.json', '--pretty', 'false']),
+    const jobs = [
+      ...runnable.flatMap((compiler) =>
+        projects.map(
+          (project) => () => runTsc(compiler, project.dir, ['-p', 'tsconfig.json', '--pretty', 'false']),
+        ),
       ),
-    );
+      ...resolutionProjects.map(
+        (project) => () =>
+          runTsc(project60, project.dir, ['-p', 'tsconfig.json', '--pretty', 'false', '--traceResolution']),
+      ),
+    ];
     // tsc (node) keeps about two cores busy (GC threads): one job per two cores is fastest.
     const cores = os.availableParallelism?.() ?? os.cpus().length;
     const parallel = args.jobs ?? Math.max(1, Math.min(4, Math.floor(cores / 2)));
@@ -571,27 +747,37 @@ export async function main(argv = process.argv.slice(2)) {
         console.log(`FAIL ts-${compiler.id} could not run: ${compiler.skip}`);
       }
     }
+    const print = (label, cases) => {
+      for (const c of cases) {
+        if (c.ok) passed++;
+        else failed++;
+        console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label} ${c.name}`);
+        const details = c.ok ? [] : c.details;
+        const shown = args.verbose ? details : details.slice(0, 6);
+        for (const line of shown) console.log(`       ${line}`);
+        if (shown.length < details.length) console.log(`       … ${details.length - shown.length} more`);
+        for (const note of c.notes ?? []) console.log(`       ${note}`);
+      }
+    };
     let index = 0;
     for (const compiler of runnable) {
       for (const project of projects) {
         const result = results[index++];
         const label = `ts-${compiler.version} ${project.variant.id}`;
         console.log(`\n# ${label} (${(result.ms / 1000).toFixed(1)} s)`);
-        const cases = [
+        print(label, [
           project.setup,
           ...judge({ ...project, sources, result, verbose: args.verbose, compiler, mswRange }),
-        ];
-        for (const c of cases) {
-          if (c.ok) passed++;
-          else failed++;
-          console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label} ${c.name}`);
-          const details = c.ok ? [] : c.details;
-          const shown = args.verbose ? details : details.slice(0, 6);
-          for (const line of shown) console.log(`       ${line}`);
-          if (shown.length < details.length) console.log(`       … ${details.length - shown.length} more`);
-          for (const note of c.notes ?? []) console.log(`       ${note}`);
-        }
+        ]);
       }
+    }
+    for (const project of resolutionProjects) {
+      const result = results[index++];
+      const label = `ts-${project60.version} ${project.mode.id}`;
+      console.log(
+        `\n# ${label}: moduleResolution ${project.mode.options.moduleResolution} (${(result.ms / 1000).toFixed(1)} s)`,
+      );
+      print(label, judgeResolution({ ...project, result, verbose: args.verbose }));
     }
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);

@@ -2,7 +2,7 @@
  * FulfillmentClient: construction, one field per API namespace, and the one request surface
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { APIPromise } from './core/api-promise.js';
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
@@ -30,9 +30,16 @@ import { Webhooks } from './resources/webhooks.js';
 
 export type { ClientOptions } from './core/options.js';
 
+const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
+
 /** Reads an environment variable where the runtime has an environment. */
 function readEnv(name: string): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  try {
+    return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  } catch {
+    // Deno without `--allow-env` throws on the read: no environment, then.
+    return undefined;
+  }
 }
 
 /**
@@ -104,6 +111,10 @@ export class FulfillmentClient implements RequestSurface {
     this.returns = new Returns(this);
     this.warehouses = new Warehouses(this);
     this.webhooks = new Webhooks(() => resolved.apiToken);
+    // Safe view for `util.inspect` / `console.log`: the token is never included. Set on the
+    // instance, not declared as a method: a computed method key would keep the class (and all it
+    // reaches) in every bundle that imports the package, used or not.
+    Object.defineProperty(this, INSPECT, { value: () => this.toJSON() });
   }
 
   /** `GET` a path of the API. Input problems reject the promise; nothing is sent then. */
@@ -140,7 +151,7 @@ export class FulfillmentClient implements RequestSurface {
    * Starts a list request and returns its `PagePromise`: `await` it for the first page, `for await`
    * it for every item. Every next page is fetched through {@link get}.
    */
-  getAPIList<T>(path: RequestPath, item: z.ZodType<T>, init: ClientListInit = {}): PagePromise<T> {
+  getAPIList<T>(path: RequestPath, item: z.core.$ZodType<T>, init: ClientListInit = {}): PagePromise<T> {
     const { spec, raw } = this.#send('GET', path, init);
     const request = { path: spec?.path ?? String(path), params: spec?.params, options: init.options };
     return new PagePromise(this, raw, request, item);
@@ -162,11 +173,6 @@ export class FulfillmentClient implements RequestSurface {
 
   /** Safe view for `JSON.stringify`: the token is never included. */
   toJSON(): Record<string, unknown> {
-    return { ...this.#summary };
-  }
-
-  /** Safe view for `util.inspect` / `console.log`: the token is never included. */
-  [Symbol.for('nodejs.util.inspect.custom')](): Record<string, unknown> {
     return { ...this.#summary };
   }
 }

@@ -1,12 +1,14 @@
 /**
  * merchant-fulfillment: the TypeScript SDK of the Merchant Fulfillment API.
  * @packageDocumentation
+ * @module merchant-fulfillment
  */
 export { type ClientOptions, FulfillmentClient } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,
   APIError,
+  type APIErrorInit,
   APITimeoutError,
   APIUserAbortError,
   AuthenticationError,
@@ -32,7 +34,7 @@ export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { HttpMethod, QueryParams, RequestParts, RequestPath } from './core/request.js';
 export type { RawResponse, ResponseParser, ResponseSpec } from './core/response.js';
 export type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
-export type { Id, QueryValue } from './core/url.js';
+export type { Id, QueryScalar, QueryValue } from './core/url.js';
 export type { ValidationMode } from './core/validation.js';
 export {
   type BulkUpsertChunk,

@@ -179,6 +179,22 @@ describe('secrets', () => {
     expect(lines.filter((l) => l.level === 'debug').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('treats an environment that refuses to be read (Deno without --allow-env) as empty', () => {
+    const env = process.env;
+    const refusing = new Proxy(env, {
+      get: (_target, name) => {
+        throw new Error(`Requires env access to "${String(name)}"`);
+      },
+    });
+    Object.defineProperty(process, 'env', { value: refusing, configurable: true, writable: true });
+    try {
+      const client = new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE });
+      expect(client.toJSON()).toMatchObject({ logLevel: 'warn', baseUrl: BASE });
+    } finally {
+      Object.defineProperty(process, 'env', { value: env, configurable: true, writable: true });
+    }
+  });
+
   it('logs nothing at level off and nothing below warn by default', async () => {
     captureWarehouses();
     const off = recordingLogger();

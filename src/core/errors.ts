@@ -54,7 +54,8 @@ export class FulfillmentError extends Error {
   // biome-ignore-end lint/complexity/noThisInStatic: see above
 }
 
-interface APIErrorInit {
+/** What an {@link APIError} is built from: the response's status, body and headers, and the request. */
+export interface APIErrorInit {
   status: number;
   body: unknown;
   headers: Headers;

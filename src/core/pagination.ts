@@ -3,7 +3,7 @@
  * with — page numbers (`current_page` / `page_count`), a cursor (`next_page_url`) or a bare JSON
  * array — holds one page at a time, and refuses to loop.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import type { ListOptions } from './options.js';
@@ -76,8 +76,8 @@ interface Trail {
 export const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
 
-const arraySchemas = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
-function arrayOf(item: z.ZodType): z.ZodArray<z.ZodType> {
+const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
+function arrayOf(item: z.core.$ZodType): z.ZodMiniArray {
   let schema = arraySchemas.get(item);
   if (!schema) {
     schema = z.array(item);
@@ -112,7 +112,7 @@ export class Page<T> {
   readonly response: Response;
   readonly #client: PageClient;
   readonly #request: PageRequest;
-  readonly #item: z.ZodType<T>;
+  readonly #item: z.core.$ZodType<T>;
   readonly #trail: Trail;
   readonly #url: string;
   /** Removes the client's secrets (and this request's credentials) from a text the server sent. */
@@ -123,7 +123,7 @@ export class Page<T> {
   constructor(
     client: PageClient,
     request: PageRequest,
-    item: z.ZodType<T>,
+    item: z.core.$ZodType<T>,
     data: T[],
     pagination: Pagination | null,
     response: Response,
@@ -244,7 +244,7 @@ export class Page<T> {
 function buildPage<T>(
   client: PageClient,
   request: PageRequest,
-  item: z.ZodType<T>,
+  item: z.core.$ZodType<T>,
   raw: RawResponse,
   previous: Trail | undefined,
 ): Page<T> {
@@ -295,7 +295,7 @@ function buildPage<T>(
 function fetchPage<T>(
   client: PageClient,
   request: PageRequest,
-  item: z.ZodType<T>,
+  item: z.core.$ZodType<T>,
   previous: Trail | undefined,
 ): Promise<Page<T>> {
   return client.get(request.path, {
@@ -316,7 +316,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
    * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
    * request. @internal
    */
-  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: z.ZodType<T>) {
+  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: z.core.$ZodType<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
   }

@@ -3,7 +3,8 @@
  * checked), the query (validated, then encoded), the body (validated) and the request options
  * (checked). Whatever is wrong becomes one `RequestValidationError` before anything is sent.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
+import { compiled } from './compile.js';
 import { RequestValidationError } from './errors.js';
 import { jsonIssue } from './json.js';
 import {
@@ -55,13 +56,13 @@ export interface RequestParts {
   /** Query parameters as the caller passed them. */
   query?: object | undefined;
   /** Validates `query` (its output is what is sent); without it, `query` is sent as given. */
-  querySchema?: z.ZodType | undefined;
+  querySchema?: z.core.$ZodType | undefined;
   /** Reshapes the validated query before encoding (e.g. a list joined by commas). */
   toQuery?: ((valid: Record<string, unknown>) => QueryParams) | undefined;
   /** JSON body as the caller passed it. */
   body?: unknown;
   /** Validates `body` (its output is what is sent); without it, `body` is sent as given. */
-  bodySchema?: z.ZodType | undefined;
+  bodySchema?: z.core.$ZodType | undefined;
   /**
    * Whether the request may be repeated safely. Defaults to true for every method but POST.
    * A non-idempotent request is retried only when it provably never reached the server's logic.
@@ -124,12 +125,12 @@ export function buildRequest(
   if (init.query !== undefined) {
     misplacedOptions(init.query, context);
     const valid = (
-      init.querySchema ? validateRequest(init.querySchema, init.query, context) : init.query
+      init.querySchema ? validateRequest(compiled(init.querySchema), init.query, context) : init.query
     ) as Record<string, unknown>;
     params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
-  const body = init.bodySchema ? validateRequest(init.bodySchema, init.body, context) : init.body;
+  const body = init.bodySchema ? validateRequest(compiled(init.bodySchema), init.body, context) : init.body;
   let bodyText: string | undefined;
   if (body !== undefined) {
     const issue = jsonIssue(body);

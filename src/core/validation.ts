@@ -2,12 +2,17 @@
  * Validation on both sides of the wire: requests before they are sent, responses as they arrive,
  * in the mode the caller passes (`'strict'`, `'lenient'` or `'off'`).
  *
- * Open enums: a response enum is a `z.string()` whose metadata lists its known values
- * (`.meta({ knownValues })`, see `openEnum` in the schemas). Every mode accepts any string there, so
+ * Open enums: a response enum is a `z.string()` registered in `z.globalRegistry` with its known
+ * values (`{ knownValues }`, see `openEnum` in the schemas). Every mode accepts any string there, so
  * a value the SDK does not know yet never breaks a parse; `'strict'` then reports each unknown value
  * by its path (see {@link unknownEnumValues}).
+ *
+ * Every parse here runs the schema it is given: the client passes the compiled form
+ * (`compiled` in `compile.ts`), the webhook functions the schema itself, so they never load the
+ * compiler. Messages come from the parse context, not from a global zod configuration.
  */
-import * as z from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 /** How responses are checked: see `ClientOptions.validateResponses`. */
@@ -33,36 +38,36 @@ export function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): Vali
   return out;
 }
 
-const compiledCache = new WeakMap<z.ZodType, z.ZodType>();
+let english: z.core.$ZodErrorMap | undefined;
 
 /**
- * The compiled form of a schema (built once per schema). Falls back silently to the schema itself
- * where the runtime forbids code generation (`new Function`), as some edge runtimes do.
+ * The messages of zod's own issues: those of the app's zod configuration when it sets any
+ * (`z.config(…)`; classic `zod` sets English), else English. `zod/mini` installs no locale and
+ * the SDK leaves the global configuration alone, so the English locale travels with each parse.
  */
-export function compiled<T extends z.ZodType>(schema: T): T {
-  let fast = compiledCache.get(schema) as T | undefined;
-  if (!fast) {
-    try {
-      fast = z.compile(schema);
-    } catch {
-      fast = schema;
-    }
-    compiledCache.set(schema, fast);
-  }
-  return fast;
-}
+const messages: z.core.$ZodErrorMap = (issue) => {
+  const { customError, localeError } = z.config();
+  const configured = customError?.(issue) ?? localeError?.(issue);
+  if (configured !== undefined && configured !== null) return configured;
+  english ??= en().localeError;
+  return english(issue);
+};
+
+/** The context of every parse of the SDK (zod copies it per parse, so one object serves all). */
+const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
 
 /**
  * Validates request input against its schema and returns the wire form (the schema's output).
- * Throws one {@link RequestValidationError} listing every bad field; nothing is sent then.
+ * Throws one {@link RequestValidationError} listing every bad field; nothing is sent then. The
+ * client passes the compiled schema (`compiled(schema)`, see `compile.ts`).
  */
-export function validateRequest<T extends z.ZodType>(
+export function validateRequest<T extends z.core.$ZodType>(
   schema: T,
   value: unknown,
   context?: string,
   prefix = '',
 ): z.output<T> {
-  const result = compiled(schema).safeParse(value);
+  const result = z.safeParse(schema, value, PARSE_CONTEXT);
   if (result.success) return result.data;
   throw new RequestValidationError(toIssues(result.error.issues, prefix), context);
 }
@@ -83,9 +88,11 @@ export interface UnknownEnumValue extends ValidationIssue {
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
  * enum values (each unknown value is passed to `onUnknown`, when given), `'strict'` also rejects
- * unknown enum values, `'off'` returns the body unchecked.
+ * unknown enum values, `'off'` returns the body unchecked. `schema` is run as given: the client
+ * passes its compiled form (`compiled(schema)`, whose parts are the schema's own, so the open enums
+ * are still found), the webhook functions the schema itself.
  */
-export function parseResponse<T extends z.ZodType>(
+export function parseResponse<T extends z.core.$ZodType>(
   schema: T,
   body: unknown,
   mode: ValidationMode,
@@ -93,7 +100,7 @@ export function parseResponse<T extends z.ZodType>(
   onUnknown?: (found: readonly UnknownEnumValue[]) => void,
 ): z.output<T> {
   if (mode === 'off') return body as z.output<T>;
-  const result = compiled(schema).safeParse(body);
+  const result = z.safeParse(schema, body, PARSE_CONTEXT);
   const unknown = mode === 'strict' || onUnknown ? unknownEnumValues(schema, body) : [];
   if (result.success && unknown.length === 0) return result.data;
   if (result.success && mode === 'lenient') {
@@ -105,6 +112,17 @@ export function parseResponse<T extends z.ZodType>(
     ...(mode === 'strict' ? unknown.map(({ path, message }) => ({ path, message })) : []),
   ];
   throw new ResponseValidationError({ body, issues, ...context });
+}
+
+/**
+ * {@link parseResponse} in `'lenient'` mode with nobody to tell of unknown enum values (what the
+ * webhook functions need): the same result and error, without the open-enum walk, so an app that
+ * only verifies webhooks does not bundle it.
+ */
+export function parseLenient<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = z.safeParse(schema, body, PARSE_CONTEXT);
+  if (result.success) return result.data;
+  throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
 }
 
 /** Finds the unknown values of a value's open enums; pushes one issue per value found. */
@@ -148,7 +166,7 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
   let check: EnumCheck | null = null;
   switch (def.type) {
     case 'string': {
-      const values = z.globalRegistry.get(schema as z.ZodType)?.[KNOWN_VALUES];
+      const values = z.globalRegistry.get(schema)?.[KNOWN_VALUES];
       if (Array.isArray(values)) {
         const known = new Set<unknown>(values);
         const message = `expected one of ${values.map((v) => `'${String(v)}'`).join(', ')}`;
@@ -227,7 +245,7 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
  * each as an issue naming its path (`items[2].status: expected one of …`). Walks only the parts of
  * the schema that hold open enums.
  */
-export function unknownEnumValues(schema: z.ZodType, body: unknown): UnknownEnumValue[] {
+export function unknownEnumValues(schema: z.core.$ZodType, body: unknown): UnknownEnumValue[] {
   const check = enumCheckOf(schema);
   const out: UnknownEnumValue[] = [];
   check?.(body, '', out);

@@ -3,7 +3,8 @@
  * most 100, sending them a few at a time, and what a run did — its result, or the
  * `BulkUpsertError` of a run that stopped part-way.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { compiled } from '../core/compile.js';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { parseBody, type ResponseParsers } from '../core/response.js';
@@ -151,7 +152,7 @@ export async function bulkUpsert(
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
     throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
   }
-  const items = validateRequest(BulkItemsSchema, skus, `POST ${BULK_UPSERT}`, 'skus');
+  const items = validateRequest(compiled(BulkItemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
 
   const chunks: BulkUpsertChunk[] = [];
   for (let start = 0; start < items.length; start += chunkSize) {

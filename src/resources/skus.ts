@@ -1,7 +1,7 @@
 /**
  * The SKU catalogue and its inventory (`/merchant_api/v1/skus`).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { FulfillmentError } from '../core/errors.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
@@ -25,14 +25,17 @@ import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bul
 import { APIResource } from './resource.js';
 
 const SKUS = '/merchant_api/v1/skus';
-/** Most pages of 100 SKUs that `skus.delete` reads to find a SKU the API did not send back. */
+/**
+ * Most pages of 100 SKUs that `skus.delete` reads to find a SKU the API did not send back. Its
+ * JSDoc quotes the number, since the constant is not exported to users: change both.
+ */
 export const READ_BACK_PAGES = 5;
 const OptionalSku = optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
 const LookupSchema = z.strictObject({
   merchantSkuId: z
     .string({ error: 'expected a non-empty string' })
-    .min(1, { error: 'expected a non-empty string' }),
+    .check(z.minLength(1, { error: 'expected a non-empty string' })),
 });
 const lookupQuery = (valid: Record<string, unknown>) => ({
   merchant_sku_ids: [valid.merchantSkuId as string],
@@ -88,7 +91,7 @@ export class Skus extends APIResource {
    * Marks an active SKU deleted. `DELETE /merchant_api/v1/skus/{id}`. Resolves with the SKU as it
    * stands after the delete (`status: 'deleted'`). The API documents no response body: when it
    * answers without the SKU, the SDK reads it back from the SKU list, newest first (the API has no
-   * `GET /skus/{id}`): at most {@link READ_BACK_PAGES} requests of 100 SKUs. If that read fails or
+   * `GET /skus/{id}`): at most 5 requests of 100 SKUs. If that read fails or
    * does not find it, the error says the delete itself succeeded.
    */
   delete(id: Id, options?: RequestOptions): APIPromise<Sku> {

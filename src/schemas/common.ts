@@ -2,7 +2,7 @@
  * Building blocks shared by every schema: open enums, lenient response objects, and request
  * primitives with readable messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * An enum typed closed and parsed open. The type is the union of the documented values, so an
@@ -12,20 +12,22 @@ import * as z from 'zod';
  * mode rejects it. Forward compatibility without a type that accepts every string.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.string().meta({ knownValues: values }) as unknown as z.ZodType<T[number], string>;
+  // Registered, not `z.meta(…)`: a metadata check would keep every response schema off `z.compile`.
+  const schema = z.string().register(z.globalRegistry, { knownValues: values });
+  return schema as unknown as z.ZodMiniType<T[number], string>;
 }
 
 /**
  * A documented response field that may have no value: typed `T | null`, and `null` when the API
  * leaves the key out, so the key is always there after parsing.
  */
-export const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
+export const orNull = <T extends z.core.$ZodType>(schema: T) => z._default(z.nullable(schema), null);
 
 /**
  * A response field the API sends only in some answers (`batches` with `include=batches`, the quirky
  * spellings): typed optional, `?: T | null`.
  */
-export const sometimes = <T extends z.ZodType>(schema: T) => schema.nullable().exactOptional();
+export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 /**
  * `T` with at least one of the keys `A` and `B` present: `{ A } | { B } | { A, B }`. The compiler
@@ -49,12 +51,14 @@ export const batchShape = {
 
 /** Two-letter ISO code (country, province). */
 export const twoLetterCode = () =>
-  z.string({ error: 'expected string' }).regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' });
+  z
+    .string({ error: 'expected string' })
+    .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
 /** Three-letter ISO 4217 currency code. */
 export const currencyCode = () =>
   z
     .string({ error: 'expected string' })
-    .regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' });
+    .check(z.regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' }));
 
 // ---------------------------------------------------------------------------------------------
 // Request helpers whose message for a missing value reads `required`.
@@ -72,7 +76,7 @@ export const requiredOr =
 /** Any string (optional request field); a wrong type reads `expected string`. */
 export const text = () => z.string({ error: 'expected string' });
 /** A string or `null` (where the API documents `null`, e.g. to clear a value). */
-export const nullableText = () => z.string({ error: 'expected string or null' }).nullable();
+export const nullableText = () => z.nullable(z.string({ error: 'expected string or null' }));
 /** A boolean; a wrong type reads `expected boolean`. */
 export const bool = () => z.boolean({ error: 'expected boolean' });
 /** A finite number; a wrong type reads `expected number`. */
@@ -80,7 +84,7 @@ export const num = () => z.number({ error: 'expected number' });
 
 /** Required non-empty string: missing → `required`, empty → `must not be empty`. */
 export const requiredText = () =>
-  z.string({ error: requiredOr('expected string') }).min(1, { error: 'must not be empty' });
+  z.string({ error: requiredOr('expected string') }).check(z.minLength(1, { error: 'must not be empty' }));
 const isInteger = (value: number): boolean => Number.isSafeInteger(value);
 const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger(value) || value > 0;
 
@@ -90,23 +94,25 @@ const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger
  * `merchant_item_id` reported by the order's rule in the same error.
  */
 export const integer = () =>
-  z.number({ error: 'expected integer' }).refine(isInteger, { error: 'expected integer' });
+  z.number({ error: 'expected integer' }).check(z.refine(isInteger, { error: 'expected integer' }));
 /** Integer > 0 (request side), non-aborting (see {@link integer}). */
 export const positiveInteger = () =>
-  integer().refine(isPositiveOrNotInteger, { error: 'expected integer > 0' });
+  integer().check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
 /** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */
 export const requiredInt = () =>
-  z.number({ error: requiredOr('expected integer') }).refine(isInteger, { error: 'expected integer' });
+  z
+    .number({ error: requiredOr('expected integer') })
+    .check(z.refine(isInteger, { error: 'expected integer' }));
 /** Required integer > 0: missing → `required`, else `expected integer` / `expected integer > 0`. */
 export const requiredPositiveInt = () =>
-  requiredInt().refine(isPositiveOrNotInteger, { error: 'expected integer > 0' });
+  requiredInt().check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
 /** Required two-letter ISO code: missing → `required`. */
 export const requiredTwoLetterCode = () =>
   z
     .string({ error: requiredOr('expected string') })
-    .regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' });
+    .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
 /** Required array: missing → `missing` (default `required`), another type → `expected array`. */
-export const requiredArray = <T extends z.ZodType>(item: T, missing = 'required') =>
+export const requiredArray = <T extends z.core.$ZodType>(item: T, missing = 'required') =>
   z.array(item, { error: requiredOr('expected array', missing) });
 
 /**
@@ -124,24 +130,28 @@ const DATE_EXPECTED = 'expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-
  * are encoded elsewhere). An invalid `Date` fails.
  */
 export const dateTimeInput = () =>
-  z.union([z.date(), z.string().regex(ISO_DATE_OR_DATETIME, { error: DATE_TIME_EXPECTED })], {
+  z.union([z.date(), z.string().check(z.regex(ISO_DATE_OR_DATETIME, { error: DATE_TIME_EXPECTED }))], {
     error: requiredOr(DATE_TIME_EXPECTED),
   });
 
 /** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
 export const dateTimeParam = () =>
-  dateTimeInput().transform((v): string => (v instanceof Date ? v.toISOString() : v));
+  z.pipe(
+    dateTimeInput(),
+    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString() : v)),
+  );
 
 /**
  * A calendar date sent in a body: a `Date` is sent as its UTC calendar date `YYYY-MM-DD`, a
  * string (`YYYY-MM-DD` or an ISO date-time, whose date the API uses) as given.
  */
 export const dateParam = () =>
-  z
-    .union([z.date(), z.string().regex(ISO_DATE_OR_DATETIME, { error: DATE_EXPECTED })], {
+  z.pipe(
+    z.union([z.date(), z.string().check(z.regex(ISO_DATE_OR_DATETIME, { error: DATE_EXPECTED }))], {
       error: requiredOr(DATE_EXPECTED),
-    })
-    .transform((v): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v));
+    }),
+    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v)),
+  );
 
 /** A request value that counts as absent for "one of A or B is required" rules. */
 export const isBlank = (value: unknown): boolean =>

@@ -2,7 +2,7 @@
  * Collections and errors: the list envelope with both pagination styles, the error body, and the
  * query parameters every list endpoint shares.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dateTimeInput, positiveInteger } from './common.js';
 
 /**
@@ -14,19 +14,19 @@ import { dateTimeInput, positiveInteger } from './common.js';
  */
 export const PaginationSchema = z.looseObject({
   /** 1-based number of this page (page-number style). */
-  current_page: z.number().nullish(),
+  current_page: z.nullish(z.number()),
   /** Number of pages (page-number style). */
-  page_count: z.number().nullish(),
+  page_count: z.nullish(z.number()),
   /** Number of items over all pages (page-number style). */
-  item_count: z.number().nullish(),
+  item_count: z.nullish(z.number()),
   /** Page size (page-number style). */
-  items_per_page: z.number().nullish(),
+  items_per_page: z.nullish(z.number()),
   /** URL of the first page (cursor style). */
-  first_page_url: z.string().nullish(),
+  first_page_url: z.nullish(z.string()),
   /** URL of the next page, `null` on the last page (cursor style). */
-  next_page_url: z.string().nullish(),
+  next_page_url: z.nullish(z.string()),
   /** Page size (cursor style). */
-  limit: z.number().nullish(),
+  limit: z.nullish(z.number()),
 });
 /** Pagination block of a list envelope (page-number or cursor style). */
 export type Pagination = z.infer<typeof PaginationSchema>;
@@ -36,12 +36,12 @@ export type Pagination = z.infer<typeof PaginationSchema>;
  * (schemas are never built per request). A bare JSON array is not accepted here: the pagination
  * layer handles that case.
  */
-export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
+export function listEnvelopeSchema<T extends z.core.$ZodType>(item: T) {
   return z.looseObject({
     /** The items of this page. */
     data: z.array(item),
     /** Pagination block; absent or `null` on endpoints that do not paginate. */
-    pagination: PaginationSchema.nullish(),
+    pagination: z.nullish(PaginationSchema),
   });
 }
 
@@ -60,13 +60,13 @@ export type ListEnvelope<T> = {
  */
 export const ErrorBodySchema = z.looseObject({
   /** `false` on errors. */
-  success: z.boolean().nullish(),
+  success: z.nullish(z.boolean()),
   /** Human-readable messages. */
-  errors: z.array(z.string()).nullish(),
+  errors: z.nullish(z.array(z.string())),
   /** A single message (some gateways). */
-  error: z.string().nullish(),
+  error: z.nullish(z.string()),
   /** A single message (some gateways). */
-  message: z.string().nullish(),
+  message: z.nullish(z.string()),
 });
 /** Error body of a 4xx/5xx response. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -77,13 +77,13 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
  */
 export const CreatedAtFilterSchema = z.strictObject({
   /** Created at or after. */
-  gte: dateTimeInput().optional(),
+  gte: z.optional(dateTimeInput()),
   /** Created after. */
-  gt: dateTimeInput().optional(),
+  gt: z.optional(dateTimeInput()),
   /** Created at or before. */
-  lte: dateTimeInput().optional(),
+  lte: z.optional(dateTimeInput()),
   /** Created before. */
-  lt: dateTimeInput().optional(),
+  lt: z.optional(dateTimeInput()),
 });
 /** `created_at` range filter of list endpoints. */
 export type CreatedAtFilter = z.input<typeof CreatedAtFilterSchema>;
@@ -91,11 +91,11 @@ export type CreatedAtFilter = z.input<typeof CreatedAtFilterSchema>;
 /** Query parameters every list endpoint accepts: `limit`, `page`, `created_at`. */
 export const listQueryShape = {
   /** Creation-time range. */
-  created_at: CreatedAtFilterSchema.optional(),
+  created_at: z.optional(CreatedAtFilterSchema),
   /** Page size (the API's default is 20). */
-  limit: positiveInteger().optional(),
+  limit: z.optional(positiveInteger()),
   /** 1-based page number (default 1). */
-  page: positiveInteger().optional(),
+  page: z.optional(positiveInteger()),
 };
 
 const queryScalar = z.union([z.string(), z.number(), z.boolean(), z.date()]);
@@ -113,5 +113,5 @@ export const ExtraQueryParamSchema = z.union(
  * warehouses): `limit`, `page`, `created_at`, and further parameters passed through as given.
  */
 export function openListParamsSchema() {
-  return z.object(listQueryShape).catchall(ExtraQueryParamSchema);
+  return z.catchall(z.object(listQueryShape), ExtraQueryParamSchema);
 }

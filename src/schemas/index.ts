@@ -3,6 +3,9 @@
  * Responses: each `XSchema` parses what the interface `X` (in `types/`) describes, proven equal by
  * `test/schemas/interfaces.test-d.ts`. Requests: `XParams` is the input of `XParamsSchema` (strict
  * objects, so a typo is a type error), with the either-or rules written as types.
+ *
+ * @packageDocumentation
+ * @module merchant-fulfillment/schemas
  */
 export * from './envelope.js';
 export * from './orders.js';

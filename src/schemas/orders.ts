@@ -5,7 +5,7 @@
  * Longer than most files (about 440 lines) on purpose: the order's request rules (a name on the
  * address, a SKU on each item, unique item ids, cash on delivery) sit next to the schemas they guard.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   batchShape,
   currencyCode,
@@ -96,7 +96,7 @@ export const OrderLineItemSchema = z.looseObject({
   sku_id: orNull(z.number()),
   merchant_sku_id: orNull(z.string()),
   quantity: z.number(),
-  price_per_unit_in_cents: z.number().default(0),
+  price_per_unit_in_cents: z._default(z.number(), 0),
   price_per_unit_in_cents_with_discount: orNull(z.number()),
   batches: sometimes(z.array(OrderItemBatchSchema)),
 });
@@ -115,7 +115,7 @@ export const OrderSchema = z.looseObject({
   tags: orNull(z.array(z.string())),
   custom_metadata: orNull(z.record(z.string(), z.unknown())),
   created_at: z.string(),
-  currency: z.string().default('EUR'),
+  currency: z._default(z.string(), 'EUR'),
   financial_status: orNull(FinancialStatusSchema),
   payment_method: orNull(z.string()),
   total_price_in_cents: orNull(z.number()),
@@ -132,17 +132,17 @@ export const OrderSchema = z.looseObject({
 
 const addressFields = {
   /** Company. */
-  company: text().optional(),
+  company: z.optional(text()),
   /** Street line 2. */
-  line2: text().optional(),
+  line2: z.optional(text()),
   /** 2-letter province or state code. */
-  province_or_state_code: twoLetterCode().optional(),
+  province_or_state_code: z.optional(twoLetterCode()),
   /** E-mail address. */
-  email: text().optional(),
+  email: z.optional(text()),
   /** Phone number. */
-  phone: text().optional(),
+  phone: z.optional(text()),
   /** Parcel point id. */
-  parcel_point_id: text().optional(),
+  parcel_point_id: z.optional(text()),
 };
 
 /**
@@ -156,9 +156,9 @@ export const AddressParamsSchema = z
       /** Full name of the recipient. Required. */
       full_name: requiredText(),
       /** First name; required if `last_name` is omitted. */
-      first_name: text().optional(),
+      first_name: z.optional(text()),
       /** Last name; required if `first_name` is omitted. */
-      last_name: text().optional(),
+      last_name: z.optional(text()),
       /** Street line 1. Required. */
       line1: requiredText(),
       /** City. Required. */
@@ -190,19 +190,19 @@ export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'firs
 export const AddressUpdateParamsSchema = z.strictObject(
   {
     /** Full name of the recipient. */
-    full_name: requiredText().optional(),
+    full_name: z.optional(requiredText()),
     /** First name. */
-    first_name: text().optional(),
+    first_name: z.optional(text()),
     /** Last name. */
-    last_name: text().optional(),
+    last_name: z.optional(text()),
     /** Street line 1. */
-    line1: requiredText().optional(),
+    line1: z.optional(requiredText()),
     /** City. */
-    city: requiredText().optional(),
+    city: z.optional(requiredText()),
     /** Postal code. */
-    postal_code: requiredText().optional(),
+    postal_code: z.optional(requiredText()),
     /** 2-letter ISO 3166-1 country code. */
-    country_code: twoLetterCode().optional(),
+    country_code: z.optional(twoLetterCode()),
     ...addressFields,
   },
   { error: 'expected object' },
@@ -220,15 +220,15 @@ export const OrderItemParamsSchema = z
       /** Merchant's id of the line item, unique within the order. Required. */
       merchant_item_id: requiredText(),
       /** Provider's SKU id; required if `merchant_sku_id` is absent. */
-      sku_id: positiveInteger().optional(),
+      sku_id: z.optional(positiveInteger()),
       /** Merchant's SKU code; required if `sku_id` is absent. */
-      merchant_sku_id: requiredText().optional(),
+      merchant_sku_id: z.optional(requiredText()),
       /** Quantity, an integer > 0. Required. */
       quantity: requiredPositiveInt(),
       /** Unit price in cents (used on customs documents, return labels and for COD). Required. */
       price_per_unit_in_cents: requiredInt(),
       /** Discounted unit price in cents. */
-      price_per_unit_in_cents_with_discount: integer().optional(),
+      price_per_unit_in_cents_with_discount: z.optional(integer()),
     },
     { error: 'expected object' },
   )
@@ -256,15 +256,15 @@ export const OrderItemUpdateParamsSchema = z.strictObject(
     /** Merchant's id of the line item to update. Required. */
     merchant_item_id: requiredText(),
     /** Provider's SKU id. */
-    sku_id: positiveInteger().optional(),
+    sku_id: z.optional(positiveInteger()),
     /** Merchant's SKU code. */
-    merchant_sku_id: requiredText().optional(),
+    merchant_sku_id: z.optional(requiredText()),
     /** Quantity, an integer > 0. */
-    quantity: positiveInteger().optional(),
+    quantity: z.optional(positiveInteger()),
     /** Unit price in cents. */
-    price_per_unit_in_cents: integer().optional(),
+    price_per_unit_in_cents: z.optional(integer()),
     /** Discounted unit price in cents. */
-    price_per_unit_in_cents_with_discount: integer().optional(),
+    price_per_unit_in_cents_with_discount: z.optional(integer()),
   },
   { error: 'expected object' },
 );
@@ -273,33 +273,33 @@ export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;
 
 const orderFields = {
   /** Order number the end customer sees, if different from `merchant_order_id`. */
-  customer_order_number: text().optional(),
+  customer_order_number: z.optional(text()),
   /** Preferred carrier. */
-  carrier_preference: text().optional(),
+  carrier_preference: z.optional(text()),
   /** Tags (may trigger actions such as add-on rules). */
-  tags: z.array(text(), { error: 'expected array of strings' }).optional(),
+  tags: z.optional(z.array(text(), { error: 'expected array of strings' })),
   /** Free-form metadata (a JSON object). */
-  custom_metadata: z.record(z.string(), z.unknown(), { error: 'expected object' }).optional(),
+  custom_metadata: z.optional(z.record(z.string(), z.unknown(), { error: 'expected object' })),
   /** Creation time: a `Date` (sent as `toISOString()`) or an ISO 8601 string (sent as given). */
-  created_at: dateTimeParam().optional(),
+  created_at: z.optional(dateTimeParam()),
   /** 3-letter ISO 4217 currency code (the API defaults to `EUR`). */
-  currency: currencyCode().optional(),
+  currency: z.optional(currencyCode()),
   /** Financial status (open enum: `paid`, `refunded`, `pending`, `failed`). */
-  financial_status: z
-    .enum(FINANCIAL_STATUSES, { error: `expected one of ${FINANCIAL_STATUSES.join(', ')}` })
-    .optional(),
+  financial_status: z.optional(
+    z.enum(FINANCIAL_STATUSES, { error: `expected one of ${FINANCIAL_STATUSES.join(', ')}` }),
+  ),
   /** Payment method; for cash on delivery use `COD` (then `total_price_in_cents` > 0 is required). */
-  payment_method: text().optional(),
+  payment_method: z.optional(text()),
   /** Total paid, in cents; the amount the carrier collects for COD. */
-  total_price_in_cents: integer().optional(),
+  total_price_in_cents: z.optional(integer()),
   /** Amount paid minus taxes, in cents. */
-  total_net_revenue_in_cents: integer().optional(),
+  total_net_revenue_in_cents: z.optional(integer()),
   /** Taxes, in cents. */
-  total_tax_in_cents: integer().optional(),
+  total_tax_in_cents: z.optional(integer()),
   /** Refunded minus taxes, in cents. */
-  total_net_refunds_in_cents: integer().optional(),
+  total_net_refunds_in_cents: z.optional(integer()),
   /** Tax within the refunded amount, in cents. */
-  total_tax_refunds_in_cents: integer().optional(),
+  total_tax_refunds_in_cents: z.optional(integer()),
 };
 
 /**
@@ -376,7 +376,7 @@ export const OrderCreateParamsSchema = z
     /** Shipping address. Required. */
     shipping_address: AddressParamsSchema,
     /** Line items, at least one. Required. */
-    items: requiredArray(OrderItemParamsSchema).min(1, { error: 'expected at least 1 item' }),
+    items: requiredArray(OrderItemParamsSchema).check(z.minLength(1, { error: 'expected at least 1 item' })),
     ...orderFields,
   })
   .check(
@@ -404,11 +404,11 @@ export interface OrderCreateParams
 export const OrderUpdateParamsSchema = z
   .strictObject({
     /** Merchant's order id. */
-    merchant_order_id: requiredText().optional(),
+    merchant_order_id: z.optional(requiredText()),
     /** Shipping address fields to change. */
-    shipping_address: AddressUpdateParamsSchema.optional(),
+    shipping_address: z.optional(AddressUpdateParamsSchema),
     /** Line items to update, matched by `merchant_item_id`. */
-    items: z.array(OrderItemUpdateParamsSchema, { error: 'expected array' }).optional(),
+    items: z.optional(z.array(OrderItemUpdateParamsSchema, { error: 'expected array' })),
     ...orderFields,
   })
   .check(
@@ -420,7 +420,7 @@ export const OrderUpdateParamsSchema = z
 /** Body of `PATCH /orders/{id}`. */
 export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
 
-const includeParam = z.array(OrderIncludeSchema, { error: 'expected array of strings' }).optional();
+const includeParam = z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' }));
 
 /** Query of `GET /orders`. */
 export const OrderListParamsSchema = z.strictObject({

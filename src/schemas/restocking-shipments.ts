@@ -3,9 +3,8 @@
  * (`/merchant_api/v1/restocking_shipments`, also the webhook payload) and version 2
  * (`/merchant_api/v2/restocking_shipments`): records and request bodies.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
-  batchShape,
   bool,
   dateParam,
   integer,
@@ -13,27 +12,16 @@ import {
   nullableText,
   type OneOrBoth,
   objectRule,
-  openEnum,
-  orNull,
   positiveInteger,
   requiredArray,
   requiredOr,
   requiredPositiveInt,
   requiredText,
-  sometimes,
   text,
 } from './common.js';
+import { DELIVERY_OPTIONS } from './restocking-shipment-records.js';
 
-// ---------------------------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------------------------
-
-/** The four delivery options of a restocking shipment (both versions). */
-export const DELIVERY_OPTIONS = ['courier', 'dropoff', 'service_freight', 'postal'] as const;
-/** Delivery option in responses (open enum). */
-export const DeliveryOptionSchema = openEnum(DELIVERY_OPTIONS);
-/** Delivery option in responses: a known value or one this SDK does not know yet. */
-export type DeliveryOption = z.infer<typeof DeliveryOptionSchema>;
+export * from './restocking-shipment-records.js';
 
 /** Delivery option in requests: exactly one of the four values (closed enum). */
 export const DeliveryOptionParamSchema = z.enum(DELIVERY_OPTIONS, {
@@ -42,114 +30,6 @@ export const DeliveryOptionParamSchema = z.enum(DELIVERY_OPTIONS, {
 /** Delivery option in requests. */
 export type DeliveryOptionParam = z.input<typeof DeliveryOptionParamSchema>;
 
-/** Known status values of a version 1 restocking shipment. */
-export const RESTOCKING_SHIPMENT_V1_STATUSES = [
-  'created',
-  'shipped',
-  'delivered',
-  'arrived',
-  'processing',
-  'restocked',
-  'on_hold',
-  'cancelled',
-] as const;
-/**
- * Status of a version 1 restocking shipment (open enum): `created` (not yet shipped), `shipped`
- * (on the way; initial status through the API), `delivered` (at the warehouse, not verified),
- * `arrived` (documentation complete), `processing` (being put into storage), `restocked` (done),
- * `on_hold`, `cancelled`.
- */
-export const RestockingShipmentV1StatusSchema = openEnum(RESTOCKING_SHIPMENT_V1_STATUSES);
-/** Status of a version 1 restocking shipment. */
-export type RestockingShipmentV1Status = z.infer<typeof RestockingShipmentV1StatusSchema>;
-
-/** Known status values of a version 2 restocking shipment (`received` instead of `delivered`; no `on_hold`). */
-export const RESTOCKING_SHIPMENT_V2_STATUSES = [
-  'arrived',
-  'cancelled',
-  'created',
-  'processing',
-  'received',
-  'restocked',
-  'shipped',
-] as const;
-/** Status of a version 2 restocking shipment (open enum). */
-export const RestockingShipmentV2StatusSchema = openEnum(RESTOCKING_SHIPMENT_V2_STATUSES);
-/** Status of a version 2 restocking shipment. */
-export type RestockingShipmentV2Status = z.infer<typeof RestockingShipmentV2StatusSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Responses
-// ---------------------------------------------------------------------------------------------
-
-/** A batch received for an item of a restocking shipment (see the `RestockingShipmentItemBatch` type). */
-export const RestockingShipmentItemBatchSchema = z.looseObject({
-  id: z.number(),
-  ...batchShape,
-  arrived_quantity: orNull(z.number()),
-});
-
-/**
- * An item of a restocking shipment as both versions return it (see the `RestockingShipmentItem`
- * type). The quantities found on arrival are `null` until the shipment is `restocked`.
- */
-export const RestockingShipmentItemSchema = z.looseObject({
-  id: orNull(z.number()),
-  sku_id: orNull(z.number()),
-  merchant_sku_id: sometimes(z.string()),
-  announced_quantity: z.number(),
-  arrived_quantity: orNull(z.number()),
-  damaged_quantity: orNull(z.number()),
-  missing_quantity: orNull(z.number()),
-  inventory_batches: z.array(RestockingShipmentItemBatchSchema).default([]),
-});
-
-/** An item of a version 2 restocking shipment (see the `RestockingShipmentItemV2` type). */
-export const RestockingShipmentItemV2Schema = RestockingShipmentItemSchema.extend({
-  sku_code: orNull(z.string()),
-  remarks: orNull(z.string()),
-  total_cost_in_cents: orNull(z.number()),
-  inventory_batch_id: orNull(z.number()),
-});
-
-/**
- * A version 1 restocking shipment as the API returns it (see the `RestockingShipmentV1` type); also
- * the body of the "Restocking shipment status updated" webhook (spec §6).
- */
-export const RestockingShipmentV1Schema = z.looseObject({
-  id: z.number(),
-  merchant_id: z.number(),
-  warehouse_id: z.number(),
-  estimated_arrival_date: orNull(z.string()),
-  delivery_option: orNull(DeliveryOptionSchema),
-  tracking_code: orNull(z.string()),
-  po_number: orNull(z.string()),
-  supplier_name: orNull(z.string()),
-  status: RestockingShipmentV1StatusSchema,
-  barcode: orNull(z.string()),
-  restocking_shipment_items: z.array(RestockingShipmentItemSchema),
-});
-
-/** A version 2 restocking shipment as the API returns it (see the `RestockingShipmentV2` type). */
-export const RestockingShipmentV2Schema = z.looseObject({
-  id: z.number(),
-  warehouse_id: z.number(),
-  delivery_option: DeliveryOptionSchema,
-  estimated_arrival_date: orNull(z.string()),
-  po_number: orNull(z.string()),
-  supplier_name: orNull(z.string()),
-  tracking_code: orNull(z.string()),
-  priority: z.boolean().default(false),
-  restocking_shipment_items: z.array(RestockingShipmentItemV2Schema),
-  barcode: orNull(z.string()),
-  status: RestockingShipmentV2StatusSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-  arrived_at: orNull(z.string()),
-  reopened_at: orNull(z.string()),
-  completed_reopens_count: z.number().default(0),
-});
-
 // ---------------------------------------------------------------------------------------------
 // Requests, version 1
 // ---------------------------------------------------------------------------------------------
@@ -157,19 +37,20 @@ export const RestockingShipmentV2Schema = z.looseObject({
 const WAREHOUSE_ID = 'expected integer > 0 or a string of digits';
 
 /** A field of version 2 items (spec §9.2): refused in a version 1 item, by the compiler and at run time. */
-const versionTwoOnly = z
-  .never({ error: 'is a version 2 field (spec §9.2): use restockingShipments.v2 to send it' })
-  .optional();
+const versionTwoOnly = z.optional(
+  z.never({ error: 'is a version 2 field (spec §9.2): use restockingShipments.v2 to send it' }),
+);
 
 /**
  * Version 1 `warehouse_id`: an integer > 0 or a string of digits. A string is converted to a
  * number, so the wire body always carries an integer.
  */
-const warehouseIdV1 = z
-  .union([positiveInteger(), z.string().regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID })], {
+const warehouseIdV1 = z.pipe(
+  z.union([positiveInteger(), z.string().check(z.regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID }))], {
     error: requiredOr(WAREHOUSE_ID),
-  })
-  .transform((v): number => (typeof v === 'string' ? Number(v) : v));
+  }),
+  z.transform((v: number | string): number => (typeof v === 'string' ? Number(v) : v)),
+);
 
 /**
  * An item of a version 1 restocking shipment request. Required: `announced_quantity` (> 0) and
@@ -180,9 +61,9 @@ export const RestockingShipmentItemV1ParamsSchema = z
   .strictObject(
     {
       /** Provider's SKU id; required if `merchant_sku_id` is absent. */
-      sku_id: positiveInteger().optional(),
+      sku_id: z.optional(positiveInteger()),
       /** Merchant's SKU code; required if `sku_id` is absent. */
-      merchant_sku_id: requiredText().optional(),
+      merchant_sku_id: z.optional(requiredText()),
       /** Quantity announced, an integer > 0. Required. */
       announced_quantity: requiredPositiveInt(),
       /** Version 2 only (spec §9.2): not accepted here. */
@@ -247,11 +128,11 @@ export const RestockingShipmentV1CreateParamsSchema = z.strictObject({
    * Estimated arrival: `YYYY-MM-DD`, an ISO date-time (the API uses its date), or a `Date` (sent as
    * its UTC calendar date).
    */
-  estimated_arrival_date: dateParam().optional(),
+  estimated_arrival_date: z.optional(dateParam()),
   /** How the goods reach the warehouse. */
-  delivery_option: DeliveryOptionParamSchema.optional(),
+  delivery_option: z.optional(DeliveryOptionParamSchema),
   /** Carrier tracking code. */
-  tracking_code: text().optional(),
+  tracking_code: z.optional(text()),
   /** Items. Required (`[]` allowed). */
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema),
 });
@@ -275,13 +156,13 @@ export const MISSING_V1_ITEMS_MESSAGE =
  */
 export const RestockingShipmentV1UpdateParamsSchema = z.strictObject({
   /** Destination warehouse (an integer or a string of digits, sent as a number). */
-  warehouse_id: warehouseIdV1.optional(),
+  warehouse_id: z.optional(warehouseIdV1),
   /** Estimated arrival: `YYYY-MM-DD`, an ISO date-time, or a `Date` (sent as its UTC date). */
-  estimated_arrival_date: dateParam().optional(),
+  estimated_arrival_date: z.optional(dateParam()),
   /** How the goods reach the warehouse. */
-  delivery_option: DeliveryOptionParamSchema.optional(),
+  delivery_option: z.optional(DeliveryOptionParamSchema),
   /** Carrier tracking code. */
-  tracking_code: text().optional(),
+  tracking_code: z.optional(text()),
   /** The complete new item list (replaces the current one). Required; `[]` clears it. */
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema, MISSING_V1_ITEMS_MESSAGE),
 });
@@ -304,17 +185,17 @@ export const RestockingShipmentItemV2ParamsSchema = z
   .strictObject(
     {
       /** Provider's SKU id; required if `sku_code` is absent. */
-      sku_id: positiveInteger().optional(),
+      sku_id: z.optional(positiveInteger()),
       /** Merchant's SKU code; required if `sku_id` is absent. */
-      sku_code: requiredText().optional(),
+      sku_code: z.optional(requiredText()),
       /** Quantity announced, an integer > 0. Required. */
       announced_quantity: requiredPositiveInt(),
       /** Remarks for the warehouse. */
-      remarks: text().optional(),
+      remarks: z.optional(text()),
       /** Total cost of the item, integer cents. */
-      total_cost_in_cents: integer().optional(),
+      total_cost_in_cents: z.optional(integer()),
       /** Inventory batch the goods belong to. */
-      inventory_batch_id: positiveInteger().optional(),
+      inventory_batch_id: z.optional(positiveInteger()),
     },
     { error: 'expected object' },
   )
@@ -355,13 +236,13 @@ export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
   /** Items. Required. */
   restocking_shipment_items: requiredArray(RestockingShipmentItemV2ParamsSchema),
   /** Purchase order number, or `null`. */
-  po_number: nullableText().optional(),
+  po_number: z.optional(nullableText()),
   /** Prioritise for faster fulfillment (default `false`). */
-  priority: bool().optional(),
+  priority: z.optional(bool()),
   /** Supplier name, or `null`. */
-  supplier_name: nullableText().optional(),
+  supplier_name: z.optional(nullableText()),
   /** Carrier tracking code, or `null`. */
-  tracking_code: nullableText().optional(),
+  tracking_code: z.optional(nullableText()),
 });
 /** Body of `POST /merchant_api/v2/restocking_shipments`. */
 export interface RestockingShipmentV2CreateParams

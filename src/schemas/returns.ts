@@ -3,7 +3,7 @@
  * back from customers. The spec does not show the record; the fields come from the provider notes,
  * so only the `id` of each object is required and every other field is nullish.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { SkuRefSchema } from './skus.js';
@@ -82,7 +82,7 @@ export const ReturnLineItemSchema = z.looseObject({
   follow_up_action: orNull(z.string()),
   inventory_batch_id: orNull(z.number()),
   return_item_id: orNull(z.number()),
-  photos: z.array(ReturnPhotoSchema).default([]),
+  photos: z._default(z.array(ReturnPhotoSchema), []),
 });
 
 /** A return as the API returns it (see the `Return` type). */
@@ -97,11 +97,11 @@ export const ReturnSchema = z.looseObject({
   started_processing_at: orNull(z.string()),
   completed_handling_at: orNull(z.string()),
   order: orNull(ReturnOrderRefSchema),
-  photos: z.array(ReturnPhotoSchema).default([]),
+  photos: z._default(z.array(ReturnPhotoSchema), []),
   return_reason: orNull(ReturnReasonSchema),
   return_reason_type: orNull(ReturnReasonTypeSchema),
-  return_items: z.array(ReturnItemSchema).default([]),
-  return_line_items: z.array(ReturnLineItemSchema).default([]),
+  return_items: z._default(z.array(ReturnItemSchema), []),
+  return_line_items: z._default(z.array(ReturnLineItemSchema), []),
 });
 
 /**

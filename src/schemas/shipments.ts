@@ -2,7 +2,7 @@
  * Shipments (`GET /merchant_api/v1/shipments`): outbound parcels of orders. The spec does not show
  * the record; the fields come from the provider notes (see the `Shipment` type).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { OrderItemBatchSchema } from './orders.js';
@@ -37,8 +37,8 @@ export const ShipmentItemSchema = z.looseObject({
   merchant_item_id: orNull(z.string()),
   quantity: z.number(),
   sku: orNull(SkuRefSchema),
-  batches: z.array(OrderItemBatchSchema).default([]),
-  serial_numbers: z.array(ShipmentSerialNumberSchema).default([]),
+  batches: z._default(z.array(OrderItemBatchSchema), []),
+  serial_numbers: z._default(z.array(ShipmentSerialNumberSchema), []),
 });
 
 /** A shipment as `GET /shipments` returns it (see the `Shipment` type). */

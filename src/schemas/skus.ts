@@ -2,7 +2,7 @@
  * SKUs (`/merchant_api/v1/skus`): the catalogue record with its inventory, and the request bodies
  * of create, update (PATCH / PUT), bulk upsert and list.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   batchShape,
   bool,
@@ -77,7 +77,7 @@ const SkuObjectSchema = z.looseObject({
   merchant_sku_id: orNull(z.string()),
   name: z.string(),
   barcode: orNull(z.string()),
-  batch_tracking_enabled: z.boolean().default(false),
+  batch_tracking_enabled: z._default(z.boolean(), false),
   cost_in_cents: orNull(z.number()),
   cost_in_cent: sometimes(z.number()),
   country_code_of_origin: orNull(z.string()),
@@ -114,7 +114,7 @@ function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
  * A SKU as the API returns it (see the `Sku` type), its quirks normalised: `un_numbers` fills
  * `un_names`, `cost_in_cent` fills `cost_in_cents`.
  */
-export const SkuSchema = SkuObjectSchema.transform(normaliseSku);
+export const SkuSchema = z.pipe(SkuObjectSchema, z.transform(normaliseSku));
 
 /** A reference to a SKU embedded in shipment and return items (see the `SkuRef` type). */
 export const SkuRefSchema = z.looseObject({
@@ -128,8 +128,14 @@ export const SkuRefSchema = z.looseObject({
  */
 export const SkuListBodySchema = z.union([
   z.array(SkuSchema),
-  z.looseObject({ data: z.array(SkuSchema) }).transform((v) => v.data),
-  z.looseObject({ skus: z.array(SkuSchema) }).transform((v) => v.skus),
+  z.pipe(
+    z.looseObject({ data: z.array(SkuSchema) }),
+    z.transform((v) => v.data),
+  ),
+  z.pipe(
+    z.looseObject({ skus: z.array(SkuSchema) }),
+    z.transform((v) => v.skus),
+  ),
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -142,19 +148,19 @@ const skuCreateShape = {
   /** Merchant's SKU code, unique within the sales channel. Required. */
   merchant_sku_id: requiredText(),
   /** Cost (not price) of one unit, integer cents. */
-  cost_in_cents: integer().optional(),
+  cost_in_cents: z.optional(integer()),
   /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: twoLetterCode().optional(),
+  country_code_of_origin: z.optional(twoLetterCode()),
   /** Harmonized System code. */
-  hs_code: text().optional(),
+  hs_code: z.optional(text()),
   /** Weight of one unit in kg. */
-  weight_in_kg: num().optional(),
+  weight_in_kg: z.optional(num()),
   /** Publicly accessible URL of an image. */
-  image_url: text().optional(),
+  image_url: z.optional(text()),
   /** Barcode. */
-  barcode: text().optional(),
+  barcode: z.optional(text()),
   /** Enables inventory tracking per batch (defaults to `false` on create). */
-  batch_tracking_enabled: bool().optional(),
+  batch_tracking_enabled: z.optional(bool()),
 };
 
 /** Body of `POST /skus`. `name` and `merchant_sku_id` are required; unknown keys are refused. */
@@ -172,29 +178,32 @@ const NUMERIC = 'expected number or a numeric string';
  */
 export const SkuUpdateParamsSchema = z.strictObject({
   /** Merchant's SKU code. */
-  merchant_sku_id: requiredText().optional(),
+  merchant_sku_id: z.optional(requiredText()),
   /** Human-readable name. */
-  name: requiredText().optional(),
+  name: z.optional(requiredText()),
   /** Cost of one unit in cents: an integer or a string of digits. */
-  cost_in_cents: z
-    .union([z.int({ error: DIGITS }), z.string().regex(/^\d+$/, { error: DIGITS })], { error: DIGITS })
-    .optional(),
+  cost_in_cents: z.optional(
+    z.union([z.int({ error: DIGITS }), z.string().check(z.regex(/^\d+$/, { error: DIGITS }))], {
+      error: DIGITS,
+    }),
+  ),
   /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: twoLetterCode().optional(),
+  country_code_of_origin: z.optional(twoLetterCode()),
   /** Harmonized System code. */
-  hs_code: text().optional(),
+  hs_code: z.optional(text()),
   /** Weight of one unit in kg: a number or a numeric string such as `"0.25"`. */
-  weight_in_kg: z
-    .union([z.number({ error: NUMERIC }), z.string().regex(/^(\d+(\.\d*)?|\.\d+)$/, { error: NUMERIC })], {
-      error: NUMERIC,
-    })
-    .optional(),
+  weight_in_kg: z.optional(
+    z.union(
+      [z.number({ error: NUMERIC }), z.string().check(z.regex(/^(\d+(\.\d*)?|\.\d+)$/, { error: NUMERIC }))],
+      { error: NUMERIC },
+    ),
+  ),
   /** Publicly accessible URL of an image. */
-  image_url: text().optional(),
+  image_url: z.optional(text()),
   /** Barcode. */
-  barcode: text().optional(),
+  barcode: z.optional(text()),
   /** `true` / `false` to change batch tracking; `null` leaves it unchanged. */
-  batch_tracking_enabled: z.boolean({ error: 'expected boolean or null' }).nullable().optional(),
+  batch_tracking_enabled: z.optional(z.nullable(z.boolean({ error: 'expected boolean or null' }))),
 });
 /** Body of `PATCH /skus/{id}` and `PUT /skus/{id}`. */
 export type SkuUpdateParams = z.input<typeof SkuUpdateParamsSchema>;
@@ -211,9 +220,10 @@ export type SkuBulkUpsertItem = z.input<typeof SkuBulkUpsertItemSchema>;
 /** Body of `POST /skus/bulk_upsert`: `skus`, 1 to 100 items. */
 export const SkuBulkUpsertParamsSchema = z.strictObject({
   /** The SKUs to create or update (1 to 100). */
-  skus: requiredArray(SkuBulkUpsertItemSchema)
-    .min(1, { error: 'expected at least 1 SKU' })
-    .max(100, { error: 'expected at most 100 SKUs' }),
+  skus: requiredArray(SkuBulkUpsertItemSchema).check(
+    z.minLength(1, { error: 'expected at least 1 SKU' }),
+    z.maxLength(100, { error: 'expected at most 100 SKUs' }),
+  ),
 });
 /** Body of `POST /skus/bulk_upsert`. */
 export type SkuBulkUpsertParams = z.input<typeof SkuBulkUpsertParamsSchema>;
@@ -221,7 +231,7 @@ export type SkuBulkUpsertParams = z.input<typeof SkuBulkUpsertParamsSchema>;
 /** Query of `GET /skus`. */
 export const SkuListParamsSchema = z.strictObject({
   /** Only these merchant SKU codes (`merchant_sku_ids[]=…`). */
-  merchant_sku_ids: z.array(text(), { error: 'expected array of strings' }).optional(),
+  merchant_sku_ids: z.optional(z.array(text(), { error: 'expected array of strings' })),
   ...listQueryShape,
 });
 /** Query of `GET /skus`. */

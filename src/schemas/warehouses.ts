@@ -2,7 +2,7 @@
  * Warehouses (`GET /merchant_api/v1/warehouses`). Their fields are documented nowhere: only the
  * integer `id` (the `warehouse_id` used elsewhere) is known; every other field is kept as received.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { sometimes } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 

@@ -11,6 +11,7 @@
  * rules (SKUs, orders, restocking, inventory). This module only re-exports the public names.
  *
  * @packageDocumentation
+ * @module merchant-fulfillment/testing
  */
 
 export type { MockReturnOptions } from './domain/outbound.js';

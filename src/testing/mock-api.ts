@@ -41,7 +41,7 @@ export interface MockApi {
   /**
    * msw request handlers answering `${baseUrl}/merchant_api/*` and the control routes
    * `${baseUrl}/__mock/*` (nothing else): `setupServer(...api.handlers)`.
-   * Needs the optional peer dependency `msw` (v3); throws a clear error without it.
+   * Needs the optional peer dependency `msw` (v2 or v3); throws a clear error without it.
    */
   readonly handlers: MockHandler[];
   /** Answers one Fetch API request (the core both faces use). A dropped connection is `Response.error()`. */

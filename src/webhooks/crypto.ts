@@ -104,6 +104,19 @@ export function toBytes(
 }
 
 /**
+ * The body to verify: a string as it is (where the runtime has `node:crypto`, whose HMAC reads a
+ * string as UTF-8 without an encoded copy, and `JSON.parse` reads it directly), anything else as
+ * bytes (see {@link toBytes}). The size limit applies the same way.
+ */
+export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
+  if (typeof body === 'string' && nodeCrypto()) {
+    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
+    return body;
+  }
+  return toBytes(body, 'verify', maxBytes);
+}
+
+/**
  * The non-empty secrets, in the order given. Throws a {@link WebhookVerificationError}
  * (`missing_secret`) when one is not a string or none is left.
  */
@@ -146,7 +159,10 @@ function toHex(bytes: Uint8Array): string {
 
 /** The part of `node:crypto` used here. */
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: string): { update(data: Uint8Array): { digest(): Uint8Array } };
+  createHmac(
+    algorithm: 'sha256',
+    key: string,
+  ): { update(data: Uint8Array | string): { digest(): Uint8Array } };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -197,17 +213,20 @@ function hmacKey(secret: string): Promise<HmacKey> {
   return key;
 }
 
-/** The lower-case hex HMAC-SHA256 of `body` keyed with `secret`. */
-export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer>): Promise<string> {
+/** The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`. */
+export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
   const node = nodeCrypto();
   if (node) return toHex(node.createHmac('sha256', secret).update(body).digest());
-  const mac = await subtle().sign('HMAC', await hmacKey(secret), body);
+  const mac = await subtle().sign('HMAC', await hmacKey(secret), asBytes(body));
   return toHex(new Uint8Array(mac));
 }
 
+const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
+  typeof body === 'string' ? encoder.encode(body) : body;
+
 /** `true` when the signature verifies under one of the secrets (Web Crypto compares in constant time). */
 export async function matchesAny(
-  body: Uint8Array<ArrayBuffer>,
+  body: Uint8Array<ArrayBuffer> | string,
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],
 ): Promise<boolean> {
@@ -222,8 +241,9 @@ export async function matchesAny(
     return false;
   }
   const webCrypto = subtle();
+  const bytes = asBytes(body);
   for (const secret of secrets) {
-    if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, body)) return true;
+    if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, bytes)) return true;
   }
   return false;
 }

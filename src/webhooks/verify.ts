@@ -3,10 +3,10 @@
  * of the raw body, the event id, and the payload parsed as a restocking shipment.
  */
 import { ResponseValidationError } from '../core/errors.js';
-import { parseResponse } from '../core/validation.js';
-import { RestockingShipmentV1Schema } from '../schemas/restocking-shipments.js';
+import { parseLenient } from '../core/validation.js';
+import { RestockingShipmentV1Schema } from '../schemas/restocking-shipment-records.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { fromHex, matchesAny, toBytes, toSecrets } from './crypto.js';
+import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import { checkHeaders, checkOptions, headerName, maxBodyBytes, readHeader } from './options.js';
@@ -93,7 +93,7 @@ export async function verifyWebhook(
   const signatureHeader = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
   const eventIdHeader = headerName(options.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
   const headers = checkHeaders(options.headers, true)!;
-  const bytes = toBytes(options.body, 'verify', limit);
+  const body = toBody(options.body, limit);
   const secrets = toSecrets(options.secret);
   const received = readHeader(headers, signatureHeader);
   const signature = parseSignature(received, `header '${signatureHeader}'`);
@@ -104,11 +104,11 @@ export async function verifyWebhook(
       `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
     );
   }
-  if (!(await matchesAny(bytes, signature, secrets))) throw mismatch(secrets.length);
+  if (!(await matchesAny(body, signature, secrets))) throw mismatch(secrets.length);
   return {
     id,
     type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
-    data: parsePayload(bytes),
+    data: parsePayload(body),
     receivedSignature: (received ?? '').trim(),
   };
 }
@@ -184,15 +184,15 @@ function mismatch(count: number): WebhookVerificationError {
 const textDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses a verified body as JSON and as a version 1 restocking shipment. */
-function parsePayload(body: Uint8Array<ArrayBuffer>): RestockingShipmentV1 {
+function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
   let json: unknown;
   try {
-    json = JSON.parse(textDecoder.decode(body));
+    json = JSON.parse(typeof body === 'string' ? body : textDecoder.decode(body));
   } catch (cause) {
     throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
   }
   try {
-    return parseResponse(RestockingShipmentV1Schema, json, 'lenient');
+    return parseLenient(RestockingShipmentV1Schema, json);
   } catch (cause) {
     const detail =
       cause instanceof ResponseValidationError

@@ -77,6 +77,20 @@ describe('path templates', () => {
       expect(() => template.resolve()).toThrow(/id: expected a positive integer id/);
     },
   );
+
+  it('refuse an object that cannot be turned into a string with a typed error, not a TypeError', () => {
+    for (const [id, shown] of [
+      [{ toString: 0 }, 'an object'],
+      [Object.create(null), 'an object'],
+      [[1], 'an array'],
+      [() => 1, 'a function'],
+      [Symbol('id'), 'Symbol(id)'],
+    ] as const) {
+      const template = path`/merchant_api/v1/orders/${id as unknown as number}`;
+      expect(() => template.resolve()).toThrow(RequestValidationError);
+      expect(() => template.resolve()).toThrow(`id: expected a positive integer id, got ${shown}`);
+    }
+  });
 });
 
 describe('buildRequest', () => {

@@ -1,14 +1,14 @@
 /** Validation modes and open enums: the mode is an argument, unknown enum values are found by path. */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseResponse, unknownEnumValues } from '../../src/core/validation.js';
+import { parseLenient, parseResponse, unknownEnumValues } from '../../src/core/validation.js';
 import { ResponseValidationError } from '../../src/index.js';
 import { openEnum } from '../../src/schemas/common.js';
 import { OrderSchema } from '../../src/schemas/orders.js';
 import { orderFixture } from '../fixtures/orders.js';
 
 const Status = openEnum(['new', 'done']);
-const Item = z.looseObject({ id: z.number(), status: Status.nullish() });
+const Item = z.looseObject({ id: z.number(), status: z.nullish(Status) });
 const Thing = z.looseObject({
   status: Status,
   items: z.array(Item),
@@ -49,6 +49,23 @@ describe('parseResponse modes', () => {
     expect(parseResponse(OrderSchema, body, 'lenient').status).toBe('on_hold');
     const broken = { id: 'x' };
     expect(parseResponse(OrderSchema, broken, 'off')).toBe(broken);
+  });
+
+  it('parseLenient gives what lenient parseResponse gives: the data, or the same error', () => {
+    expect(parseLenient(OrderSchema, body)).toEqual(parseResponse(OrderSchema, body, 'lenient'));
+    const failure = (parse: () => unknown) => {
+      try {
+        parse();
+      } catch (e) {
+        return e as ResponseValidationError;
+      }
+      throw new Error('expected a failure');
+    };
+    const broken = { ...body, id: 'seven', items: 'none' };
+    const lenient = failure(() => parseLenient(OrderSchema, broken));
+    expect(lenient).toBeInstanceOf(ResponseValidationError);
+    expect(lenient.issues).toEqual(failure(() => parseResponse(OrderSchema, broken, 'lenient')).issues);
+    expect(lenient.issues.map((i) => i.path)).toEqual(['id', 'items']);
   });
 
   it('strict fails on an unknown value, naming it, with other problems listed first', () => {

@@ -4,7 +4,7 @@ import * as schemas from '../../src/schemas/index.js';
 
 const exported: Record<string, unknown> = { ...schemas };
 const all = Object.entries(exported).filter(
-  (entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType,
+  (entry): entry is [string, z.core.$ZodType] => entry[1] instanceof z.core.$ZodType,
 );
 /** Request schemas with object-level rules run those rules on the runtime parser (see `objectRule`). */
 const runtimeOnly = new Set([
@@ -30,7 +30,7 @@ describe('schemas and z.compile', () => {
   it('only request schemas leave the fast path (response parsing stays fast)', () => {
     for (const name of runtimeOnly) {
       expect(name).toMatch(/ParamsSchema$/);
-      expect(() => z.compile(exported[name] as z.ZodType, { strict: true })).toThrow(
+      expect(() => z.compile(exported[name] as z.core.$ZodType, { strict: true })).toThrow(
         /custom "when" condition/,
       );
     }

@@ -1,5 +1,6 @@
 /** Helpers for the schema tests. */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
+import { compiled } from '../../src/core/compile.js';
 import {
   RequestValidationError,
   ResponseValidationError,
@@ -7,35 +8,60 @@ import {
 } from '../../src/core/errors.js';
 import { parseResponse, validateRequest } from '../../src/core/validation.js';
 
-/** Validates a request and returns the issues it throws (fails the test when it does not throw). */
-export function requestIssues(schema: z.ZodType, value: unknown): readonly ValidationIssue[] {
-  try {
-    validateRequest(schema, value);
-  } catch (error) {
-    if (error instanceof RequestValidationError) return error.issues;
-    throw error;
+/**
+ * The issues `run` throws with the compiled schema (the client's path) and with the schema itself
+ * (the webhook path), which must be the same; fails the test when it does not throw.
+ */
+function issuesOf(
+  schema: z.core.$ZodType,
+  run: (schema: z.core.$ZodType) => void,
+  Expected: typeof RequestValidationError | typeof ResponseValidationError,
+  accepted: string,
+): readonly ValidationIssue[] {
+  const [fast, plain] = [compiled(schema), schema].map((s) => {
+    try {
+      run(s);
+    } catch (error) {
+      if (error instanceof Expected) return error.issues;
+      throw error;
+    }
+    throw new Error(accepted);
+  }) as [readonly ValidationIssue[], readonly ValidationIssue[]];
+  if (JSON.stringify(fast) !== JSON.stringify(plain)) {
+    throw new Error(
+      `the compiled schema reports ${JSON.stringify(fast)}, the schema ${JSON.stringify(plain)}`,
+    );
   }
-  throw new Error('expected a RequestValidationError, but the request was valid');
+  return fast;
+}
+
+/** Validates a request and returns the issues it throws (fails the test when it does not throw). */
+export function requestIssues(schema: z.core.$ZodType, value: unknown): readonly ValidationIssue[] {
+  return issuesOf(
+    schema,
+    (s) => validateRequest(s, value),
+    RequestValidationError,
+    'expected a RequestValidationError, but the request was valid',
+  );
 }
 
 /** Parses a response in `'strict'` mode and returns the issues it throws (fails the test when it does not throw). */
-export function strictIssues(schema: z.ZodType, body: unknown): readonly ValidationIssue[] {
+export function strictIssues(schema: z.core.$ZodType, body: unknown): readonly ValidationIssue[] {
   return responseIssues(schema, body, 'strict');
 }
 
 /** Parses a response in the given mode and returns the issues it throws (fails the test when it does not throw). */
 export function responseIssues(
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   body: unknown,
   mode: 'strict' | 'lenient' = 'lenient',
 ): readonly ValidationIssue[] {
-  try {
-    parseResponse(schema, body, mode);
-  } catch (error) {
-    if (error instanceof ResponseValidationError) return error.issues;
-    throw error;
-  }
-  throw new Error(`expected a ResponseValidationError in ${mode} mode, but the body was accepted`);
+  return issuesOf(
+    schema,
+    (s) => parseResponse(s, body, mode),
+    ResponseValidationError,
+    `expected a ResponseValidationError in ${mode} mode, but the body was accepted`,
+  );
 }
 
 /** A deep copy of a fixture that a test may mutate. */

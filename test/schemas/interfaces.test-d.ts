@@ -4,7 +4,7 @@
  * and not the other, or typed differently, fails here.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type * as s from '../../src/schemas/index.js';
 
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
@@ -16,7 +16,7 @@ type Exact<T> = T extends readonly (infer U)[]
       ? T
       : { [K in keyof T as string extends K ? never : number extends K ? never : K]: Exact<T[K]> }
     : T;
-type Out<S extends z.ZodType> = Exact<z.output<S>>;
+type Out<S extends z.core.$ZodType> = Exact<z.output<S>>;
 
 describe('interfaces equal their schemas', () => {
   it('orders', () => {

@@ -28,7 +28,7 @@ export function createMswHandlers(
   if (!msw) {
     const reason = loadError instanceof Error ? loadError.message : String(loadError);
     throw new Error(
-      "api.handlers needs the optional peer dependency 'msw' (v3): install it with `npm install --save-dev msw`. " +
+      "api.handlers needs the optional peer dependency 'msw' (v2 or v3): install it with `npm install --save-dev msw`. " +
         `Without msw, use api.listen() (a real HTTP server) or api.fetch. (Loading msw failed: ${reason})`,
       { cause: loadError },
     );

@@ -24,12 +24,19 @@ import type { MockListenOptions, MockServer } from './listen.js';
  * `http` import in the testing kit, so `createMockApi()` with `api.fetch` bundles for browsers,
  * workers and edge runtimes; only `listen()` needs Node (or a runtime that offers `node:http`).
  */
-function nodeHttp(): typeof Http {
-  const http = builtinModule<typeof Http>('node:http');
+async function nodeHttp(): Promise<typeof Http> {
+  let http = builtinModule<typeof Http>(NODE_HTTP);
+  // Node 22.0–22.2 have no `process.getBuiltinModule`: import it there. The specifier is a value,
+  // not a literal, so that no bundler follows it into a browser or worker bundle.
+  if (!http && (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node) {
+    http = await import(/* @vite-ignore */ NODE_HTTP).catch(() => undefined);
+  }
   if (!http)
     throw new Error('api.listen() needs node:http (Node.js 22+, Bun or Deno); use api.fetch elsewhere.');
   return http;
 }
+
+const NODE_HTTP: string = 'node:http';
 
 /** The largest request body the server reads (10 MiB); a larger one is answered 413. */
 export const MAX_BODY_BYTES = MAX_JSON_BODY_BYTES;
@@ -119,7 +126,7 @@ export async function startServer(
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
   }
-  const server = nodeHttp().createServer((req, res) => {
+  const server = (await nodeHttp()).createServer((req, res) => {
     serve(dispatch, req, res, MAX_BODY_BYTES).catch(() => req.socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {

@@ -24,7 +24,7 @@ test('without msw the kit still loads and serves HTTP; only .handlers throws, sa
   }
   expect(error).toBeInstanceOf(Error);
   expect((error as Error).message).toMatch(
-    /optional peer dependency 'msw' \(v3\).*npm install --save-dev msw/,
+    /optional peer dependency 'msw' \(v2 or v3\).*npm install --save-dev msw/,
   );
   expect((error as Error).message).toMatch(/Loading msw failed/);
   expect((error as Error).cause).toBeInstanceOf(Error);

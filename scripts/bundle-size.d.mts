@@ -1,0 +1,11 @@
+/** Types of scripts/bundle-size.mjs, for bench/run.ts. */
+export interface BundleMeasure {
+  gzip: number;
+  raw: number;
+  dependencies: Record<string, number>;
+  modules: string[];
+}
+export type App = 'whole' | 'verifyOnly' | 'clientOnly' | 'schemasOnly';
+export declare const APPS: Record<App, string>;
+export declare function measureBundles(apps?: Record<App, string>): Promise<Record<App, BundleMeasure>>;
+export declare function treeShakingProblems(results: Record<App, BundleMeasure>): string[];

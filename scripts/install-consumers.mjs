@@ -1,0 +1,489 @@
+#!/usr/bin/env node
+/**
+ * Install tests: the PACKED package installed with a plain `npm install` (no `--legacy-peer-deps`, so
+ * a peer conflict fails with ERESOLVE) into temporary consumer projects beside msw 2 and beside msw 3,
+ * and used there as a consumer would. `npm run test:install`.
+ *
+ *   node scripts/install-consumers.mjs [--build] [--msw=2.0.0,^2,^3] [--jobs=N] [--keep] [--verbose]
+ *                                      [--try-peer-range='^2.0.0 || ^3.0.0']
+ *
+ * - The consumers, one per msw version: for each supported msw major (`MSW_MAJORS`), its floor (the
+ *   lowest version the packed package.json's `peerDependencies.msw` accepts, e.g. `2.0.0` for
+ *   `^2.0.0 || ^3.0.0`) and its newest (`^2`). `--msw` replaces that list: an exact version is a
+ *   "floor" consumer, a range a "newest" one.
+ * - A floor consumer installs the package and msw only (no test runner, no TypeScript); a newest
+ *   consumer also installs vitest (this repository's version), as the README's example needs.
+ * - Cases, one line each: `[peer range]` (the packed range names every supported major);
+ *   per consumer `install` (`npm install --prefer-offline --no-audit --no-fund` exits 0),
+ *   `versions` (the wanted msw installed, once, and this package), `README example` (newest only:
+ *   the block under "### With msw" in README.md, extracted at each run, run with `vitest run`;
+ *   for msw 2 with the replacement the README gives in a `// msw 2: { … }` comment applied),
+ *   `kit` (test/consumer-types/install/msw-kit.ts run with node: the msw face beyond the README)
+ *   and `types` (this repository's `tsc` on those files with the consumer options of
+ *   test/consumer-types/tsconfig.json, skipLibCheck false; errors in the dependencies' own
+ *   declarations, msw's or vitest's, are printed as notes, not counted).
+ * - `--build` rebuilds dist/ first (else it is built only when missing). `--jobs` bounds how many
+ *   CPU-heavy steps (vitest, node, tsc) run at once; installs run side by side. `--keep` keeps the
+ *   consumers and prints their folder; `--verbose` prints every output line of a failing case.
+ *   `--try-peer-range` tries a peer range before package.json has it: the consumers get a copy of
+ *   the tarball with that range (a trial, labelled as such; the test is the run without it).
+ *
+ * The consumers live in one `os.tmpdir()` folder, removed at the end (also on Ctrl-C). Only the
+ * npm registry is reached (npm install); the mock answers in-process (msw). Every child process has
+ * a timeout and is stopped by its process group id. Node is the one running this script (its folder
+ * goes first in the children's PATH, so npm and its lifecycle scripts use it too).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  consumerCompilerOptions,
+  ensureBuilt,
+  packPackage,
+  parseDiagnostics,
+  ROOT,
+  SOURCES,
+} from './consumer-types.mjs';
+
+const PACKAGE = 'merchant-fulfillment';
+const WINDOWS = process.platform === 'win32';
+/** The msw majors the package supports: its peer range must accept each. */
+export const MSW_MAJORS = [2, 3];
+const KIT_FILE = 'msw-kit.ts';
+const README_FILE = 'readme-msw.test.ts';
+const MINUTE = 60_000;
+const TIMEOUTS = { install: 5 * MINUTE, vitest: 2 * MINUTE, node: MINUTE, tsc: 2 * MINUTE };
+
+// ---------------------------------------------------------------------------------------------
+// The README's example
+// ---------------------------------------------------------------------------------------------
+
+/** The first ```ts block under the README heading `### With msw…`, before the next heading. */
+export function readmeMswExample(readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')) {
+  const lines = readme.split(/\r?\n/);
+  const start = lines.findIndex((line) => /^###\s+With msw\b/.test(line));
+  if (start < 0) throw new Error('README.md has no "### With msw" section');
+  const end = lines.findIndex((line, i) => i > start && /^#{1,3}\s/.test(line));
+  const section = lines.slice(start + 1, end < 0 ? undefined : end);
+  const open = section.findIndex((line) => /^```(ts|typescript)\s*$/.test(line));
+  const close = section.findIndex((line, i) => i > open && /^```\s*$/.test(line));
+  if (open < 0 || close < 0) throw new Error('the "### With msw" section of README.md has no ```ts block');
+  return `${section.slice(open + 1, close).join('\n')}\n`;
+}
+
+/**
+ * The example as an msw 2 user writes it: on a line ending in `// msw 2: { … }`, the first `{ … }`
+ * is replaced by the comment's (msw 3 renamed options of `listen()`). Lines without one stay.
+ */
+export function forMsw2(example) {
+  return example.replace(
+    /^(.*?)\{[^{}\n]*\}(.*?)\s*\/\/\s*msw 2:\s*(\{[^{}\n]*\})\s*$/gm,
+    (_line, before, after, replacement) => `${before}${replacement}${after}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions and ranges (only the forms used here: `^X.Y.Z` parts joined by `||`, `^X`, `X.Y.Z`)
+// ---------------------------------------------------------------------------------------------
+
+/** The lowest version of each `^X.Y.Z` part of `range`, by major: `{ 2: '2.0.0', 3: '3.0.0' }`. */
+export function caretFloors(range) {
+  const floors = {};
+  for (const part of range.split('||').map((p) => p.trim())) {
+    const m = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(part);
+    if (m) floors[Number(m[1])] = `${m[1]}.${m[2]}.${m[3]}`;
+  }
+  return floors;
+}
+
+const isExact = (spec) => /^\d+\.\d+\.\d+$/.test(spec);
+
+/** Whether `version` is what `spec` (`X.Y.Z` or `^X`, `^X.Y.Z`) asked for. */
+function matches(version, spec) {
+  if (isExact(spec)) return version === spec;
+  const m = /^\^(\d+)(?:\.(\d+)\.(\d+))?$/.exec(spec);
+  if (!m) return true; // another form: npm resolved it, nothing more to check here
+  const [major, minor, patch] = version.split('.').map((n) => Number.parseInt(n, 10));
+  if (major !== Number(m[1])) return false;
+  if (m[2] === undefined) return true;
+  return minor > Number(m[2]) || (minor === Number(m[2]) && patch >= Number(m[3]));
+}
+
+const majorOf = (spec) => Number(/\d+/.exec(spec)?.[0]);
+
+// ---------------------------------------------------------------------------------------------
+// Child processes: bounded, stopped by process group
+// ---------------------------------------------------------------------------------------------
+
+const running = new Set();
+
+/** The environment of every child: this Node first in PATH, none of a parent `npm run`'s package settings. */
+function childEnv() {
+  const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig']);
+  keep.add('npm_config_registry').add('npm_config_cafile').add('npm_config_strict_ssl');
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_/i.test(key) && !keep.has(key.toLowerCase())) continue;
+    env[key] = value;
+  }
+  const pathKey = Object.keys(env).find((k) => k.toUpperCase() === 'PATH') ?? 'PATH';
+  env[pathKey] = [path.dirname(process.execPath), env[pathKey]].filter(Boolean).join(path.delimiter);
+  return { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1' };
+}
+
+function stop(child, signal = 'SIGTERM') {
+  try {
+    if (WINDOWS) child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs `command args` in `cwd`; resolves with `{ code, signal, output, timedOut, ms }`, never rejects. */
+function run(command, args, { cwd, timeout }) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: !WINDOWS,
+      shell: WINDOWS && command === 'npm',
+    });
+    running.add(child);
+    let output = '';
+    const collect = (chunk) => {
+      output += chunk;
+    };
+    child.stdout.setEncoding('utf8').on('data', collect);
+    child.stderr.setEncoding('utf8').on('data', collect);
+    let timedOut = false;
+    let killer;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop(child);
+      killer = setTimeout(() => stop(child, 'SIGKILL'), 5000);
+    }, timeout);
+    const done = (code, signal, error) => {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      running.delete(child);
+      if (error) output += `\n${error.message}`;
+      resolve({ code, signal, output, timedOut, ms: performance.now() - started });
+    };
+    child.on('error', (error) => done(null, null, error));
+    child.on('close', (code, signal) => done(code, signal));
+  });
+}
+
+/** A counting semaphore: `await use(fn)` runs `fn` when one of `limit` slots is free. */
+function slots(limit) {
+  let free = limit;
+  const waiting = [];
+  return async (fn) => {
+    if (free === 0) await new Promise((resolve) => waiting.push(resolve));
+    else free--;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One consumer
+// ---------------------------------------------------------------------------------------------
+
+const tail = (text, lines) => text.trim().split(/\r?\n/).slice(-lines);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function failedRun(result, what) {
+  if (result.timedOut) return [`${what} timed out (stopped)`, ...tail(result.output, 20)];
+  return [`${what} exited with ${result.signal ?? result.code}`, ...tail(result.output, 40)];
+}
+
+/** The lines of an npm ERESOLVE report that say who conflicts with whom. */
+function eresolve(output) {
+  if (!/ERESOLVE/.test(output)) return undefined;
+  const lines = output.split(/\r?\n/).filter((l) => /Could not resolve|Found:|peer|While resolving/.test(l));
+  return ['ERESOLVE: a peer range refuses this msw', ...lines.slice(0, 12).map((l) => l.trim())];
+}
+
+/** Builds, installs and exercises one consumer; returns its cases. */
+async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
+  const cases = [];
+  const add = (name, ok, details = [], notes = []) => cases.push({ name, ok, details, notes });
+  mkdirSync(dir, { recursive: true });
+  const devDependencies = { msw: consumer.spec, ...(consumer.readme ? { vitest: vitestSpec } : {}) };
+  const pkg = {
+    name: `consumer-${consumer.id}`,
+    private: true,
+    type: 'module',
+    dependencies: { [PACKAGE]: `file:${path.relative(dir, tarball).split(path.sep).join('/')}` },
+    devDependencies,
+  };
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+
+  const install = await run(
+    WINDOWS ? 'npm.cmd' : 'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund'],
+    { cwd: dir, timeout: TIMEOUTS.install },
+  );
+  const installed = install.code === 0 && !install.timedOut;
+  add(
+    `install (npm install, ${seconds(install.ms)})`,
+    installed,
+    installed ? [] : (eresolve(install.output) ?? failedRun(install, 'npm install')),
+  );
+  if (!installed) return cases;
+
+  const modules = path.join(dir, 'node_modules');
+  const version = (name, base = modules) => {
+    try {
+      return JSON.parse(readFileSync(path.join(base, name, 'package.json'), 'utf8')).version;
+    } catch {
+      return undefined;
+    }
+  };
+  const msw = version('msw');
+  consumer.installed = msw;
+  const nested = path.join(modules, PACKAGE, 'node_modules', 'msw');
+  const problems = [];
+  if (!msw) problems.push('node_modules/msw is missing');
+  else if (!matches(msw, consumer.spec)) problems.push(`msw ${msw} installed, ${consumer.spec} wanted`);
+  if (existsSync(nested))
+    problems.push(`a second msw under ${PACKAGE}/node_modules (${version('msw', path.dirname(nested))})`);
+  if (version(PACKAGE) !== consumer.packageVersion) problems.push(`${PACKAGE} ${version(PACKAGE)} installed`);
+  add(`versions (msw ${msw ?? '?'}, ${PACKAGE} ${version(PACKAGE) ?? '?'})`, problems.length === 0, problems);
+
+  const files = [KIT_FILE];
+  copyFileSync(path.join(SOURCES, 'install', KIT_FILE), path.join(dir, KIT_FILE));
+  if (consumer.readme) {
+    const msw2 = majorOf(msw ?? consumer.spec) === 2;
+    const source = msw2 ? forMsw2(example) : example;
+    writeFileSync(path.join(dir, README_FILE), source);
+    files.unshift(README_FILE);
+    // msw 2 does not know msw 3's onUnhandledFrame: it ignores it at run time, tsc refuses it.
+    const unadapted =
+      msw2 && /\bonUnhandledFrame\b/.test(source)
+        ? [
+            "note: the example passes msw 3's onUnhandledFrame and no `// msw 2: { onUnhandledRequest: … }` on that line",
+          ]
+        : [];
+    const vitest = await cpu(() =>
+      run(process.execPath, [path.join(modules, 'vitest', 'vitest.mjs'), 'run', README_FILE], {
+        cwd: dir,
+        timeout: TIMEOUTS.vitest,
+      }),
+    );
+    const ran = /Tests\s+\d+ passed/.test(vitest.output) && !/Tests\s.*\bfailed\b/.test(vitest.output);
+    add(
+      `README example (vitest ${version('vitest') ?? '?'}, ${seconds(vitest.ms)})`,
+      vitest.code === 0 && !vitest.timedOut && ran,
+      vitest.code === 0 && !ran
+        ? ['vitest passed no test', ...tail(vitest.output, 20)]
+        : failedRun(vitest, 'vitest run'),
+      unadapted,
+    );
+  }
+
+  const kit = await cpu(() => run(process.execPath, [KIT_FILE], { cwd: dir, timeout: TIMEOUTS.node }));
+  const checks = kit.output.split(/\r?\n/).filter((l) => /^(ok|FAIL) /.test(l));
+  add(
+    `kit under msw (${checks.filter((l) => l.startsWith('ok ')).length}/${checks.length} checks, ${seconds(kit.ms)})`,
+    kit.code === 0 && !kit.timedOut && checks.length > 0,
+    [...checks.filter((l) => l.startsWith('FAIL ')), ...failedRun(kit, `node ${KIT_FILE}`)],
+  );
+
+  const compilerOptions = consumerCompilerOptions();
+  writeFileSync(path.join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`);
+  const tscBin = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tsc = await cpu(() =>
+    run(process.execPath, [tscBin, '-p', 'tsconfig.json', '--pretty', 'false'], {
+      cwd: dir,
+      timeout: TIMEOUTS.tsc,
+    }),
+  );
+  const diagnostics = parseDiagnostics(tsc.output, dir);
+  const show = (d) =>
+    `${d.file ? `${path.relative(dir, d.file)}(${d.line},${d.column})` : '(global)'}: ${d.code}: ${d.message.split('\n')[0]}`;
+  const ours = path.join(modules, PACKAGE) + path.sep;
+  const inDependency = (d) => d.file?.startsWith(modules + path.sep) && !d.file.startsWith(ours);
+  const counted = diagnostics.filter((d) => !inDependency(d));
+  const foreign = diagnostics.filter(inDependency);
+  const crashed = tsc.timedOut || tsc.signal || (tsc.code !== 0 && diagnostics.length === 0);
+  add(
+    `types (tsc ${version('typescript', path.join(ROOT, 'node_modules')) ?? '?'}: ${files.join(', ')}, ${seconds(tsc.ms)})`,
+    !crashed && counted.length === 0,
+    crashed ? failedRun(tsc, 'tsc') : counted.map(show),
+    foreign.length > 0
+      ? [
+          `note: ${foreign.length} error(s) in dependencies' own declarations, not counted (first: ${show(foreign[0])})`,
+        ]
+      : [],
+  );
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const value = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return {
+    build: argv.includes('--build'),
+    keep: argv.includes('--keep'),
+    verbose: argv.includes('--verbose'),
+    msw: value('msw')?.split(',').filter(Boolean),
+    tryPeerRange: value('try-peer-range'),
+    jobs: value('jobs') ? Number(value('jobs')) : undefined,
+  };
+}
+
+/** Packs the package; a pack missing declarations (a build running meanwhile) is retried twice. */
+async function pack(destination) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return packPackage(destination);
+    } catch (error) {
+      if (attempt === 3 || !/is a build of dist\/ running/.test(String(error.message))) throw error;
+      console.log(`${error.message} (waiting 10 s)`);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+    }
+  }
+}
+
+/** The package.json inside the tarball (what consumers get), read without unpacking the rest. */
+function readPacked(tarball, tmp) {
+  const dir = path.join(tmp, 'packed');
+  mkdirSync(dir);
+  execFileSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1', 'package/package.json'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 30_000,
+  });
+  return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+}
+
+/**
+ * A copy of `tarball` whose package.json has `peerDependencies.msw` = `range`: to try a range before
+ * changing package.json (`--try-peer-range`). A trial, never the test: the run says so.
+ */
+function withPeerRange(tarball, tmp, range) {
+  const dir = path.join(tmp, 'trial');
+  mkdirSync(dir);
+  const tar = (args) => execFileSync('tar', args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+  tar(['-xzf', tarball, '-C', dir]);
+  const file = path.join(dir, 'package', 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8'));
+  pkg.peerDependencies = { ...pkg.peerDependencies, msw: range };
+  writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+  const trial = tarball.replace(/\.tgz$/, '-trial.tgz');
+  tar(['-czf', trial, '-C', dir, 'package']);
+  return trial;
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const started = performance.now();
+  const args = parseArgs(argv);
+  const warning = ensureBuilt({ force: args.build });
+  if (warning) console.log(warning);
+  const example = readmeMswExample();
+  const vitestSpec = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies
+    ?.vitest;
+  if (!vitestSpec) throw new Error('package.json has no vitest devDependency');
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-install-'));
+  const cleanUp = () => {
+    for (const child of running) stop(child, 'SIGKILL');
+    if (!args.keep) rmSync(tmp, { recursive: true, force: true });
+  };
+  const interrupted = (signal) => {
+    cleanUp();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+
+  let passed = 0;
+  let failed = 0;
+  const print = (label, c) => {
+    if (c.ok) passed++;
+    else failed++;
+    console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label}${c.name}`);
+    const details = c.ok ? [] : c.details;
+    const shown = args.verbose ? details : details.slice(0, 12);
+    for (const line of shown) console.log(`       ${line}`);
+    if (shown.length < details.length)
+      console.log(`       … ${details.length - shown.length} more (--verbose)`);
+    for (const note of c.notes ?? []) console.log(`       ${note}`);
+  };
+  try {
+    let tarball = await pack(tmp);
+    if (args.tryPeerRange) {
+      tarball = withPeerRange(tarball, tmp, args.tryPeerRange);
+      console.log(`TRIAL: peerDependencies.msw set to "${args.tryPeerRange}" in a copy of the tarball`);
+    }
+    const packed = readPacked(tarball, tmp);
+    const range = packed.peerDependencies?.msw ?? '';
+    const floors = caretFloors(range);
+    const missing = MSW_MAJORS.filter((major) => !floors[major]);
+    print('', {
+      name: `[peer range] peerDependencies.msw "${range}" accepts msw ${MSW_MAJORS.join(' and ')}`,
+      ok: missing.length === 0,
+      details: missing.map((major) => `no ^${major}.x.y part: a project on msw ${major} gets ERESOLVE`),
+    });
+
+    const specs = args.msw ?? MSW_MAJORS.flatMap((major) => [floors[major], `^${major}`].filter(Boolean));
+    const consumers = specs.map((spec) => ({
+      spec,
+      id: `msw-${spec.replace(/[^\w.]+/g, '')}${isExact(spec) ? '' : '-newest'}`,
+      readme: !isExact(spec),
+      packageVersion: packed.version,
+    }));
+    const cores = os.availableParallelism?.() ?? os.cpus().length;
+    const cpu = slots(args.jobs ?? Math.max(1, Math.floor(cores / 2)));
+    const work = consumers.map((consumer) =>
+      exercise({ consumer, dir: path.join(tmp, consumer.id), tarball, vitestSpec, example, cpu }).catch(
+        (error) => [{ name: 'crashed', ok: false, details: String(error.stack ?? error).split('\n') }],
+      ),
+    );
+    for (const [index, consumer] of consumers.entries()) {
+      const cases = await work[index];
+      const label = `msw@${consumer.spec}${consumer.installed ? ` (${consumer.installed})` : ''} `;
+      for (const c of cases) print(label, c);
+    }
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    cleanUp();
+    if (args.keep) console.log(`\nkept the consumers in ${tmp}`);
+  }
+  const trial = args.tryPeerRange ? ` (TRIAL with peerDependencies.msw "${args.tryPeerRange}")` : '';
+  console.log(`\n${passed} passed, ${failed} failed; ${seconds(performance.now() - started)}${trial}`);
+  return failed === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
