@@ -14,6 +14,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/preload.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
     testTimeout: 20_000,
     coverage: {

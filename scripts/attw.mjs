@@ -10,12 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packPackage } from './consumer-types.mjs';
+import { packPackage, ROOT } from './lib/package.mjs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'mf-attw-'));
 try {
   const tarball = packPackage(dir);
-  const bin = path.join(import.meta.dirname, '..', 'node_modules', '.bin', 'attw');
+  const bin = path.join(ROOT, 'node_modules', '.bin', 'attw');
   execFileSync(bin, [tarball, '--ignore-rules', 'cjs-resolves-to-esm'], { stdio: 'inherit' });
 } catch (error) {
   process.exitCode = typeof error?.status === 'number' ? error.status : 1;

@@ -11,16 +11,13 @@
  * the schemas must get no ky either. Sizes are printed as figures, never asserted (they are the
  * bench's job: row B6 of `npm run bench` uses {@link measureBundles}).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { packPackage } from './consumer-types.mjs';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { isMain } from './lib/cli.mjs';
+import { linkDependencies, packPackage, unpackPackage } from './lib/package.mjs';
 
 /** The apps measured: what each imports. */
 export const APPS = {
@@ -48,12 +45,8 @@ export async function measureBundles(apps = APPS) {
   try {
     const tarball = packPackage(dir);
     const consumer = path.join(dir, 'consumer');
-    const pkgDir = path.join(consumer, 'node_modules', 'merchant-fulfillment');
-    mkdirSync(pkgDir, { recursive: true });
-    execFileSync('tar', ['xzf', tarball, '-C', pkgDir, '--strip-components=1']);
-    for (const dep of ['ky', 'zod']) {
-      symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(consumer, 'node_modules', dep), 'dir');
-    }
+    unpackPackage(tarball, consumer);
+    linkDependencies(consumer, ['ky', 'zod']);
     const results = {};
     for (const [name, contents] of Object.entries(apps)) {
       const result = await build({
@@ -106,7 +99,7 @@ export function treeShakingProblems(results) {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+if (isMain(import.meta.url)) {
   const results = await measureBundles();
   if (process.argv.includes('--json')) console.log(JSON.stringify(results, null, 2));
   for (const [name, r] of Object.entries(results)) {

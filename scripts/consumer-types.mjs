@@ -56,30 +56,29 @@
  * imports nodenext does not cover; msw's declarations do not support node10 (their imports need
  * `exports`), so errors there are a note.
  *
- * The helpers are exported for bench/types.mjs.
+ * The helpers are exported for bench/types.mjs, with those of scripts/lib/package.mjs it uses
+ * (building, packing).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { caseReporter, cliArgs, runMain } from './lib/cli.mjs';
+import {
+  cacheDir,
+  ensureBuilt,
+  linkDependencies,
+  NPM,
+  PACKAGE,
+  packPackage,
+  prepareCacheInstall,
+  ROOT,
+  unpackPackage,
+} from './lib/package.mjs';
+import { cores, pool, runProcess, withTempDir } from './lib/process.mjs';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export { declarationFiles, ensureBuilt, packPackage, ROOT } from './lib/package.mjs';
 export const SOURCES = path.join(ROOT, 'test', 'consumer-types');
-const PACKAGE = 'merchant-fulfillment';
-const WINDOWS = process.platform === 'win32';
 /** Symlinked from this repository into every consumer: the package's runtime deps and the assertion library. */
 const LINKED = ['zod', 'ky', 'expect-type'];
 
@@ -95,7 +94,7 @@ export const COMPILERS = [
   { id: '6.0' },
   { id: '7', spec: 'typescript@^7.0.2', optional: true },
 ];
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'merchant-fulfillment', 'typescript');
+const CACHE = cacheDir('typescript');
 
 /** The `tsc` of a compiler, installing a cached one on first use; `{ bin }` or `{ skip }`. */
 function compilerBin(compiler) {
@@ -103,23 +102,9 @@ function compilerBin(compiler) {
   const dir = path.join(CACHE, compiler.id);
   const bin = path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
   if (existsSync(bin)) return { bin };
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
+  const args = prepareCacheInstall(dir, compiler.spec);
   try {
-    execFileSync(
-      WINDOWS ? 'npm.cmd' : 'npm',
-      [
-        'install',
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--prefix',
-        dir,
-        compiler.spec,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
-    );
+    execFileSync(NPM, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
   } catch (error) {
     return {
       bin,
@@ -181,73 +166,8 @@ const ENTRY_POINTS = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Building, packing and laying out a consumer project
+// Laying out a consumer project
 // ---------------------------------------------------------------------------------------------
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * Builds dist/ when it is missing (or when `force`). Returns a warning when dist/ is older than
- * src/ (the run then tests stale declarations), else `undefined`.
- */
-export function ensureBuilt({ force = false, log = console.log } = {}) {
-  const marker = path.join(ROOT, 'dist', 'index.d.ts');
-  if (force || !existsSync(marker)) {
-    log(force ? 'Building dist/ (--build) ...' : 'dist/ is missing: running npm run build ...');
-    execFileSync('npm', ['run', 'build'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      shell: WINDOWS,
-    });
-    return undefined;
-  }
-  if (newestMtime(path.join(ROOT, 'src')) > statSync(marker).mtimeMs) {
-    return 'warning: dist/ is older than src/: these results are for the last build (run `npm run build`, or pass --build)';
-  }
-  return undefined;
-}
-
-/** `npm pack`s the package into `destination` (no lifecycle scripts: dist/ is already built); returns the tarball's path. */
-export function packPackage(destination) {
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    shell: WINDOWS,
-  });
-  const [info] = JSON.parse(out.slice(out.indexOf('[')));
-  // Every declaration file the exports map names must be in the tarball (a build running at the same
-  // time, which first deletes dist/, would otherwise give a partial package and baffling errors).
-  const packed = new Set(info.files.map((f) => f.path));
-  const missing = declarationFiles().filter((file) => !packed.has(file));
-  if (missing.length > 0) {
-    throw new Error(
-      `the packed package lacks ${missing.join(', ')}: is a build of dist/ running? Retry once it is done.`,
-    );
-  }
-  return path.join(destination, info.filename);
-}
-
-/** The declaration files named by package.json "exports" (`types` conditions), e.g. `dist/index.d.ts`. */
-export function declarationFiles() {
-  const files = new Set();
-  const walk = (value, key) => {
-    if (typeof value === 'string') {
-      if (key === 'types') files.add(value.replace(/^\.\//, ''));
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
-    }
-  };
-  walk(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports);
-  return [...files].sort();
-}
 
 /** Reads the consumer compiler options from test/consumer-types/tsconfig.json. */
 export function consumerCompilerOptions() {
@@ -289,15 +209,8 @@ export function listSources(kinds = ['consumer', 'negative']) {
  * a map of relative path → contents), and a tsconfig.json listing them. Returns the files compiled.
  */
 export function createConsumer({ dir, tarball, msw, files, extraFiles = {}, compilerOptions }) {
-  const modules = path.join(dir, 'node_modules');
-  const pkgDir = path.join(modules, PACKAGE);
-  mkdirSync(pkgDir, { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
-  for (const name of msw ? [...LINKED, 'msw'] : LINKED) {
-    const target = path.join(ROOT, 'node_modules', name);
-    if (!existsSync(target)) throw new Error(`node_modules/${name} is missing: run npm install`);
-    symlinkSync(target, path.join(modules, name), 'dir');
-  }
+  unpackPackage(tarball, dir);
+  linkDependencies(dir, msw ? [...LINKED, 'msw'] : LINKED);
   writeFileSync(
     path.join(dir, 'package.json'),
     `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
@@ -412,46 +325,11 @@ export function parseDiagnostics(output, cwd) {
 }
 
 /** Runs `compiler`'s tsc in `cwd` with `args`; resolves with its output, diagnostics and duration. */
-export function runTsc(compiler, cwd, args) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [compiler.bin, ...args], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code, signal) => {
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        diagnostics: parseDiagnostics(stdout, cwd),
-        ms: performance.now() - started,
-      });
-    });
+export async function runTsc(compiler, cwd, args) {
+  const { code, signal, stdout, stderr, ms } = await runProcess(process.execPath, [compiler.bin, ...args], {
+    cwd,
   });
-}
-
-/** Runs `jobs` (functions returning promises) at most `limit` at a time, results in order. */
-async function pool(jobs, limit) {
-  const results = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      results[index] = await jobs[index]();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return results;
+  return { code, signal, stdout, stderr, diagnostics: parseDiagnostics(stdout, cwd), ms };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -655,15 +533,15 @@ function judgeResolution({ dir, mode, result, verbose }) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const value = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const { flag, list, number } = cliArgs(argv);
   return {
-    build: argv.includes('--build'),
-    keep: argv.includes('--keep'),
-    verbose: argv.includes('--verbose'),
-    ts: value('ts')?.split(','),
-    variants: value('variant')?.split(','),
-    resolution: value('resolution')?.split(','),
-    jobs: value('jobs') ? Number(value('jobs')) : undefined,
+    build: flag('build'),
+    keep: flag('keep'),
+    verbose: flag('verbose'),
+    ts: list('ts'),
+    variants: list('variant'),
+    resolution: list('resolution'),
+    jobs: number('jobs'),
   };
 }
 
@@ -683,15 +561,8 @@ export async function main(argv = process.argv.slice(2)) {
     ]),
   );
 
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-consumer-types-'));
-  const interrupted = (signal) => {
-    rmSync(tmp, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  let failed = 0;
-  let passed = 0;
-  try {
+  const report = caseReporter({ verbose: args.verbose, maxDetails: 6 });
+  const consumers = async (tmp) => {
     const tarball = packPackage(tmp);
     const projects = variants.map((variant) => {
       const dir = path.join(tmp, variant.id);
@@ -734,8 +605,7 @@ export async function main(argv = process.argv.slice(2)) {
       ),
     ];
     // tsc (node) keeps about two cores busy (GC threads): one job per two cores is fastest.
-    const cores = os.availableParallelism?.() ?? os.cpus().length;
-    const parallel = args.jobs ?? Math.max(1, Math.min(4, Math.floor(cores / 2)));
+    const parallel = args.jobs ?? Math.max(1, Math.min(4, Math.floor(cores() / 2)));
     const results = await pool(jobs, parallel);
 
     for (const compiler of compilers) {
@@ -743,21 +613,12 @@ export async function main(argv = process.argv.slice(2)) {
       // Only an optional compiler may be missing; the others must run.
       if (compiler.optional) console.log(`skip ts-${compiler.id}: ${compiler.skip}`);
       else {
-        failed++;
+        report.failed++;
         console.log(`FAIL ts-${compiler.id} could not run: ${compiler.skip}`);
       }
     }
     const print = (label, cases) => {
-      for (const c of cases) {
-        if (c.ok) passed++;
-        else failed++;
-        console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label} ${c.name}`);
-        const details = c.ok ? [] : c.details;
-        const shown = args.verbose ? details : details.slice(0, 6);
-        for (const line of shown) console.log(`       ${line}`);
-        if (shown.length < details.length) console.log(`       … ${details.length - shown.length} more`);
-        for (const note of c.notes ?? []) console.log(`       ${note}`);
-      }
+      for (const c of cases) report.print(`${label} `, c);
     };
     let index = 0;
     for (const compiler of runnable) {
@@ -779,11 +640,11 @@ export async function main(argv = process.argv.slice(2)) {
       );
       print(label, judgeResolution({ ...project, result, verbose: args.verbose }));
     }
-  } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    if (args.keep) console.log(`\nkept the consumer projects in ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  }
+  };
+  await withTempDir('mf-consumer-types-', consumers, {
+    keep: args.keep,
+    kept: (tmp) => `\nkept the consumer projects in ${tmp}`,
+  });
   const skipped = compilers.filter((c) => c.skip).map((c) => `ts-${c.id}`);
   console.log(
     `\nCompilers: ${compilers
@@ -793,18 +654,8 @@ export async function main(argv = process.argv.slice(2)) {
       (performance.now() - started) / 1000
     ).toFixed(1)} s`,
   );
-  console.log(`${passed} passed, ${failed} failed`);
-  return failed === 0 ? 0 : 1;
+  console.log(`${report.passed} passed, ${report.failed} failed`);
+  return report.failed === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

@@ -33,30 +33,14 @@
  * a timeout and is stopped by its process group id. Node is the one running this script (its folder
  * goes first in the children's PATH, so npm and its lifecycle scripts use it too).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  consumerCompilerOptions,
-  ensureBuilt,
-  packPackage,
-  parseDiagnostics,
-  ROOT,
-  SOURCES,
-} from './consumer-types.mjs';
+import { consumerCompilerOptions, parseDiagnostics, SOURCES } from './consumer-types.mjs';
+import { caseReporter, cliArgs, runMain, seconds } from './lib/cli.mjs';
+import { ensureBuilt, NPM, PACKAGE, packWithRetry, ROOT } from './lib/package.mjs';
+import { cores, runProcess, WINDOWS, withTempDir } from './lib/process.mjs';
 
-const PACKAGE = 'merchant-fulfillment';
-const WINDOWS = process.platform === 'win32';
 /** The msw majors the package supports: its peer range must accept each. */
 export const MSW_MAJORS = [2, 3];
 const KIT_FILE = 'msw-kit.ts';
@@ -125,8 +109,6 @@ const majorOf = (spec) => Number(/\d+/.exec(spec)?.[0]);
 // Child processes: bounded, stopped by process group
 // ---------------------------------------------------------------------------------------------
 
-const running = new Set();
-
 /** The environment of every child: this Node first in PATH, none of a parent `npm run`'s package settings. */
 function childEnv() {
   const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig']);
@@ -141,51 +123,19 @@ function childEnv() {
   return { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1' };
 }
 
-function stop(child, signal = 'SIGTERM') {
-  try {
-    if (WINDOWS) child.kill(signal);
-    else process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** Runs `command args` in `cwd`; resolves with `{ code, signal, output, timedOut, ms }`, never rejects. */
-function run(command, args, { cwd, timeout }) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: childEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: !WINDOWS,
-      shell: WINDOWS && command === 'npm',
-    });
-    running.add(child);
-    let output = '';
-    const collect = (chunk) => {
-      output += chunk;
-    };
-    child.stdout.setEncoding('utf8').on('data', collect);
-    child.stderr.setEncoding('utf8').on('data', collect);
-    let timedOut = false;
-    let killer;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop(child);
-      killer = setTimeout(() => stop(child, 'SIGKILL'), 5000);
-    }, timeout);
-    const done = (code, signal, error) => {
-      clearTimeout(timer);
-      clearTimeout(killer);
-      running.delete(child);
-      if (error) output += `\n${error.message}`;
-      resolve({ code, signal, output, timedOut, ms: performance.now() - started });
-    };
-    child.on('error', (error) => done(null, null, error));
-    child.on('close', (code, signal) => done(code, signal));
+/**
+ * Runs `command args` in `cwd` in a process group of its own, SIGTERM at `timeout` and SIGKILL 5 s
+ * later; resolves with `{ code, signal, output, timedOut, ms }`, never rejects.
+ */
+const run = (command, args, { cwd, timeout }) =>
+  runProcess(command, args, {
+    cwd,
+    env: childEnv(),
+    shell: WINDOWS && command === 'npm',
+    timeoutMs: timeout,
+    group: true,
+    graceMs: 5000,
   });
-}
 
 /** A counting semaphore: `await use(fn)` runs `fn` when one of `limit` slots is free. */
 function slots(limit) {
@@ -209,7 +159,6 @@ function slots(limit) {
 // ---------------------------------------------------------------------------------------------
 
 const tail = (text, lines) => text.trim().split(/\r?\n/).slice(-lines);
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 function failedRun(result, what) {
   if (result.timedOut) return [`${what} timed out (stopped)`, ...tail(result.output, 20)];
@@ -238,11 +187,10 @@ async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
   };
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 
-  const install = await run(
-    WINDOWS ? 'npm.cmd' : 'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: dir, timeout: TIMEOUTS.install },
-  );
+  const install = await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    timeout: TIMEOUTS.install,
+  });
   const installed = install.code === 0 && !install.timedOut;
   add(
     `install (npm install, ${seconds(install.ms)})`,
@@ -344,28 +292,15 @@ async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const value = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const { flag, value, list, number } = cliArgs(argv);
   return {
-    build: argv.includes('--build'),
-    keep: argv.includes('--keep'),
-    verbose: argv.includes('--verbose'),
-    msw: value('msw')?.split(',').filter(Boolean),
+    build: flag('build'),
+    keep: flag('keep'),
+    verbose: flag('verbose'),
+    msw: list('msw')?.filter(Boolean),
     tryPeerRange: value('try-peer-range'),
-    jobs: value('jobs') ? Number(value('jobs')) : undefined,
+    jobs: number('jobs'),
   };
-}
-
-/** Packs the package; a pack missing declarations (a build running meanwhile) is retried twice. */
-async function pack(destination) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return packPackage(destination);
-    } catch (error) {
-      if (attempt === 3 || !/is a build of dist\/ running/.test(String(error.message))) throw error;
-      console.log(`${error.message} (waiting 10 s)`);
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
-    }
-  }
 }
 
 /** The package.json inside the tarball (what consumers get), read without unpacking the rest. */
@@ -407,32 +342,10 @@ export async function main(argv = process.argv.slice(2)) {
     ?.vitest;
   if (!vitestSpec) throw new Error('package.json has no vitest devDependency');
 
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-install-'));
-  const cleanUp = () => {
-    for (const child of running) stop(child, 'SIGKILL');
-    if (!args.keep) rmSync(tmp, { recursive: true, force: true });
-  };
-  const interrupted = (signal) => {
-    cleanUp();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-
-  let passed = 0;
-  let failed = 0;
-  const print = (label, c) => {
-    if (c.ok) passed++;
-    else failed++;
-    console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${label}${c.name}`);
-    const details = c.ok ? [] : c.details;
-    const shown = args.verbose ? details : details.slice(0, 12);
-    for (const line of shown) console.log(`       ${line}`);
-    if (shown.length < details.length)
-      console.log(`       … ${details.length - shown.length} more (--verbose)`);
-    for (const note of c.notes ?? []) console.log(`       ${note}`);
-  };
-  try {
-    let tarball = await pack(tmp);
+  const report = caseReporter({ verbose: args.verbose, maxDetails: 12, moreHint: ' (--verbose)' });
+  const testConsumers = async (tmp) => {
+    // A pack missing declarations (a build running meanwhile) is retried twice.
+    let tarball = await packWithRetry(tmp, { waitMs: 10_000, onlyIncomplete: true });
     if (args.tryPeerRange) {
       tarball = withPeerRange(tarball, tmp, args.tryPeerRange);
       console.log(`TRIAL: peerDependencies.msw set to "${args.tryPeerRange}" in a copy of the tarball`);
@@ -441,7 +354,7 @@ export async function main(argv = process.argv.slice(2)) {
     const range = packed.peerDependencies?.msw ?? '';
     const floors = caretFloors(range);
     const missing = MSW_MAJORS.filter((major) => !floors[major]);
-    print('', {
+    report.print('', {
       name: `[peer range] peerDependencies.msw "${range}" accepts msw ${MSW_MAJORS.join(' and ')}`,
       ok: missing.length === 0,
       details: missing.map((major) => `no ^${major}.x.y part: a project on msw ${major} gets ERESOLVE`),
@@ -454,8 +367,7 @@ export async function main(argv = process.argv.slice(2)) {
       readme: !isExact(spec),
       packageVersion: packed.version,
     }));
-    const cores = os.availableParallelism?.() ?? os.cpus().length;
-    const cpu = slots(args.jobs ?? Math.max(1, Math.floor(cores / 2)));
+    const cpu = slots(args.jobs ?? Math.max(1, Math.floor(cores() / 2)));
     const work = consumers.map((consumer) =>
       exercise({ consumer, dir: path.join(tmp, consumer.id), tarball, vitestSpec, example, cpu }).catch(
         (error) => [{ name: 'crashed', ok: false, details: String(error.stack ?? error).split('\n') }],
@@ -464,26 +376,21 @@ export async function main(argv = process.argv.slice(2)) {
     for (const [index, consumer] of consumers.entries()) {
       const cases = await work[index];
       const label = `msw@${consumer.spec}${consumer.installed ? ` (${consumer.installed})` : ''} `;
-      for (const c of cases) print(label, c);
+      for (const c of cases) report.print(label, c);
     }
-  } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    cleanUp();
-    if (args.keep) console.log(`\nkept the consumers in ${tmp}`);
-  }
+  };
+  // With --keep, the consumers stay on Ctrl-C too.
+  await withTempDir('mf-install-', testConsumers, {
+    keep: args.keep,
+    keepOnInterrupt: args.keep,
+    stopSignal: 'SIGKILL',
+    kept: (tmp) => `\nkept the consumers in ${tmp}`,
+  });
   const trial = args.tryPeerRange ? ` (TRIAL with peerDependencies.msw "${args.tryPeerRange}")` : '';
-  console.log(`\n${passed} passed, ${failed} failed; ${seconds(performance.now() - started)}${trial}`);
-  return failed === 0 ? 0 : 1;
+  console.log(
+    `\n${report.passed} passed, ${report.failed} failed; ${seconds(performance.now() - started)}${trial}`,
+  );
+  return report.failed === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

@@ -42,12 +42,12 @@
  * Also checked: the configuration table (`## Configuration`) lists exactly the keys of
  * `ClientOptions`, as the built declarations have them.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createConsumer, ensureBuilt, packPackage, parseDiagnostics, ROOT } from './consumer-types.mjs';
+import { createConsumer, parseDiagnostics } from './consumer-types.mjs';
+import { cliArgs, runMain } from './lib/cli.mjs';
+import { ensureBuilt, linkDependencies, packWithRetry, ROOT } from './lib/package.mjs';
+import { cores, pool, runProcess, withTempDir } from './lib/process.mjs';
 
 const README = path.join(ROOT, 'README.md');
 const SUPPORT = path.join(ROOT, 'scripts', 'readme-blocks');
@@ -191,94 +191,16 @@ export const notAClientOption: ${check('Exclude<Documented, keyof ClientOptions>
 /** The names in a "Type 'true' is not assignable to type '"a" | "b"'" message. */
 const namesIn = (message) => [...message.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort();
 
-function linkDependencies(dir) {
-  for (const name of LINKED) {
-    const target = path.join(ROOT, 'node_modules', name);
-    if (!existsSync(target)) throw new Error(`node_modules/${name} is missing: run npm install`);
-    const link = path.join(dir, 'node_modules', name);
-    mkdirSync(path.dirname(link), { recursive: true });
-    symlinkSync(target, link, 'dir');
-  }
-}
-
-/** Packs the package, retrying while a parallel build of dist/ leaves it incomplete. */
-async function packWithRetry(destination) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return packPackage(destination);
-    } catch (error) {
-      if (attempt === 3) throw error;
-      console.log(`pack failed (${String(error.message).split('\n')[0]}); retrying in 3 s`);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-    }
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Running
 // ---------------------------------------------------------------------------------------------
 
-const DETACHED = process.platform !== 'win32';
-/** The processes started and not yet ended, stopped by `stopAll` on Ctrl-C. */
-const live = new Set();
-
-/** Stops `child` and, where it leads a process group of its own (vitest's workers), that group. */
-function stop(child) {
-  try {
-    if (DETACHED) process.kill(-child.pid, 'SIGKILL');
-    else child.kill('SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-const stopAll = () => {
-  for (const child of live) stop(child);
-};
-
-/** Runs a command in its own process group, stopped (by its pid) at `timeoutMs`. */
-function runProcess(command, args, { cwd, env, timeoutMs }) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: DETACHED,
-    });
-    live.add(child);
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop(child);
-    }, timeoutMs);
-    child.on('close', (code, signal) => {
-      live.delete(child);
-      clearTimeout(timer);
-      resolve({ code, signal, timedOut, output, ms: performance.now() - started });
-    });
-  });
-}
-
-async function pool(jobs, limit) {
-  const results = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      results[index] = await jobs[index]();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return results;
-}
+/**
+ * Runs a command in its own process group, stopped as a whole (vitest's workers too) by SIGKILL at
+ * `timeoutMs`: `{ code, signal, timedOut, output, ms }`.
+ */
+const runInGroup = (command, args, { cwd, env, timeoutMs }) =>
+  runProcess(command, args, { cwd, env, timeoutMs, group: true, stopSignal: 'SIGKILL' });
 
 function runBlock(block, dir) {
   const file = fileOf(block);
@@ -287,7 +209,7 @@ function runBlock(block, dir) {
   delete env.FULFILLMENT_LOG;
   if (block.directives.runner === 'vitest') {
     const vitest = path.join(dir, 'node_modules', 'vitest', 'vitest.mjs');
-    return runProcess(process.execPath, [vitest, 'run', '--root', dir, file], {
+    return runInGroup(process.execPath, [vitest, 'run', '--root', dir, file], {
       cwd: dir,
       env: { ...env, CI: '1', NO_COLOR: '1' },
       timeoutMs: TIMEOUT_MS.vitest,
@@ -299,7 +221,7 @@ function runBlock(block, dir) {
     path.join('out', file.replace(/\.ts$/, '.js')),
   ];
   if (block.directives.with) args.push(block.directives.with);
-  return runProcess(process.execPath, args, { cwd: dir, env, timeoutMs: TIMEOUT_MS.node });
+  return runInGroup(process.execPath, args, { cwd: dir, env, timeoutMs: TIMEOUT_MS.node });
 }
 
 /** Rewrites `…/readme-061.ts:12:3` in an output to the line of `name` (README.md) it comes from. */
@@ -325,9 +247,10 @@ const indent = (text, max) => {
 
 export async function main(argv = process.argv.slice(2)) {
   const started = performance.now();
-  const keep = argv.includes('--keep');
-  const verbose = argv.includes('--verbose');
-  const readme = argv.find((a) => a.startsWith('--readme='))?.slice('--readme='.length) ?? README;
+  const { flag, value } = cliArgs(argv);
+  const keep = flag('keep');
+  const verbose = flag('verbose');
+  const readme = value('readme') ?? README;
   const relativeName = path.relative(ROOT, path.resolve(readme)).split(path.sep).join('/');
   const name = relativeName.startsWith('../') ? readme : relativeName;
   const markdown = readFileSync(readme, 'utf8');
@@ -336,13 +259,6 @@ export async function main(argv = process.argv.slice(2)) {
 
   const warning = ensureBuilt();
   if (warning) console.log(warning);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-readme-blocks-'));
-  const interrupted = (signal) => {
-    stopAll();
-    rmSync(tmp, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   let failed = 0;
   let passed = 0;
   const report = (ok, kind, text, details) => {
@@ -351,7 +267,7 @@ export async function main(argv = process.argv.slice(2)) {
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${kind.padEnd(9)} ${text}`);
     if (details) console.log(details);
   };
-  try {
+  const checkAll = async (tmp) => {
     // The consumer project: the blocks, the support files, the table check.
     const dir = path.join(tmp, 'consumer');
     const support = ['prelude.ts', 'run.ts'];
@@ -360,16 +276,16 @@ export async function main(argv = process.argv.slice(2)) {
     for (const block of blocks) extraFiles[fileOf(block)] = blockModule(block);
     createConsumer({
       dir,
-      tarball: await packWithRetry(tmp),
+      tarball: await packWithRetry(tmp, { waitMs: 3000 }),
       msw: true,
       files: [],
       extraFiles,
       compilerOptions: COMPILER_OPTIONS,
     });
-    linkDependencies(dir);
+    linkDependencies(dir, LINKED);
 
     // One compilation for everything; diagnostics sorted out by file.
-    const tsc = await runProcess(process.execPath, [TSC, '-p', 'tsconfig.json', '--pretty', 'false'], {
+    const tsc = await runInGroup(process.execPath, [TSC, '-p', 'tsconfig.json', '--pretty', 'false'], {
       cwd: dir,
       env: process.env,
       timeoutMs: TIMEOUT_MS.tsc,
@@ -416,10 +332,9 @@ export async function main(argv = process.argv.slice(2)) {
     const toRun = supportBroken
       ? []
       : blocks.filter((block) => block.errors.length === 0 && !block.directives.typecheckOnly);
-    const cores = os.availableParallelism?.() ?? os.cpus().length;
     const runs = await pool(
       toRun.map((block) => () => runBlock(block, dir)),
-      Math.max(2, Math.min(8, cores)),
+      Math.max(2, Math.min(8, cores())),
     );
     const runOf = new Map(toRun.map((block, i) => [block, runs[i]]));
 
@@ -448,11 +363,12 @@ export async function main(argv = process.argv.slice(2)) {
         );
       }
     }
-  } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    if (keep) console.log(`\nkept the consumer project in ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  }
+  };
+  await withTempDir('mf-readme-blocks-', checkAll, {
+    keep,
+    stopSignal: 'SIGKILL',
+    kept: (tmp) => `\nkept the consumer project in ${tmp}`,
+  });
   const typecheckOnly = blocks.filter((b) => b.directives.typecheckOnly).length;
   console.log(
     `\n${blocks.length} blocks of ${name}: ${blocks.length - typecheckOnly} type-checked and run, ${typecheckOnly} type-checked only; ${passed} passed, ${failed} failed; ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -460,14 +376,4 @@ export async function main(argv = process.argv.slice(2)) {
   return failed === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

@@ -31,27 +31,23 @@
  * The FULFILLMENT_* variables the SDK reads when an option is missing are set to wrong values for
  * every run, so a client that read one instead of its option would fail.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureBuilt } from './consumer-types.mjs';
+import { runMain, seconds } from './lib/cli.mjs';
+import {
+  cacheDir,
+  ensureBuilt,
+  exportedFiles,
+  NPM,
+  packPackage,
+  prepareCacheInstall,
+  ROOT,
+} from './lib/package.mjs';
+import { runProcess, WINDOWS, withTempDir } from './lib/process.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SMOKE = path.join(ROOT, 'scripts', 'runtime-smoke');
 const SMOKE_FILES = ['smoke.mjs', 'require.cjs'];
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'merchant-fulfillment', 'runtimes');
-const WINDOWS = process.platform === 'win32';
-const NPM = WINDOWS ? 'npm.cmd' : 'npm';
+const CACHE = cacheDir('runtimes');
 /** Bound of one `npm install` (a runtime, or the consumer's dependencies). */
 const INSTALL_TIMEOUT_MS = 300_000;
 /** Time a stopped child gets between SIGTERM and SIGKILL. */
@@ -139,7 +135,6 @@ function parseArgs(argv) {
   return args;
 }
 
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const firstLine = (text) =>
   String(text ?? '')
     .trim()
@@ -159,51 +154,19 @@ function platformId() {
 // Children: every one tracked, bounded in time, stopped by its pid
 // ---------------------------------------------------------------------------------------------
 
-const children = new Set();
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(child.pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
-    } catch {}
-  }, KILL_GRACE_MS);
-  timer.unref();
-}
-
-/** Runs `command args` in `cwd` for at most `timeoutMs`: `{ code, signal, timedOut, output, ms }`. */
-function run(command, args, { cwd, env, timeoutMs, shell = false }) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    let output = '';
-    let timedOut = false;
-    const child = spawn(command, args, { cwd, env, shell, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    const keep = (chunk) => {
-      output += chunk;
-      if (output.length > OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT);
-    };
-    child.stdout.setEncoding('utf8').on('data', keep);
-    child.stderr.setEncoding('utf8').on('data', keep);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop(child);
-    }, timeoutMs);
-    const done = (code, signal, error) => {
-      clearTimeout(timer);
-      children.delete(child);
-      if (error) output += `\n${error.message}`;
-      resolve({ code, signal, timedOut, output, ms: performance.now() - started });
-    };
-    child.once('error', (error) => done(null, null, error));
-    child.once('close', (code, signal) => done(code, signal));
+/**
+ * Runs `command args` in `cwd` for at most `timeoutMs` (then SIGTERM, and SIGKILL `KILL_GRACE_MS`
+ * later): `{ code, signal, timedOut, output, ms }`, the end of the output only.
+ */
+const run = (command, args, { cwd, env, timeoutMs, shell = false }) =>
+  runProcess(command, args, {
+    cwd,
+    env,
+    shell,
+    timeoutMs,
+    graceMs: KILL_GRACE_MS,
+    outputLimit: OUTPUT_LIMIT,
   });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Runtimes: the project's Node, the others installed into the cache on first use
@@ -234,13 +197,12 @@ async function probeVersion(runtime, bin) {
 async function install(runtime) {
   const dir = path.join(CACHE, runtime.id);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
-  const result = await run(
-    NPM,
-    ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', dir, runtime.spec],
-    { cwd: dir, env: process.env, timeoutMs: INSTALL_TIMEOUT_MS, shell: WINDOWS },
-  );
+  const result = await run(NPM, prepareCacheInstall(dir, runtime.spec), {
+    cwd: dir,
+    env: process.env,
+    timeoutMs: INSTALL_TIMEOUT_MS,
+    shell: WINDOWS,
+  });
   if (result.code !== 0) {
     const why = result.timedOut ? 'timed out' : firstLine(result.output.replace(/^npm warn .*\n/gm, ''));
     rmSync(dir, { recursive: true, force: true });
@@ -297,37 +259,6 @@ async function prepare(runtime, { reinstall, log }) {
 // The packed package and the consumer project
 // ---------------------------------------------------------------------------------------------
 
-/** Every file package.json "exports" names, e.g. `dist/index.js`, `dist/index.d.cts`. */
-function exportedFiles() {
-  const files = new Set();
-  const walk = (value) => {
-    if (typeof value === 'string') files.add(value.replace(/^\.\//, ''));
-    else if (value && typeof value === 'object') for (const v of Object.values(value)) walk(v);
-  };
-  walk(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports);
-  return [...files].sort();
-}
-
-/** `npm pack --ignore-scripts` (no rebuild: dist/ is already built) into `destination`; the tarball's path. */
-function pack(destination) {
-  const out = execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    shell: WINDOWS,
-  });
-  const [info] = JSON.parse(out.slice(out.indexOf('[')));
-  // A build running at the same time first deletes dist/: a partial package gives baffling failures.
-  const packed = new Set(info.files.map((f) => f.path));
-  const missing = exportedFiles().filter((file) => !packed.has(file));
-  if (missing.length > 0) {
-    throw new Error(
-      `the packed package lacks ${missing.join(', ')}: is a build of dist/ running? Retry after it.`,
-    );
-  }
-  return path.join(destination, info.filename);
-}
-
 /** The consumer project in `dir`: the tarball and its dependencies installed, and the smoke files. */
 async function createConsumer(dir, tarball) {
   mkdirSync(dir, { recursive: true });
@@ -375,19 +306,12 @@ async function main() {
   const warning = ensureBuilt({ force: args.build });
   if (warning) console.log(warning);
 
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'mf-runtimes-'));
-  const interrupted = (signal) => {
-    for (const child of children) stop(child);
-    rmSync(tmp, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-
   const results = [];
   let installMs = 0;
-  try {
+  const smokeAll = async (tmp) => {
     const dir = path.join(tmp, 'consumer');
-    const tarball = pack(tmp);
+    // The whole exports map (JavaScript too: the runtimes run it), not only the declarations.
+    const tarball = packPackage(tmp, { check: exportedFiles() });
     const consumerMs = await createConsumer(dir, tarball);
     console.log(
       `packed ${path.basename(tarball)}, installed into a consumer project in ${seconds(consumerMs)}`,
@@ -434,11 +358,12 @@ async function main() {
       );
       if (why || args.verbose) for (const line of lines) console.log(`      ${line}`);
     }
-  } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    if (args.keep) console.log(`kept the consumer project in ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  }
+  };
+  await withTempDir('mf-runtimes-', smokeAll, {
+    keep: args.keep,
+    stopSignal: 'SIGTERM',
+    kept: (tmp) => `kept the consumer project in ${tmp}`,
+  });
 
   const count = (status) => results.filter((r) => r.status === status).length;
   const installed = installMs > 0 ? ` (runtimes installed in ${seconds(installMs)})` : '';
@@ -447,14 +372,4 @@ async function main() {
   return count('FAIL') === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

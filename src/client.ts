@@ -2,21 +2,23 @@
  * FulfillmentClient: construction, one field per API namespace, and the one request surface
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
-import type * as z from 'zod/mini';
 import { APIPromise } from './core/api-promise.js';
+import { loadSchemas, loadValidation, type SchemaLike } from './core/lazy.js';
+import { loadCompiler } from './core/lazy-compile.js';
 import { LevelledLogger } from './core/log.js';
-import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import { type ClientOptions, type ListOptions, resolveClientOptions } from './core/options.js';
 import { PagePromise } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import {
   buildRequest,
   type HttpMethod,
+  type QueryParams,
   type RequestParts,
   type RequestPath,
   type RequestSpec,
 } from './core/request.js';
-import { type RawResponse, ResponseParsers } from './core/response.js';
+import { lazyOf, ResponseParsers } from './core/response.js';
 import type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
 import { Transport } from './core/transport.js';
 import type { ValidationMode } from './core/validation.js';
@@ -144,31 +146,49 @@ export class FulfillmentClient implements RequestSurface {
 
   /** Builds, sends and reads one request: what every method above does. */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
-    return new APIPromise(this.#send(method, path, init).raw, this._responses.of(init.response));
+    const spec = this.#build(method, path, init, lazyOf(init.response));
+    return new APIPromise(
+      spec.then((s) => this.#transport.send(s)),
+      this._responses.of(init.response),
+    );
   }
 
   /**
    * Starts a list request and returns its `PagePromise`: `await` it for the first page, `for await`
    * it for every item. Every next page is fetched through {@link get}.
    */
-  getAPIList<T>(path: RequestPath, item: z.core.$ZodType<T>, init: ClientListInit = {}): PagePromise<T> {
-    const { spec, raw } = this.#send('GET', path, init);
-    const request = { path: spec?.path ?? String(path), params: spec?.params, options: init.options };
+  getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
+    // Where the pages continue from: the path and the validated query, known once it is built.
+    const request: { path: string; params: QueryParams | undefined; options: ListOptions | undefined } = {
+      path: String(path),
+      params: undefined,
+      options: init.options,
+    };
+    const raw = this.#build('GET', path, init, item).then((spec) => {
+      request.path = spec.path;
+      request.params = spec.params;
+      return this.#transport.send(spec);
+    });
     return new PagePromise(this, raw, request, item);
   }
 
-  /** Builds the request and sends it; a problem with the input gives a rejected promise. */
-  #send(
+  /**
+   * Builds the request once what validates it is loaded (zod, the compiler and the schemas are
+   * imported by the first request, not at import). A problem with the input rejects; nothing is
+   * sent then.
+   */
+  async #build(
     method: HttpMethod,
     path: RequestPath,
     init: RequestParts,
-  ): { spec?: RequestSpec; raw: Promise<RawResponse> } {
-    try {
-      const spec = buildRequest(method, path, init);
-      return { spec, raw: this.#transport.send(spec) };
-    } catch (error) {
-      return { raw: Promise.reject(error) };
-    }
+    response?: SchemaLike | undefined,
+  ): Promise<RequestSpec> {
+    await Promise.all([
+      loadValidation(),
+      loadCompiler(),
+      loadSchemas(init.querySchema, init.bodySchema, response),
+    ]);
+    return buildRequest(method, path, init);
   }
 
   /** Safe view for `JSON.stringify`: the token is never included. */

@@ -3,9 +3,10 @@
  * with — page numbers (`current_page` / `page_count`), a cursor (`next_page_url`) or a bare JSON
  * array — holds one page at a time, and refuses to loop.
  */
-import * as z from 'zod/mini';
+
 import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
+import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { ListOptions } from './options.js';
 import type { QueryParams } from './request.js';
 import {
@@ -76,16 +77,6 @@ interface Trail {
 export const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
 
-const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
-function arrayOf(item: z.core.$ZodType): z.ZodMiniArray {
-  let schema = arraySchemas.get(item);
-  if (!schema) {
-    schema = z.array(item);
-    arraySchemas.set(item, schema);
-  }
-  return schema;
-}
-
 function idOf(item: unknown): string {
   if (item && typeof item === 'object' && 'id' in item) return String((item as { id: unknown }).id);
   return '';
@@ -112,7 +103,7 @@ export class Page<T> {
   readonly response: Response;
   readonly #client: PageClient;
   readonly #request: PageRequest;
-  readonly #item: z.core.$ZodType<T>;
+  readonly #item: SchemaLike<T>;
   readonly #trail: Trail;
   readonly #url: string;
   /** Removes the client's secrets (and this request's credentials) from a text the server sent. */
@@ -123,7 +114,7 @@ export class Page<T> {
   constructor(
     client: PageClient,
     request: PageRequest,
-    item: z.core.$ZodType<T>,
+    item: SchemaLike<T>,
     data: T[],
     pagination: Pagination | null,
     response: Response,
@@ -244,7 +235,7 @@ export class Page<T> {
 function buildPage<T>(
   client: PageClient,
   request: PageRequest,
-  item: z.core.$ZodType<T>,
+  item: SchemaLike<T>,
   raw: RawResponse,
   previous: Trail | undefined,
 ): Page<T> {
@@ -262,7 +253,7 @@ function buildPage<T>(
     // Not a collection: let the schema report it with the body kept.
     items = body;
   }
-  const data = client._responses.parse(arrayOf(item), items, context) as T[];
+  const data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, context) as T[];
 
   const requested = numberOr(request.params?.page) ?? 1;
   const trail: Trail = previous
@@ -295,7 +286,7 @@ function buildPage<T>(
 function fetchPage<T>(
   client: PageClient,
   request: PageRequest,
-  item: z.core.$ZodType<T>,
+  item: SchemaLike<T>,
   previous: Trail | undefined,
 ): Promise<Page<T>> {
   return client.get(request.path, {
@@ -316,7 +307,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
    * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
    * request. @internal
    */
-  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: z.core.$ZodType<T>) {
+  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
   }

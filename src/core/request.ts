@@ -3,10 +3,10 @@
  * checked), the query (validated, then encoded), the body (validated) and the request options
  * (checked). Whatever is wrong becomes one `RequestValidationError` before anything is sent.
  */
-import type * as z from 'zod/mini';
-import { compiled } from './compile.js';
 import { RequestValidationError } from './errors.js';
 import { jsonIssue } from './json.js';
+import { type SchemaLike, schemaOf, validation } from './lazy.js';
+import { fast } from './lazy-compile.js';
 import {
   type ListOptions,
   REQUEST_OPTION_KEYS,
@@ -14,7 +14,6 @@ import {
   requestOptionIssues,
 } from './options.js';
 import { encodeQuery, type Id, pathId, type QueryValue } from './url.js';
-import { validateRequest } from './validation.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -56,13 +55,13 @@ export interface RequestParts {
   /** Query parameters as the caller passed them. */
   query?: object | undefined;
   /** Validates `query` (its output is what is sent); without it, `query` is sent as given. */
-  querySchema?: z.core.$ZodType | undefined;
+  querySchema?: SchemaLike | undefined;
   /** Reshapes the validated query before encoding (e.g. a list joined by commas). */
   toQuery?: ((valid: Record<string, unknown>) => QueryParams) | undefined;
   /** JSON body as the caller passed it. */
   body?: unknown;
   /** Validates `body` (its output is what is sent); without it, `body` is sent as given. */
-  bodySchema?: z.core.$ZodType | undefined;
+  bodySchema?: SchemaLike | undefined;
   /**
    * Whether the request may be repeated safely. Defaults to true for every method but POST.
    * A non-idempotent request is retried only when it provably never reached the server's logic.
@@ -125,12 +124,16 @@ export function buildRequest(
   if (init.query !== undefined) {
     misplacedOptions(init.query, context);
     const valid = (
-      init.querySchema ? validateRequest(compiled(init.querySchema), init.query, context) : init.query
+      init.querySchema
+        ? validation().validateRequest(fast(schemaOf(init.querySchema)), init.query, context)
+        : init.query
     ) as Record<string, unknown>;
     params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
-  const body = init.bodySchema ? validateRequest(compiled(init.bodySchema), init.body, context) : init.body;
+  const body = init.bodySchema
+    ? validation().validateRequest(fast(schemaOf(init.bodySchema)), init.body, context)
+    : init.body;
   let bodyText: string | undefined;
   if (body !== undefined) {
     const issue = jsonIssue(body);

@@ -2,17 +2,12 @@
  * What a 2xx response becomes: the body read as text on arrival, then parsed as JSON and checked
  * against the method's schema in the client's `validateResponses` mode.
  */
-import type * as z from 'zod/mini';
-import { compiled } from './compile.js';
 import { ResponseValidationError } from './errors.js';
+import { LazySchema, type SchemaLike, schemaOf, validation } from './lazy.js';
+import { fast } from './lazy-compile.js';
 import type { LevelledLogger } from './log.js';
 import type { Redactor } from './redact.js';
-import {
-  parseResponse,
-  type ResponseContext,
-  type UnknownEnumValue,
-  type ValidationMode,
-} from './validation.js';
+import type { ResponseContext, UnknownEnumValue, ValidationMode } from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). */
 export interface RawResponse {
@@ -93,8 +88,8 @@ export class ResponseParsers {
   readonly #logger: LevelledLogger | undefined;
   readonly #reported = new Set<string>();
   readonly #onUnknown: ((found: readonly UnknownEnumValue[], context: ResponseContext) => void) | undefined;
-  readonly #parsers = new Map<z.core.$ZodType, ResponseParser<unknown>>();
-  readonly #optional = new Map<z.core.$ZodType, ResponseParser<unknown>>();
+  readonly #parsers = new Map<SchemaLike, ResponseParser<unknown>>();
+  readonly #optional = new Map<SchemaLike, ResponseParser<unknown>>();
 
   readonly #redactor: Redactor | undefined;
 
@@ -119,10 +114,10 @@ export class ResponseParsers {
   }
 
   /** Checks an already-read body against `schema` in this client's mode. */
-  parse<T>(schema: z.core.$ZodType<T>, body: unknown, context: ResponseContext = {}): T {
+  parse<T>(schema: SchemaLike<T>, body: unknown, context: ResponseContext = {}): T {
     const onUnknown = this.#onUnknown;
-    return parseResponse(
-      compiled(schema),
+    return validation().parseResponse(
+      fast(schemaOf(schema)),
       body,
       this.mode,
       context,
@@ -131,7 +126,7 @@ export class ResponseParsers {
   }
 
   /** Parses the body with `schema`; an empty or non-JSON body is a `ResponseValidationError`. */
-  required<T>(schema: z.core.$ZodType<T>): ResponseParser<T> {
+  required<T>(schema: SchemaLike<T>): ResponseParser<T> {
     return this.#cached(this.#parsers, schema, false) as ResponseParser<T>;
   }
 
@@ -140,15 +135,11 @@ export class ResponseParsers {
    * else (`{"success":true}`, "OK", nothing) means "done" and gives `undefined`, with the raw body
    * still available through `.withResponse()`.
    */
-  optional<T>(schema: z.core.$ZodType<T>): ResponseParser<T | undefined> {
+  optional<T>(schema: SchemaLike<T>): ResponseParser<T | undefined> {
     return this.#cached(this.#optional, schema, true) as ResponseParser<T | undefined>;
   }
 
-  #cached(
-    cache: Map<z.core.$ZodType, ResponseParser<unknown>>,
-    schema: z.core.$ZodType,
-    allowEmpty: boolean,
-  ) {
+  #cached(cache: Map<SchemaLike, ResponseParser<unknown>>, schema: SchemaLike, allowEmpty: boolean) {
     let parser = cache.get(schema);
     if (!parser) {
       parser = (raw: RawResponse) => {
@@ -199,17 +190,23 @@ export class ResponseParsers {
  * Build it once, at module level.
  */
 export class OptionalBody<T> {
-  readonly schema: z.core.$ZodType<Exclude<T, undefined>>;
+  readonly schema: SchemaLike<Exclude<T, undefined>>;
 
-  constructor(schema: z.core.$ZodType<Exclude<T, undefined>>) {
+  constructor(schema: SchemaLike<Exclude<T, undefined>>) {
     this.schema = schema;
   }
 }
 
 /** `schema` for an endpoint that documents no body: the result is `undefined` without a resource. */
-export function optionalBody<T>(schema: z.core.$ZodType<T>): OptionalBody<T | undefined> {
-  return new OptionalBody<T | undefined>(schema as z.core.$ZodType<Exclude<T | undefined, undefined>>);
+export function optionalBody<T>(schema: SchemaLike<T>): OptionalBody<T | undefined> {
+  return new OptionalBody<T | undefined>(schema as SchemaLike<Exclude<T | undefined, undefined>>);
+}
+
+/** The lazy schema a {@link ResponseSpec} holds, if any (to load before the response is read). */
+export function lazyOf(spec: ResponseSpec<unknown>): LazySchema<unknown> | undefined {
+  const schema = spec instanceof OptionalBody ? spec.schema : spec;
+  return schema instanceof LazySchema ? schema : undefined;
 }
 
 /** How a method's 2xx body becomes its result: a schema, an optional-body schema, or a parser. */
-export type ResponseSpec<T> = z.core.$ZodType<T> | OptionalBody<T> | ResponseParser<T>;
+export type ResponseSpec<T> = SchemaLike<T> | OptionalBody<T> | ResponseParser<T>;

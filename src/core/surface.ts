@@ -2,8 +2,8 @@
  * The request surface: what a resource method calls to reach the API. `FulfillmentClient`
  * implements it; resources depend on this interface only, never on the client itself.
  */
-import type * as z from 'zod/mini';
 import type { APIPromise } from './api-promise.js';
+import type { SchemaLike } from './lazy.js';
 import type { ListOptions } from './options.js';
 import type { PagePromise } from './pagination.js';
 import type { HttpMethod, RequestParts, RequestPath } from './request.js';
@@ -40,5 +40,5 @@ export interface RequestSurface {
   delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
-  getAPIList<T>(path: RequestPath, item: z.core.$ZodType<T>, init?: ClientListInit): PagePromise<T>;
+  getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
 }

@@ -11,65 +11,25 @@
  * (`compiled` in `compile.ts`), the webhook functions the schema itself, so they never load the
  * compiler. Messages come from the parse context, not from a global zod configuration.
  */
-import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { ResponseValidationError, type ValidationIssue } from './errors.js';
+import { PARSE_CONTEXT, toIssues } from './parse.js';
+
+export { formatPath, parseLenient, toIssues, validateRequest } from './parse.js';
 
 /** How responses are checked: see `ClientOptions.validateResponses`. */
 export type ValidationMode = 'strict' | 'lenient' | 'off';
 
-/** Formats a Zod issue path the way users write it: `items[1].quantity`. */
-export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
-  let out = prefix;
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
+const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
+
+/** `z.array(item)`, built once per item schema (a page's items). */
+export function arrayOf(item: z.core.$ZodType): z.ZodMiniArray {
+  let schema = arraySchemas.get(item);
+  if (!schema) {
+    schema = z.array(item);
+    arraySchemas.set(item, schema);
   }
-  return out;
-}
-
-/** Converts Zod issues into the SDK's path + message pairs (union branches flattened). */
-export function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
-  for (const issue of issues) {
-    const path = formatPath(issue.path, prefix);
-    out.push({ path, message: issue.message });
-  }
-  return out;
-}
-
-let english: z.core.$ZodErrorMap | undefined;
-
-/**
- * The messages of zod's own issues: those of the app's zod configuration when it sets any
- * (`z.config(…)`; classic `zod` sets English), else English. `zod/mini` installs no locale and
- * the SDK leaves the global configuration alone, so the English locale travels with each parse.
- */
-const messages: z.core.$ZodErrorMap = (issue) => {
-  const { customError, localeError } = z.config();
-  const configured = customError?.(issue) ?? localeError?.(issue);
-  if (configured !== undefined && configured !== null) return configured;
-  english ??= en().localeError;
-  return english(issue);
-};
-
-/** The context of every parse of the SDK (zod copies it per parse, so one object serves all). */
-const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
-
-/**
- * Validates request input against its schema and returns the wire form (the schema's output).
- * Throws one {@link RequestValidationError} listing every bad field; nothing is sent then. The
- * client passes the compiled schema (`compiled(schema)`, see `compile.ts`).
- */
-export function validateRequest<T extends z.core.$ZodType>(
-  schema: T,
-  value: unknown,
-  context?: string,
-  prefix = '',
-): z.output<T> {
-  const result = z.safeParse(schema, value, PARSE_CONTEXT);
-  if (result.success) return result.data;
-  throw new RequestValidationError(toIssues(result.error.issues, prefix), context);
+  return schema;
 }
 
 /** Where a response came from, for error messages. */
@@ -112,17 +72,6 @@ export function parseResponse<T extends z.core.$ZodType>(
     ...(mode === 'strict' ? unknown.map(({ path, message }) => ({ path, message })) : []),
   ];
   throw new ResponseValidationError({ body, issues, ...context });
-}
-
-/**
- * {@link parseResponse} in `'lenient'` mode with nobody to tell of unknown enum values (what the
- * webhook functions need): the same result and error, without the open-enum walk, so an app that
- * only verifies webhooks does not bundle it.
- */
-export function parseLenient<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = z.safeParse(schema, body, PARSE_CONTEXT);
-  if (result.success) return result.data;
-  throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
 }
 
 /** Finds the unknown values of a value's open enums; pushes one issue per value found. */

@@ -3,20 +3,25 @@
  * most 100, sending them a few at a time, and what a run did — its result, or the
  * `BulkUpsertError` of a run that stopped part-way.
  */
-import * as z from 'zod/mini';
-import { compiled } from '../core/compile.js';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
+import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
+import { fast, loadCompiler } from '../core/lazy-compile.js';
 import type { RequestOptions } from '../core/options.js';
 import { parseBody, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
-import { validateRequest } from '../core/validation.js';
-import { type SkuBulkUpsertItem, SkuBulkUpsertItemSchema, SkuListBodySchema } from '../schemas/skus.js';
+import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
 export const BULK_UPSERT_MAX = 100;
-const BulkItemsSchema = z.array(SkuBulkUpsertItemSchema);
+const schemas = () => import('../schemas/skus.js');
+const SkuListBodySchema = lazySchema(schemas, 'SkuListBodySchema');
+/** Every item of a run, checked before the first request is sent. */
+const BulkItemsSchema = new LazySchema(async () => {
+  const [{ SkuBulkUpsertItemSchema }, { arrayOf }] = await Promise.all([schemas(), loadValidation()]);
+  return arrayOf(SkuBulkUpsertItemSchema);
+});
 
 /** Options of `skus.bulkUpsert`: request options plus batching. */
 export interface BulkUpsertOptions extends RequestOptions {
@@ -152,7 +157,13 @@ export async function bulkUpsert(
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
     throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
   }
-  const items = validateRequest(compiled(BulkItemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
+  const [itemsSchema] = await Promise.all([
+    BulkItemsSchema.load(),
+    SkuListBodySchema.load(),
+    loadValidation(),
+    loadCompiler(),
+  ]);
+  const items = validation().validateRequest(fast(itemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
 
   const chunks: BulkUpsertChunk[] = [];
   for (let start = 0; start < items.length; start += chunkSize) {

@@ -2,24 +2,28 @@
  * Orders submitted for fulfillment (`/merchant_api/v1/orders`).
  */
 import type { APIPromise } from '../core/api-promise.js';
+import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path, type QueryParams } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
-import {
-  type OrderCreateParams,
-  OrderCreateParamsSchema,
-  type OrderListParams,
-  OrderListParamsSchema,
-  type OrderRetrieveParams,
-  OrderRetrieveParamsSchema,
-  OrderSchema,
-  type OrderUpdateParams,
-  OrderUpdateParamsSchema,
+import type {
+  OrderCreateParams,
+  OrderListParams,
+  OrderRetrieveParams,
+  OrderUpdateParams,
 } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/orders.js');
+const OrderCreateParamsSchema = lazySchema(schemas, 'OrderCreateParamsSchema');
+const OrderListParamsSchema = lazySchema(schemas, 'OrderListParamsSchema');
+const OrderRetrieveParamsSchema = lazySchema(schemas, 'OrderRetrieveParamsSchema');
+const OrderSchema = lazySchema(schemas, 'OrderSchema');
+const OrderUpdateParamsSchema = lazySchema(schemas, 'OrderUpdateParamsSchema');
 
 const ORDERS = '/merchant_api/v1/orders';
 const OptionalOrder = optionalBody(OrderSchema);

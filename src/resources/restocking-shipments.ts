@@ -2,24 +2,31 @@
  * Restocking shipments (inbound goods), by API version: `v1` and `v2`.
  */
 import type { APIPromise } from '../core/api-promise.js';
+import { lazySchema } from '../core/lazy.js';
 import type { RequestOptions } from '../core/options.js';
 import { path } from '../core/request.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { Id } from '../core/url.js';
-import {
-  type RestockingShipmentV1CreateParams,
-  RestockingShipmentV1CreateParamsSchema,
-  RestockingShipmentV1Schema,
-  type RestockingShipmentV1UpdateParams,
-  RestockingShipmentV1UpdateParamsSchema,
-  type RestockingShipmentV2CreateParams,
-  RestockingShipmentV2CreateParamsSchema,
-  type RestockingShipmentV2ReplaceParams,
-  RestockingShipmentV2ReplaceParamsSchema,
-  RestockingShipmentV2Schema,
+import type {
+  RestockingShipmentV1CreateParams,
+  RestockingShipmentV1UpdateParams,
+  RestockingShipmentV2CreateParams,
+  RestockingShipmentV2ReplaceParams,
 } from '../schemas/restocking-shipments.js';
 import type { RestockingShipmentV1, RestockingShipmentV2 } from '../schemas/types/restocking-shipments.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/restocking-shipments.js');
+const RestockingShipmentV1CreateParamsSchema = lazySchema(schemas, 'RestockingShipmentV1CreateParamsSchema');
+const RestockingShipmentV1Schema = lazySchema(schemas, 'RestockingShipmentV1Schema');
+const RestockingShipmentV1UpdateParamsSchema = lazySchema(schemas, 'RestockingShipmentV1UpdateParamsSchema');
+const RestockingShipmentV2CreateParamsSchema = lazySchema(schemas, 'RestockingShipmentV2CreateParamsSchema');
+const RestockingShipmentV2ReplaceParamsSchema = lazySchema(
+  schemas,
+  'RestockingShipmentV2ReplaceParamsSchema',
+);
+const RestockingShipmentV2Schema = lazySchema(schemas, 'RestockingShipmentV2Schema');
 
 const V1 = '/merchant_api/v1/restocking_shipments';
 const V2 = '/merchant_api/v2/restocking_shipments';

@@ -2,13 +2,19 @@
  * Returns sent back by customers (`/merchant_api/v1/returns`).
  */
 import type { APIPromise } from '../core/api-promise.js';
+import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
 import type { Id } from '../core/url.js';
-import { type ReturnListParams, ReturnListParamsSchema, ReturnSchema } from '../schemas/returns.js';
+import type { ReturnListParams } from '../schemas/returns.js';
 import type { Return } from '../schemas/types/returns.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/returns.js');
+const ReturnListParamsSchema = lazySchema(schemas, 'ReturnListParamsSchema');
+const ReturnSchema = lazySchema(schemas, 'ReturnSchema');
 
 /** Returns sent back by customers (`/merchant_api/v1/returns`). */
 export class Returns extends APIResource {

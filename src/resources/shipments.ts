@@ -1,11 +1,17 @@
 /**
  * Outbound shipments of orders (`/merchant_api/v1/shipments`).
  */
+import { lazySchema } from '../core/lazy.js';
 import type { ListOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
-import { type ShipmentListParams, ShipmentListParamsSchema, ShipmentSchema } from '../schemas/shipments.js';
+import type { ShipmentListParams } from '../schemas/shipments.js';
 import type { Shipment } from '../schemas/types/shipments.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/shipments.js');
+const ShipmentListParamsSchema = lazySchema(schemas, 'ShipmentListParamsSchema');
+const ShipmentSchema = lazySchema(schemas, 'ShipmentSchema');
 
 /** Outbound shipments of orders (`/merchant_api/v1/shipments`). */
 export class Shipments extends APIResource {

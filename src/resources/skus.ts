@@ -1,28 +1,26 @@
 /**
  * The SKU catalogue and its inventory (`/merchant_api/v1/skus`).
  */
-import * as z from 'zod/mini';
 import type { APIPromise } from '../core/api-promise.js';
 import { FulfillmentError } from '../core/errors.js';
+import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
-import {
-  type SkuBulkUpsertItem,
-  type SkuCreateParams,
-  SkuCreateParamsSchema,
-  SkuListBodySchema,
-  type SkuListParams,
-  SkuListParamsSchema,
-  SkuSchema,
-  type SkuUpdateParams,
-  SkuUpdateParamsSchema,
-} from '../schemas/skus.js';
+import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/skus.js');
+const SkuCreateParamsSchema = lazySchema(schemas, 'SkuCreateParamsSchema');
+const SkuListBodySchema = lazySchema(schemas, 'SkuListBodySchema');
+const SkuListParamsSchema = lazySchema(schemas, 'SkuListParamsSchema');
+const SkuSchema = lazySchema(schemas, 'SkuSchema');
+const SkuUpdateParamsSchema = lazySchema(schemas, 'SkuUpdateParamsSchema');
 
 const SKUS = '/merchant_api/v1/skus';
 /**
@@ -32,11 +30,7 @@ const SKUS = '/merchant_api/v1/skus';
 export const READ_BACK_PAGES = 5;
 const OptionalSku = optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
-const LookupSchema = z.strictObject({
-  merchantSkuId: z
-    .string({ error: 'expected a non-empty string' })
-    .check(z.minLength(1, { error: 'expected a non-empty string' })),
-});
+const LookupSchema = lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
 const lookupQuery = (valid: Record<string, unknown>) => ({
   merchant_sku_ids: [valid.merchantSkuId as string],
 });

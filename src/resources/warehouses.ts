@@ -1,15 +1,17 @@
 /**
  * The merchant's warehouses (`/merchant_api/v1/warehouses`).
  */
+import { lazySchema } from '../core/lazy.js';
 import type { ListOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { Warehouse } from '../schemas/types/shipments.js';
-import {
-  type WarehouseListParams,
-  WarehouseListParamsSchema,
-  WarehouseSchema,
-} from '../schemas/warehouses.js';
+import type { WarehouseListParams } from '../schemas/warehouses.js';
 import { APIResource } from './resource.js';
+
+/** The schemas of this namespace, imported by its first request. */
+const schemas = () => import('../schemas/warehouses.js');
+const WarehouseListParamsSchema = lazySchema(schemas, 'WarehouseListParamsSchema');
+const WarehouseSchema = lazySchema(schemas, 'WarehouseSchema');
 
 /** The merchant's warehouses (`/merchant_api/v1/warehouses`). */
 export class Warehouses extends APIResource {

@@ -3,8 +3,7 @@
  * of the raw body, the event id, and the payload parsed as a restocking shipment.
  */
 import { ResponseValidationError } from '../core/errors.js';
-import { parseLenient } from '../core/validation.js';
-import { RestockingShipmentV1Schema } from '../schemas/restocking-shipment-records.js';
+import { lazySchema, loadParse } from '../core/lazy.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
@@ -108,7 +107,7 @@ export async function verifyWebhook(
   return {
     id,
     type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
-    data: parsePayload(body),
+    data: await parsePayload(body),
     receivedSignature: (received ?? '').trim(),
   };
 }
@@ -183,16 +182,23 @@ function mismatch(count: number): WebhookVerificationError {
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The payload's schema, imported (with zod) by the first verification, not at import. */
+const PayloadSchema = lazySchema(
+  () => import('../schemas/restocking-shipment-records.js'),
+  'RestockingShipmentV1Schema',
+);
+
 /** Parses a verified body as JSON and as a version 1 restocking shipment. */
-function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
+async function parsePayload(body: Uint8Array<ArrayBuffer> | string): Promise<RestockingShipmentV1> {
   let json: unknown;
   try {
     json = JSON.parse(typeof body === 'string' ? body : textDecoder.decode(body));
   } catch (cause) {
     throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
   }
+  const [{ parseLenient }, schema] = await Promise.all([loadParse(), PayloadSchema.load()]);
   try {
-    return parseLenient(RestockingShipmentV1Schema, json);
+    return parseLenient(schema, json);
   } catch (cause) {
     const detail =
       cause instanceof ResponseValidationError
