@@ -320,47 +320,60 @@ async function bulkRow(id: string, skus: number): Promise<Row> {
   const server = await api.listen({ port: 0 });
   try {
     let received429 = 0;
-    const sdk = client(server.url, {
-      rateLimit: limit,
-      maxRetries: 5,
-      fetch: async (input, init) => {
-        const res = await fetch(input, init);
-        if (res.status === 429) received429++;
-        return res;
-      },
-    });
     const catalogue = Array.from({ length: skus }, (_, i) => ({
       name: `Product ${i}`,
       merchant_sku_id: `B4-${i}`,
     }));
-    const t0 = performance.now();
-    const result = await sdk.skus.bulkUpsert(catalogue, { concurrency: 4 });
-    const ms = performance.now() - t0;
-    const requests = result.chunks.length;
+    const runs = quick ? 1 : 5;
+    const times: number[] = [];
+    let requests = 0;
+    let written = 0;
+    for (let run = 0; run < runs; run++) {
+      api.reset(); // a fresh mock: empty catalogue, new rate-limit windows
+      // A fresh client per run: its limiter starts with an empty window too.
+      const sdk = client(server.url, {
+        rateLimit: limit,
+        maxRetries: 5,
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          if (res.status === 429) received429++;
+          return res;
+        },
+      });
+      const t0 = performance.now();
+      const result = await sdk.skus.bulkUpsert(catalogue, { concurrency: 4 });
+      times.push(performance.now() - t0);
+      requests = result.chunks.length;
+      written = result.written;
+    }
     // The fastest any client may go: the first `requests` of a window at once, then one window per
     // further `requests` requests.
     const minimumMs = Math.max(0, Math.ceil(requests / limit.requests) - 1) * limit.perMs;
-    const overMinimum = minimumMs === 0 ? null : ms / minimumMs;
     const tail = Math.ceil(requests / limit.requests) * limit.perMs; // requests ÷ rate
+    const ms = spread(times);
+    const overTail = spread(times.map((t) => t / tail));
+    const overMinimum = minimumMs === 0 ? null : spread(times.map((t) => t / minimumMs));
     const burst =
       overMinimum === null
         ? ''
-        : `; ${overMinimum.toFixed(2)}× the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`;
+        : `; ${fmt(overMinimum)} the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`;
     return {
       id,
-      what: `\`bulkUpsert\` ${skus.toLocaleString('en')} SKUs (${requests} requests) against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
+      what: `\`bulkUpsert\` ${skus.toLocaleString('en')} SKUs (${requests} requests) against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s, ${runs} runs`,
       baseline: 'the theoretical minimum (requests ÷ rate)',
       goal: '0 × 429 with the client limiter on; ≤ 1.10× the minimum',
-      result: `${received429} × 429; ${(ms / 1000).toFixed(2)} s = ${(ms / tail).toFixed(2)}× requests ÷ rate (${(tail / 1000).toFixed(1)} s)${burst}`,
-      met: received429 === 0 && ms / tail <= 1.1,
+      result: `${received429} × 429; ${(ms.median / 1000).toFixed(2)} s = ${fmt(overTail)} requests ÷ rate (${(tail / 1000).toFixed(1)} s)${burst}`,
+      met: received429 === 0 && overTail.median <= 1.1,
       details: {
         ms,
+        runs,
         requests,
         received429,
         requestsOverRateMs: tail,
         burstAwareMinimumMs: minimumMs,
+        overTail,
         overMinimum,
-        written: result.written,
+        written,
       },
     };
   } finally {
