@@ -28,6 +28,7 @@ export {
   type ValidationIssue,
 } from './core/errors.js';
 export type { RateLimitInfo } from './core/headers.js';
+export type { LazySchema, SchemaLike } from './core/lazy.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { ListOptions, RateLimitOptions, RequestOptions } from './core/options.js';
 export { Page, PagePromise, type Pagination } from './core/pagination.js';
