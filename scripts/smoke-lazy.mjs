@@ -18,8 +18,10 @@ registerHooks({
 const groups = {
   zod: /\/node_modules\/zod\//,
   ky: /\/node_modules\/ky\//,
-  schemas: /\/dist\/esm\/schemas\//,
-  compiler: /\/dist\/esm\/core\/compile\.js$/,
+  // The chunks the build emits for what is imported on first use (dist/esm/<module>-<hash>.js).
+  schemas:
+    /\/dist\/esm\/(orders|skus|returns|shipments|warehouses|lookups|restocking-shipments|restocking-shipment-records)-\w+\.js$/,
+  compiler: /\/dist\/esm\/compile-\w+\.js$/,
 };
 const present = () =>
   Object.entries(groups)

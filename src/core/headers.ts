@@ -31,11 +31,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate, the preferred form). */
-const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const IMF_FIXDATE = /* @__PURE__ */ new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
 /** `Sunday, 06-Nov-94 08:49:37 GMT` (obsolete RFC 850 form). */
-const RFC850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const RFC850 = /* @__PURE__ */ new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
 /** `Sun Nov  6 08:49:37 1994` (obsolete asctime form). */
-const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
+const ASCTIME = /* @__PURE__ */ new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
 const DELTA_SECONDS = /^\d+(\.\d+)?$/;
 
 function utc(year: number, month: string, day: number, h: number, m: number, s: number): number | undefined {

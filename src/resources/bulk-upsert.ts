@@ -16,9 +16,9 @@ const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
 export const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
-const SkuListBodySchema = lazySchema(schemas, 'SkuListBodySchema');
+const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
 /** Every item of a run, checked before the first request is sent. */
-const BulkItemsSchema = new LazySchema(async () => {
+const BulkItemsSchema = /* @__PURE__ */ new LazySchema(async () => {
   const [{ SkuBulkUpsertItemSchema }, { arrayOf }] = await Promise.all([schemas(), loadValidation()]);
   return arrayOf(SkuBulkUpsertItemSchema);
 });

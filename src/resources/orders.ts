@@ -19,14 +19,14 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/orders.js');
-const OrderCreateParamsSchema = lazySchema(schemas, 'OrderCreateParamsSchema');
-const OrderListParamsSchema = lazySchema(schemas, 'OrderListParamsSchema');
-const OrderRetrieveParamsSchema = lazySchema(schemas, 'OrderRetrieveParamsSchema');
-const OrderSchema = lazySchema(schemas, 'OrderSchema');
-const OrderUpdateParamsSchema = lazySchema(schemas, 'OrderUpdateParamsSchema');
+const OrderCreateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderCreateParamsSchema');
+const OrderListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderListParamsSchema');
+const OrderRetrieveParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderRetrieveParamsSchema');
+const OrderSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderSchema');
+const OrderUpdateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderUpdateParamsSchema');
 
 const ORDERS = '/merchant_api/v1/orders';
-const OptionalOrder = optionalBody(OrderSchema);
+const OptionalOrder = /* @__PURE__ */ optionalBody(OrderSchema);
 
 /** `include: ['batches']` is sent comma-joined: `include=batches`. */
 function withInclude(params: Record<string, unknown>): QueryParams {

@@ -18,15 +18,24 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/restocking-shipments.js');
-const RestockingShipmentV1CreateParamsSchema = lazySchema(schemas, 'RestockingShipmentV1CreateParamsSchema');
-const RestockingShipmentV1Schema = lazySchema(schemas, 'RestockingShipmentV1Schema');
-const RestockingShipmentV1UpdateParamsSchema = lazySchema(schemas, 'RestockingShipmentV1UpdateParamsSchema');
-const RestockingShipmentV2CreateParamsSchema = lazySchema(schemas, 'RestockingShipmentV2CreateParamsSchema');
-const RestockingShipmentV2ReplaceParamsSchema = lazySchema(
+const RestockingShipmentV1CreateParamsSchema = /* @__PURE__ */ lazySchema(
+  schemas,
+  'RestockingShipmentV1CreateParamsSchema',
+);
+const RestockingShipmentV1Schema = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV1Schema');
+const RestockingShipmentV1UpdateParamsSchema = /* @__PURE__ */ lazySchema(
+  schemas,
+  'RestockingShipmentV1UpdateParamsSchema',
+);
+const RestockingShipmentV2CreateParamsSchema = /* @__PURE__ */ lazySchema(
+  schemas,
+  'RestockingShipmentV2CreateParamsSchema',
+);
+const RestockingShipmentV2ReplaceParamsSchema = /* @__PURE__ */ lazySchema(
   schemas,
   'RestockingShipmentV2ReplaceParamsSchema',
 );
-const RestockingShipmentV2Schema = lazySchema(schemas, 'RestockingShipmentV2Schema');
+const RestockingShipmentV2Schema = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV2Schema');
 
 const V1 = '/merchant_api/v1/restocking_shipments';
 const V2 = '/merchant_api/v2/restocking_shipments';

@@ -13,8 +13,8 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/returns.js');
-const ReturnListParamsSchema = lazySchema(schemas, 'ReturnListParamsSchema');
-const ReturnSchema = lazySchema(schemas, 'ReturnSchema');
+const ReturnListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'ReturnListParamsSchema');
+const ReturnSchema = /* @__PURE__ */ lazySchema(schemas, 'ReturnSchema');
 
 /** Returns sent back by customers (`/merchant_api/v1/returns`). */
 export class Returns extends APIResource {

@@ -10,8 +10,8 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/shipments.js');
-const ShipmentListParamsSchema = lazySchema(schemas, 'ShipmentListParamsSchema');
-const ShipmentSchema = lazySchema(schemas, 'ShipmentSchema');
+const ShipmentListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'ShipmentListParamsSchema');
+const ShipmentSchema = /* @__PURE__ */ lazySchema(schemas, 'ShipmentSchema');
 
 /** Outbound shipments of orders (`/merchant_api/v1/shipments`). */
 export class Shipments extends APIResource {

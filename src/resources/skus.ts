@@ -16,11 +16,11 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/skus.js');
-const SkuCreateParamsSchema = lazySchema(schemas, 'SkuCreateParamsSchema');
-const SkuListBodySchema = lazySchema(schemas, 'SkuListBodySchema');
-const SkuListParamsSchema = lazySchema(schemas, 'SkuListParamsSchema');
-const SkuSchema = lazySchema(schemas, 'SkuSchema');
-const SkuUpdateParamsSchema = lazySchema(schemas, 'SkuUpdateParamsSchema');
+const SkuCreateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuCreateParamsSchema');
+const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
+const SkuListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
+const SkuSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuSchema');
+const SkuUpdateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuUpdateParamsSchema');
 
 const SKUS = '/merchant_api/v1/skus';
 /**
@@ -28,9 +28,9 @@ const SKUS = '/merchant_api/v1/skus';
  * JSDoc quotes the number, since the constant is not exported to users: change both.
  */
 export const READ_BACK_PAGES = 5;
-const OptionalSku = optionalBody(SkuSchema);
+const OptionalSku = /* @__PURE__ */ optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
-const LookupSchema = lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
+const LookupSchema = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
 const lookupQuery = (valid: Record<string, unknown>) => ({
   merchant_sku_ids: [valid.merchantSkuId as string],
 });

@@ -10,8 +10,8 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/warehouses.js');
-const WarehouseListParamsSchema = lazySchema(schemas, 'WarehouseListParamsSchema');
-const WarehouseSchema = lazySchema(schemas, 'WarehouseSchema');
+const WarehouseListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'WarehouseListParamsSchema');
+const WarehouseSchema = /* @__PURE__ */ lazySchema(schemas, 'WarehouseSchema');
 
 /** The merchant's warehouses (`/merchant_api/v1/warehouses`). */
 export class Warehouses extends APIResource {

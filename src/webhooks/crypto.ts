@@ -26,7 +26,7 @@ function isPlainObjectOrArray(value: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * The UTF-8 length of a string, without encoding it: 1 byte per code unit up to U+007F, 2 up to
@@ -196,7 +196,7 @@ function subtle(): SubtleCryptoLike {
 }
 
 /** Imported HMAC keys by secret: the 16 most recently used. */
-const keyCache = new LruMap<string, Promise<HmacKey>>(16);
+const keyCache = /* @__PURE__ */ new LruMap<string, Promise<HmacKey>>(16);
 
 /** The HMAC-SHA256 key of a secret, imported once and kept in a small LRU cache (a failed import is not kept). */
 function hmacKey(secret: string): Promise<HmacKey> {

@@ -180,10 +180,10 @@ function mismatch(count: number): WebhookVerificationError {
   );
 }
 
-const textDecoder = new TextDecoder('utf-8', { fatal: true });
+const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
 
 /** The payload's schema, imported (with zod) by the first verification, not at import. */
-const PayloadSchema = lazySchema(
+const PayloadSchema = /* @__PURE__ */ lazySchema(
   () => import('../schemas/restocking-shipment-records.js'),
   'RestockingShipmentV1Schema',
 );
