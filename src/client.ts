@@ -55,7 +55,7 @@ function readEnv(name: string): string | undefined {
 export class FulfillmentClient implements RequestSurface {
   /** SKUs and their inventory: `list`, `create`, `update`, `put`, `bulkUpsert`, `delete`, `retrieveByMerchantSkuId`. */
   readonly skus: Skus;
-  /** Orders: `list`, `retrieve`, `create`, `update`, `cancel`. */
+  /** Orders: `list`, `retrieve`, `findByMerchantOrderId`, `create`, `update`, `cancel`. */
   readonly orders: Orders;
   /** Restocking shipments: `v1` (`create`, `update`, `retrieve`) and `v2` (`create`, `replace`, `retrieve`). */
   readonly restockingShipments: RestockingShipments;

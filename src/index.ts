@@ -16,6 +16,7 @@ export {
   ConflictError,
   FulfillmentError,
   InternalServerError,
+  LookupLimitError,
   NotFoundError,
   PaginationError,
   PermissionDeniedError,
@@ -43,7 +44,7 @@ export {
   type BulkUpsertOptions,
   type BulkUpsertResult,
 } from './resources/bulk-upsert.js';
-export type { Orders } from './resources/orders.js';
+export type { FindOrderOptions, Orders } from './resources/orders.js';
 export type {
   RestockingShipments,
   RestockingShipmentsV1,

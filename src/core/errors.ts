@@ -335,3 +335,21 @@ export class ResponseTooLargeError extends FulfillmentError {
 export class PaginationError extends FulfillmentError {
   static override readonly brand: string = 'PaginationError';
 }
+
+/**
+ * A lookup that scans a list (`orders.findByMerchantOrderId`) stopped at its page budget with more
+ * pages left: the item may exist further back. Narrow the scan (`createdAfter`) or raise `maxPages`.
+ */
+export class LookupLimitError extends FulfillmentError {
+  static override readonly brand: string = 'LookupLimitError';
+  /** Pages read before the budget ran out. */
+  readonly pagesScanned: number;
+  /** Items looked at on those pages. */
+  readonly itemsScanned: number;
+
+  constructor(message: string, scanned: { pages: number; items: number }) {
+    super(message);
+    this.pagesScanned = scanned.pages;
+    this.itemsScanned = scanned.items;
+  }
+}

@@ -2,6 +2,7 @@
  * Orders submitted for fulfillment (`/merchant_api/v1/orders`).
  */
 import type { APIPromise } from '../core/api-promise.js';
+import { LookupLimitError, RequestValidationError } from '../core/errors.js';
 import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -25,7 +26,36 @@ const OrderRetrieveParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderRetr
 const OrderSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderSchema');
 const OrderUpdateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderUpdateParamsSchema');
 
+const OrderLookupSchema = /* @__PURE__ */ lazySchema(
+  () => import('../schemas/lookups.js'),
+  'OrderLookupSchema',
+);
+
 const ORDERS = '/merchant_api/v1/orders';
+/** Pages of 100 orders `findByMerchantOrderId` reads when no `createdAfter` bounds the scan. */
+export const DEFAULT_LOOKUP_PAGES = 10;
+
+/** Options of `orders.findByMerchantOrderId`: the scan's bounds and budget, and request options. */
+export interface FindOrderOptions extends RequestOptions {
+  /** Only orders created at or after this time are read (`created_at[gte]`). */
+  createdAfter?: Date | string | undefined;
+  /** Only orders created at or before this time are read (`created_at[lte]`). */
+  createdBefore?: Date | string | undefined;
+  /**
+   * Most pages of 100 orders to read. Default: 10 (1,000 orders) without `createdAfter`; every
+   * page of the window with it. When the budget ends the scan with pages left, the lookup fails
+   * with `LookupLimitError` rather than answer `null`.
+   */
+  maxPages?: number | undefined;
+}
+
+/** The list query of a lookup: 100 per page, newest first, within the bounds given. */
+function lookupQuery(valid: Record<string, unknown>): QueryParams {
+  const created: Record<string, Date | string> = {};
+  if (valid.createdAfter !== undefined) created.gte = valid.createdAfter as Date | string;
+  if (valid.createdBefore !== undefined) created.lte = valid.createdBefore as Date | string;
+  return Object.keys(created).length > 0 ? { limit: 100, created_at: created } : { limit: 100 };
+}
 const OptionalOrder = /* @__PURE__ */ optionalBody(OrderSchema);
 
 /** `include: ['batches']` is sent comma-joined: `include=batches`. */
@@ -48,6 +78,56 @@ export class Orders extends APIResource {
       toQuery: withInclude,
       options,
     });
+  }
+
+  /**
+   * Finds the order with this `merchant_order_id` (unique per sales channel, spec §2.2), or `null`.
+   * The API has no such filter, so this reads `GET /merchant_api/v1/orders` newest first, 100 per
+   * page, and stops at the match: one request per 100 orders newer than the one found.
+   *
+   * Bound the scan with `createdAfter` / `createdBefore` (sent as `created_at` filters): with
+   * `createdAfter`, every page of the window is read; without it, at most `maxPages` pages
+   * (default 10, the newest 1,000 orders). When that budget ends the scan with pages left, it
+   * rejects with a {@link LookupLimitError}: the order may be older.
+   */
+  async findByMerchantOrderId(
+    merchantOrderId: string,
+    options: FindOrderOptions = {},
+  ): Promise<Order | null> {
+    const { createdAfter, createdBefore, maxPages, ...requestOptions } = options ?? {};
+    if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages >= 1)) {
+      throw new RequestValidationError(
+        [{ path: 'maxPages', message: 'expected an integer >= 1' }],
+        'orders.findByMerchantOrderId',
+      );
+    }
+    const lookup: Record<string, unknown> = { merchantOrderId };
+    if (createdAfter !== undefined) lookup.createdAfter = createdAfter;
+    if (createdBefore !== undefined) lookup.createdBefore = createdBefore;
+    const budget = maxPages ?? (createdAfter === undefined ? DEFAULT_LOOKUP_PAGES : Number.POSITIVE_INFINITY);
+    let pages = 0;
+    let items = 0;
+    const list = this._client.getAPIList(ORDERS, OrderSchema, {
+      query: lookup as QueryParams,
+      querySchema: OrderLookupSchema,
+      toQuery: lookupQuery,
+      options: requestOptions,
+    });
+    for await (const page of list.pages()) {
+      pages++;
+      items += page.data.length;
+      const found = page.data.find((order) => order.merchant_order_id === merchantOrderId);
+      if (found) return found;
+      if (pages >= budget && page.hasNextPage()) {
+        throw new LookupLimitError(
+          `No order with merchant_order_id ${JSON.stringify(merchantOrderId)} among the ${items} newest ` +
+            `orders${createdBefore === undefined ? '' : ' of the window'} (${pages} pages, the budget); ` +
+            'older orders were not read. Pass createdAfter to bound the scan, or a larger maxPages.',
+          { pages, items },
+        );
+      }
+    }
+    return null;
   }
 
   /** Retrieves one order. `GET /merchant_api/v1/orders/{id}`; `include: ['batches']` adds SKU batches. */

@@ -25,6 +25,7 @@ function instance(name: string, Class: ErrorClass): Error {
   if (name === 'BulkUpsertError') return new C({ skus: undefined, written: 0, chunks: [] }, 0);
   if (name === 'ResponseTooLargeError')
     return new C({ status: 200, method: 'GET', url: init.url, size: 2, limit: 1 });
+  if (name === 'LookupLimitError') return new C('m', { pages: 1, items: 100 });
   if (name === 'RedirectError') return new C({ ...init, status: 302 }, 'https://elsewhere.test', 'test');
   return new C(init);
 }
@@ -42,6 +43,7 @@ describe('error classes', () => {
       'ConflictError',
       'FulfillmentError',
       'InternalServerError',
+      'LookupLimitError',
       'NotFoundError',
       'PaginationError',
       'PermissionDeniedError',
