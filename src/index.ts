@@ -44,6 +44,7 @@ export {
   type BulkUpsertOptions,
   type BulkUpsertResult,
 } from './resources/bulk-upsert.js';
+export type { SubmitOptions, SubmitOutcome, SubmitResult } from './resources/order-submit.js';
 export type { FindOrderOptions, Orders } from './resources/orders.js';
 export type {
   RestockingShipments,

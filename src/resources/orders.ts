@@ -16,6 +16,7 @@ import type {
   OrderUpdateParams,
 } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
+import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
 import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
@@ -155,6 +156,26 @@ export class Orders extends APIResource {
       options,
       response: OrderSchema,
     });
+  }
+
+  /**
+   * Submits an order so that it is never lost and never doubled, although the API has no
+   * idempotency key. Resolves with `{ order, outcome, differences }`:
+   * - `'created'`: the API answered 201;
+   * - `'recovered'`: a send failed without saying whether the order was stored (a timeout, a
+   *   dropped connection, a 5xx), and it was found by its `merchant_order_id` among the orders
+   *   created from `lookbackMs` (default 5 minutes) before the first send;
+   * - `'existing'`: the API refused it as already taken, and the order it holds was found.
+   *
+   * An ambiguous failure that finds nothing is followed by another send (at most `maxAttempts`,
+   * default 3): that is safe, since the API refuses a second order with the same
+   * `merchant_order_id`. Cost: one `POST` per send, plus one lookup (see
+   * {@link findByMerchantOrderId}) per ambiguous failure or refusal as taken. Invalid bodies and
+   * other refusals are thrown as by {@link create}; so is the last ambiguous failure.
+   * `differences` names where a recovered or existing order differs from `body` (items, address).
+   */
+  submit(body: OrderCreateParams, options?: SubmitOptions): Promise<SubmitResult> {
+    return submitOrder(this, body, options);
   }
 
   /**

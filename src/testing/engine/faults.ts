@@ -47,6 +47,14 @@ export interface MockFault {
   body?: JsonValue;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * Apply the fault AFTER the request has been handled: the change is made (an order is stored,
+   * a SKU updated), then the answer is replaced by the fault's (`status`, a dropped connection
+   * with `reset`) or held back by its `latency` (past the client's timeout, say). The ambiguous
+   * failures a client cannot tell from "nothing happened": store-then-5xx, store-then-reset,
+   * store-then-timeout. Default `false`: the fault answers instead of the API.
+   */
+  after?: boolean;
 }
 
 /** An injected fault, as returned by `api.injectFault`. */
@@ -74,10 +82,12 @@ interface ActiveFault {
 
 /** What a matching fault does to a request. */
 export interface FaultEffect {
-  /** Milliseconds to wait first. */
+  /** Milliseconds to wait first (with `after`, between handling the request and answering). */
   latency: number;
   /** The answer to give instead of the API's, or `undefined` to let the request through. */
   result: MockResult | undefined;
+  /** Whether the request is handled first (see {@link MockFault.after}). */
+  after: boolean;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -125,6 +135,7 @@ function validate(fault: MockFault): void {
     `body must nest at most ${MAX_JSON_DEPTH} levels deep`,
   );
   check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset must be a boolean');
+  check(fault.after === undefined || typeof fault.after === 'boolean', 'after must be a boolean');
   check(
     fault.headers === undefined ||
       (typeof fault.headers === 'object' &&
@@ -148,8 +159,9 @@ function delayOnly(fault: MockFault): boolean {
 
 function effectOf(fault: MockFault): FaultEffect {
   const latency = fault.latency ?? 0;
-  if (delayOnly(fault)) return { latency, result: undefined };
-  if (fault.reset) return { latency, result: { status: 0, drop: true } };
+  const after = fault.after === true;
+  if (delayOnly(fault)) return { latency, result: undefined, after };
+  if (fault.reset) return { latency, result: { status: 0, drop: true }, after };
   const status = fault.status ?? 503;
   const result =
     fault.body !== undefined ? { status, body: fault.body } : failure(status, STATUS_TEXT[status] ?? 'error');
@@ -157,7 +169,7 @@ function effectOf(fault: MockFault): FaultEffect {
     status === 401 ? { 'www-authenticate': 'Bearer', ...fault.headers } : { ...fault.headers };
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   result.headers = headers;
-  return { latency, result };
+  return { latency, result, after };
 }
 
 /** A fault in force, as `GET /__mock/faults` lists it. */

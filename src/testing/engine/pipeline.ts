@@ -95,6 +95,14 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const { limiter } = at;
     const known = token !== undefined && tokens.has(token);
     const fault = at.faults.take(request.method, request.path);
+    if (fault?.after) {
+      // Handle the request first (its change is made), then answer as the fault says.
+      const handled = await handle(at, request, token, body);
+      await timers.delay(fault.latency);
+      if (setup.epoch() !== at) return resetDuringRequest();
+      if (!fault.result) return handled;
+      return { ...fault.result, headers: { ...handled.headers, ...fault.result.headers } };
+    }
     if (fault) {
       await timers.delay(fault.latency);
       if (setup.epoch() !== at) return resetDuringRequest();
@@ -106,6 +114,18 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
         };
       }
     }
+    return handle(at, request, token, body);
+  }
+
+  /** Latency, authentication, the rate limit, the route: the API's own answer. */
+  async function handle(
+    at: Epoch<S>,
+    request: MockRequest,
+    token: string | undefined,
+    body: ReadJson,
+  ): Promise<MockResult> {
+    const { limiter } = at;
+    const known = token !== undefined && tokens.has(token);
     await timers.delay(setup.latency);
     if (setup.epoch() !== at) return resetDuringRequest();
     if (!known) return unauthorized(rateLimitHeaders(limiter, 0));

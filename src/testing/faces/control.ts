@@ -87,6 +87,7 @@ const FAULT_FIELDS = new Set([
   'reset',
   'body',
   'headers',
+  'after',
 ]);
 
 /** The body as an object (an empty body is `{}`). */

@@ -1,0 +1,165 @@
+/**
+ * `orders.submit`: an order that is never lost and never doubled, without an idempotency key.
+ * `merchant_order_id` is unique on the server (spec §2.2), so after a failure that leaves it open
+ * whether the order was stored (a timeout, a dropped connection, a 5xx), the order is looked up by
+ * it; found, it is the result; not found, sending again is safe, because a second copy would be
+ * refused as taken.
+ */
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  FulfillmentError,
+  RequestValidationError,
+  UnprocessableEntityError,
+} from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import type { OrderCreateParams } from '../schemas/orders.js';
+import type { Order } from '../schemas/types/orders.js';
+
+/** How `orders.submit` got its order. */
+export type SubmitOutcome = 'created' | 'recovered' | 'existing';
+
+/** What `orders.submit` resolves with. */
+export interface SubmitResult {
+  /** The order as the API holds it. */
+  order: Order;
+  /**
+   * `'created'`: the API answered 201. `'recovered'`: a send failed without saying whether the order
+   * was stored, and it was found by its `merchant_order_id`. `'existing'`: the API refused the
+   * order as already taken, and the order it holds was found.
+   */
+  outcome: SubmitOutcome;
+  /**
+   * Where a recovered or existing order differs from the body submitted (`'items'`,
+   * `'shipping_address.city'`, …); empty when it matches. An existing order with differences is
+   * another order under the same `merchant_order_id`, or one changed since: check it.
+   */
+  differences: string[];
+}
+
+/** Options of `orders.submit`: request options, how often to send, and the lookup window. */
+export interface SubmitOptions extends RequestOptions {
+  /** Most sends of the order (each ambiguous failure that finds nothing allows another). Default 3. */
+  maxAttempts?: number | undefined;
+  /**
+   * How far around the submission the lookup reads, in ms (clock skew between this machine and the
+   * API): from that long before the first send (or before the body's `created_at`, when it has
+   * one). Default 5 minutes.
+   */
+  lookbackMs?: number | undefined;
+}
+
+/** What `submit` needs of the orders namespace. */
+export interface SubmitTarget {
+  create(body: OrderCreateParams, options?: RequestOptions): PromiseLike<Order>;
+  findByMerchantOrderId(
+    merchantOrderId: string,
+    options?: RequestOptions & { createdAfter?: Date; createdBefore?: Date },
+  ): Promise<Order | null>;
+}
+
+const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_LOOKBACK_MS = 5 * 60 * 1000;
+
+/** A failure after which the order may or may not have been stored. */
+function ambiguous(error: unknown): boolean {
+  if (error instanceof APITimeoutError || error instanceof APIConnectionError) return true;
+  return error instanceof APIError && error.status >= 500;
+}
+
+/** The API's answer to a `merchant_order_id` it already holds. */
+function taken(error: unknown): boolean {
+  return (
+    error instanceof UnprocessableEntityError &&
+    error.errors.some((message) => /merchant.?order.*taken/i.test(message))
+  );
+}
+
+function positiveInteger(value: unknown, field: string): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) {
+    throw new RequestValidationError([{ path: field, message: 'expected an integer >= 1' }], 'orders.submit');
+  }
+}
+
+/** Runs `orders.submit`: see `Orders.submit`. */
+export async function submitOrder(
+  orders: SubmitTarget,
+  body: OrderCreateParams,
+  options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  const { maxAttempts, lookbackMs, ...requestOptions } = options ?? {};
+  positiveInteger(maxAttempts, 'maxAttempts');
+  if (lookbackMs !== undefined && !(Number.isFinite(lookbackMs) && lookbackMs >= 0)) {
+    throw new RequestValidationError(
+      [{ path: 'lookbackMs', message: 'expected a number >= 0' }],
+      'orders.submit',
+    );
+  }
+  const attempts = maxAttempts ?? DEFAULT_ATTEMPTS;
+  const lookback = lookbackMs ?? DEFAULT_LOOKBACK_MS;
+  const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
+  // The window the order is created in: around the body's own created_at when it sets one.
+  const given = (body as { created_at?: unknown } | null | undefined)?.created_at;
+  const anchor = given instanceof Date || typeof given === 'string' ? new Date(given) : undefined;
+  const started = Date.now();
+  const window =
+    anchor && !Number.isNaN(anchor.getTime())
+      ? {
+          createdAfter: new Date(anchor.getTime() - lookback),
+          createdBefore: new Date(anchor.getTime() + lookback),
+        }
+      : { createdAfter: new Date(started - lookback) };
+
+  let failure: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      const order = await orders.create(body, requestOptions);
+      return { order, outcome: 'created', differences: [] };
+    } catch (error) {
+      if (typeof id !== 'string') throw error; // refused before sending: the body was invalid
+      if (taken(error)) {
+        const existing = await orders.findByMerchantOrderId(id, requestOptions);
+        if (existing)
+          return { order: existing, outcome: 'existing', differences: differences(body, existing) };
+        throw error;
+      }
+      if (!ambiguous(error)) throw error;
+      failure = error;
+      const recovered = await orders.findByMerchantOrderId(id, { ...requestOptions, ...window });
+      if (recovered)
+        return { order: recovered, outcome: 'recovered', differences: differences(body, recovered) };
+      // Not stored: sending again is safe (a copy stored meanwhile would be refused as taken).
+    }
+  }
+  if (failure instanceof FulfillmentError) throw failure;
+  throw new FulfillmentError(`orders.submit gave up after ${attempts} attempts.`, { cause: failure });
+}
+
+/** Where the order differs from the submitted body: its items (SKU and quantity) and address. */
+export function differences(body: OrderCreateParams, order: Order): string[] {
+  const out: string[] = [];
+  const sent = (body.items ?? []).map((item) => ({ item, id: String(item.merchant_item_id) }));
+  const held = new Map(order.items.map((item) => [String(item.merchant_item_id), item]));
+  const itemsDiffer =
+    sent.length !== order.items.length ||
+    sent.some(({ item, id }) => {
+      const other = held.get(id);
+      if (!other || other.quantity !== item.quantity) return true;
+      if (item.sku_id !== undefined && other.sku_id !== item.sku_id) return true;
+      return item.merchant_sku_id !== undefined && other.merchant_sku_id !== item.merchant_sku_id;
+    });
+  if (itemsDiffer) out.push('items');
+  const address = (body.shipping_address ?? {}) as Record<string, unknown>;
+  const stored = order.shipping_address as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(address)) {
+    if (value === undefined) continue;
+    const have = stored[field];
+    const same =
+      typeof value === 'string' && typeof have === 'string'
+        ? value.trim().toLowerCase() === have.trim().toLowerCase()
+        : value === have;
+    if (!same) out.push(`shipping_address.${field}`);
+  }
+  return out;
+}
