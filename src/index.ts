@@ -44,6 +44,15 @@ export {
   type BulkUpsertOptions,
   type BulkUpsertResult,
 } from './resources/bulk-upsert.js';
+export {
+  type CreateManyOptions,
+  type ImportOutcome,
+  type ImportProgress,
+  type ImportResult,
+  type ImportSummary,
+  OrderImport,
+  type OrderSource,
+} from './resources/order-import.js';
 export type { SubmitOptions, SubmitOutcome, SubmitResult } from './resources/order-submit.js';
 export type { FindOrderOptions, Orders } from './resources/orders.js';
 export type {

@@ -76,9 +76,14 @@ function taken(error: unknown): boolean {
   );
 }
 
-function positiveInteger(value: unknown, field: string): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) {
-    throw new RequestValidationError([{ path: field, message: 'expected an integer >= 1' }], 'orders.submit');
+/** Checks `maxAttempts` and `lookbackMs`; a bad one is a `RequestValidationError` naming it. */
+export function validateSubmitOptions(options: SubmitOptions, context: string): void {
+  const { maxAttempts, lookbackMs } = options;
+  if (maxAttempts !== undefined && !(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) {
+    throw new RequestValidationError([{ path: 'maxAttempts', message: 'expected an integer >= 1' }], context);
+  }
+  if (lookbackMs !== undefined && !(Number.isFinite(lookbackMs) && lookbackMs >= 0)) {
+    throw new RequestValidationError([{ path: 'lookbackMs', message: 'expected a number >= 0' }], context);
   }
 }
 
@@ -89,13 +94,7 @@ export async function submitOrder(
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
   const { maxAttempts, lookbackMs, ...requestOptions } = options ?? {};
-  positiveInteger(maxAttempts, 'maxAttempts');
-  if (lookbackMs !== undefined && !(Number.isFinite(lookbackMs) && lookbackMs >= 0)) {
-    throw new RequestValidationError(
-      [{ path: 'lookbackMs', message: 'expected a number >= 0' }],
-      'orders.submit',
-    );
-  }
+  validateSubmitOptions({ maxAttempts, lookbackMs }, 'orders.submit');
   const attempts = maxAttempts ?? DEFAULT_ATTEMPTS;
   const lookback = lookbackMs ?? DEFAULT_LOOKBACK_MS;
   const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;

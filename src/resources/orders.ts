@@ -16,6 +16,7 @@ import type {
   OrderUpdateParams,
 } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
+import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
 import { APIResource } from './resource.js';
 
@@ -176,6 +177,20 @@ export class Orders extends APIResource {
    */
   submit(body: OrderCreateParams, options?: SubmitOptions): Promise<SubmitResult> {
     return submitOrder(this, body, options);
+  }
+
+  /**
+   * Imports many orders through {@link submit}: `source` is an array, an iterable or an async
+   * iterable of bodies (read as the import goes, so a 100,000-line file is never in memory whole),
+   * sent `concurrency` at a time (default 4, each through the client's rate limiter). `for await`
+   * the returned import for one result per input, in input order — `'created'`, `'recovered'`,
+   * `'existing'`, `'invalid'` (refused before sending, with `issues`), `'rejected'` (refused by
+   * the API) or `'failed'` (no answer to trust) — or `await import.summary()` for the counts and
+   * the problems. A failed order never stops the run; `onProgress` gets the counts after each
+   * order. Running the same import again reports `'existing'` for every order already there.
+   */
+  createMany(source: OrderSource, options?: CreateManyOptions): OrderImport {
+    return createMany(this, source, options);
   }
 
   /**

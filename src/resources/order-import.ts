@@ -1,0 +1,198 @@
+/**
+ * `orders.createMany`: an import of many orders through `orders.submit`, streamed from an array,
+ * an iterable or an async iterable (a CSV read line by line never sits in memory whole), a few at
+ * a time, with one result per input in input order. A failed order never stops the run.
+ */
+import { APIError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import type { OrderCreateParams } from '../schemas/orders.js';
+import type { Order } from '../schemas/types/orders.js';
+import {
+  type SubmitOptions,
+  type SubmitOutcome,
+  type SubmitTarget,
+  submitOrder,
+  validateSubmitOptions,
+} from './order-submit.js';
+
+/** How one order of an import ended. */
+export type ImportOutcome = SubmitOutcome | 'invalid' | 'rejected' | 'failed';
+
+/** One order of an import: `index` is its position in the source (from 0). */
+export interface ImportResult {
+  index: number;
+  /** The body's `merchant_order_id`, when it has a string one. */
+  merchant_order_id: string | undefined;
+  /**
+   * `'created'`, `'recovered'`, `'existing'`: see `orders.submit` (`order` is set). `'invalid'`:
+   * refused before sending (`issues` says why). `'rejected'`: refused by the API (`error`, an
+   * `APIError`). `'failed'`: no answer to trust after every attempt (`error`).
+   */
+  outcome: ImportOutcome;
+  order?: Order;
+  /** Where a recovered or existing order differs from the body (see `orders.submit`). */
+  differences?: string[];
+  /** Why an `'invalid'` body was refused, by field. */
+  issues?: readonly ValidationIssue[];
+  /** The error of a `'rejected'`, `'failed'` or `'invalid'` order. */
+  error?: unknown;
+}
+
+/** Counts so far, given to `onProgress` after each order. */
+export interface ImportProgress {
+  done: number;
+  created: number;
+  recovered: number;
+  existing: number;
+  invalid: number;
+  rejected: number;
+  failed: number;
+}
+
+/** What `summary()` gives: the counts, and the results that did not end with an order. */
+export interface ImportSummary extends ImportProgress {
+  /** The `'invalid'`, `'rejected'` and `'failed'` results, in input order. */
+  problems: ImportResult[];
+}
+
+/** Options of `orders.createMany`. */
+export interface CreateManyOptions extends SubmitOptions {
+  /** Orders in flight at once (each through the client's rate limiter). Default 4. */
+  concurrency?: number | undefined;
+  /** Called after each order with the counts so far. */
+  onProgress?: ((progress: Readonly<ImportProgress>) => void) | undefined;
+}
+
+/** A source of order bodies. */
+export type OrderSource = Iterable<OrderCreateParams> | AsyncIterable<OrderCreateParams>;
+
+function iteratorOf(source: OrderSource): AsyncIterator<OrderCreateParams> | Iterator<OrderCreateParams> {
+  if (source && typeof (source as AsyncIterable<OrderCreateParams>)[Symbol.asyncIterator] === 'function') {
+    return (source as AsyncIterable<OrderCreateParams>)[Symbol.asyncIterator]();
+  }
+  if (source && typeof (source as Iterable<OrderCreateParams>)[Symbol.iterator] === 'function') {
+    return (source as Iterable<OrderCreateParams>)[Symbol.iterator]();
+  }
+  throw new RequestValidationError(
+    [{ path: 'source', message: 'expected an array, an iterable or an async iterable of order bodies' }],
+    'orders.createMany',
+  );
+}
+
+/**
+ * A running import: `for await` it for each result in input order, or `await run.summary()`.
+ * Nothing is sent until it is iterated (or `summary()` is called); it can be consumed once.
+ */
+export class OrderImport implements AsyncIterable<ImportResult> {
+  readonly #results: AsyncGenerator<ImportResult, void, undefined>;
+  #consumed = false;
+
+  /** @internal */
+  constructor(results: AsyncGenerator<ImportResult, void, undefined>) {
+    this.#results = results;
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<ImportResult, void, undefined> {
+    if (this.#consumed) throw new TypeError('This import has already been consumed.');
+    this.#consumed = true;
+    return this.#results;
+  }
+
+  /** Runs the import to its end; the counts, and the results without an order. */
+  async summary(): Promise<ImportSummary> {
+    const summary: ImportSummary = { ...emptyProgress(), problems: [] };
+    for await (const result of this) {
+      count(summary, result);
+      if (!result.order) summary.problems.push(result);
+    }
+    return summary;
+  }
+}
+
+function emptyProgress(): ImportProgress {
+  return { done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 };
+}
+
+function count(progress: ImportProgress, result: ImportResult): void {
+  progress.done++;
+  progress[result.outcome]++;
+}
+
+/** Submits one body; never throws: how it ended is the result. */
+async function importOne(
+  orders: SubmitTarget,
+  body: OrderCreateParams,
+  index: number,
+  options: SubmitOptions,
+): Promise<ImportResult> {
+  const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
+  const merchant_order_id = typeof id === 'string' ? id : undefined;
+  try {
+    const { order, outcome, differences } = await submitOrder(orders, body, options);
+    return { index, merchant_order_id, outcome, order, differences };
+  } catch (error) {
+    if (error instanceof RequestValidationError) {
+      return { index, merchant_order_id, outcome: 'invalid', issues: error.issues, error };
+    }
+    // A refusal the API answered (4xx): not worth sending again. Anything else left it open.
+    const rejected = error instanceof APIError && error.status < 500;
+    return { index, merchant_order_id, outcome: rejected ? 'rejected' : 'failed', error };
+  }
+}
+
+/** Runs `orders.createMany`: see `Orders.createMany`. */
+export function createMany(
+  orders: SubmitTarget,
+  source: OrderSource,
+  options: CreateManyOptions = {},
+): OrderImport {
+  const { concurrency = 4, onProgress, ...submitOptions } = options ?? {};
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new RequestValidationError(
+      [{ path: 'concurrency', message: 'expected an integer >= 1' }],
+      'orders.createMany',
+    );
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new RequestValidationError(
+      [{ path: 'onProgress', message: 'expected a function' }],
+      'orders.createMany',
+    );
+  }
+  validateSubmitOptions(submitOptions, 'orders.createMany');
+  const iterator = iteratorOf(source);
+
+  async function* run(): AsyncGenerator<ImportResult, void, undefined> {
+    const progress = emptyProgress();
+    // At most `concurrency` orders in flight, kept in input order: results come out in order,
+    // and no more than `concurrency` of them wait in memory.
+    const inFlight: Promise<ImportResult>[] = [];
+    let index = 0;
+    let exhausted = false;
+    const fill = async () => {
+      while (!exhausted && inFlight.length < concurrency) {
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        inFlight.push(importOne(orders, next.value, index++, submitOptions));
+      }
+    };
+    try {
+      await fill();
+      while (inFlight.length > 0) {
+        const result = await inFlight.shift()!;
+        count(progress, result);
+        onProgress?.({ ...progress });
+        yield result;
+        await fill();
+      }
+    } finally {
+      // Stopped early (a `break`): let the orders in flight finish, and close the source.
+      await Promise.allSettled(inFlight);
+      if (!exhausted) await iterator.return?.();
+    }
+  }
+
+  return new OrderImport(run());
+}
