@@ -183,6 +183,34 @@ try {
     );
     if (i === 0) log(`   ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   }
+  // 7. An import that can neither lose nor double an order.
+  log();
+  log('7. Importing 20 orders from the shop with createMany (one answer arrives too late)…');
+  // The first two orders pass; the mock stores the third, then answers only after the client has
+  // given up (200 ms): the client cannot tell whether it exists. It looks it up: 'recovered'.
+  api.injectFault({ method: 'POST', path: '/merchant_api/v1/orders', latency: 0, times: 2 });
+  api.injectFault({ method: 'POST', path: '/merchant_api/v1/orders', latency: 400, after: true, times: 1 });
+  const shopOrders = Array.from({ length: 20 }, (_, i) => ({
+    merchant_order_id: `SHOP-${2001 + i}`,
+    created_at: `2026-01-15T09:${String(i).padStart(2, '0')}:00Z`, // when the shop took it
+    shipping_address: address,
+    items: [
+      { merchant_item_id: '1', merchant_sku_id: 'TEE-001', quantity: 1, price_per_unit_in_cents: 1999 },
+    ],
+  }));
+  const run = client.orders.createMany(shopOrders, {
+    concurrency: 1,
+    timeout: 200,
+    onProgress: (p) => {
+      if (p.done % 10 === 0)
+        log(`   ${p.done}/20: ${p.created} created, ${p.recovered} recovered, ${p.existing} existing`);
+    },
+  });
+  const imported = await run.summary();
+  log(`   problems: ${imported.problems.length}`);
+  const rerun = await client.orders.createMany(shopOrders, { concurrency: 4 }).summary();
+  log(`   the same import again: ${rerun.existing} existing, ${rerun.created} created (nothing doubled)`);
+
   log();
   log('Done.');
 } finally {

@@ -29,6 +29,8 @@ describe('npm run demo', () => {
       'A-1002 (to a blocked country): unfulfillable',
       'A-1003 cancelled: unfulfillable',
       'is restocked (signature verified)',
+      '20/20: 19 created, 1 recovered, 0 existing',
+      'the same import again: 20 existing, 0 created (nothing doubled)',
       'Done.',
     ]) {
       expect(first.stdout).toContain(line);
