@@ -42,6 +42,7 @@ export {
   type BulkUpsertChunk,
   BulkUpsertError,
   type BulkUpsertOptions,
+  type BulkUpsertProgress,
   type BulkUpsertResult,
 } from './resources/bulk-upsert.js';
 export {

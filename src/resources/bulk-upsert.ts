@@ -29,6 +29,20 @@ export interface BulkUpsertOptions extends RequestOptions {
   concurrency?: number | undefined;
   /** SKUs per request, 1 to 100. Default 100. */
   chunkSize?: number | undefined;
+  /** Called after each request with the run so far. */
+  onProgress?: ((progress: Readonly<BulkUpsertProgress>) => void) | undefined;
+}
+
+/** A bulk upsert so far, given to `onProgress` after each request. */
+export interface BulkUpsertProgress {
+  /** Requests finished (written or failed) of `requests`. */
+  done: number;
+  requests: number;
+  /** SKUs written so far, of `total`. */
+  written: number;
+  total: number;
+  /** Requests that failed so far (the run stops starting new ones after the first). */
+  failed: number;
 }
 
 /** One request of a bulk upsert: which items it carried and how it ended. */
@@ -73,8 +87,9 @@ export class BulkUpsertError extends FulfillmentError {
   override readonly cause: unknown;
   /** The partial result (SKUs returned by the written requests). */
   readonly result: BulkUpsertResult;
+  readonly #items: readonly SkuBulkUpsertItem[];
 
-  constructor(result: BulkUpsertResult, total: number) {
+  constructor(result: BulkUpsertResult, total: number, items: readonly SkuBulkUpsertItem[] = []) {
     const indices = (status: BulkUpsertChunk['status']) =>
       result.chunks
         .filter((c) => c.status === status)
@@ -96,6 +111,20 @@ export class BulkUpsertError extends FulfillmentError {
     this.written = written;
     this.failed = failed;
     this.skipped = skipped;
+    this.#items = items;
+  }
+
+  /**
+   * The items that were not written (failed, then not sent), in order: pass them to `bulkUpsert`
+   * again to finish the run. An upsert may be repeated safely.
+   */
+  remaining(): SkuBulkUpsertItem[] {
+    return [...this.failed, ...this.skipped]
+      .sort((a, b) => a - b)
+      .flatMap((i) => {
+        const item = this.#items[i];
+        return item === undefined ? [] : [item];
+      });
   }
 }
 
@@ -151,12 +180,14 @@ export async function bulkUpsert(
   if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
   if (skus.length === 0)
     throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
-  const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, ...requestOptions } = options;
+  const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, ...requestOptions } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw invalid('concurrency', 'expected an integer >= 1');
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
     throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
   }
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw invalid('onProgress', 'expected a function');
   const [itemsSchema] = await Promise.all([
     BulkItemsSchema.load(),
     SkuListBodySchema.load(),
@@ -164,6 +195,21 @@ export async function bulkUpsert(
     loadCompiler(),
   ]);
   const items = validation().validateRequest(fast(itemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
+  // One call writes each SKU once: a code twice would let the later item silently win.
+  const firstIndex = new Map<string, number>();
+  const duplicates: { path: string; message: string }[] = [];
+  items.forEach((item: unknown, index: number) => {
+    const code = (item as { merchant_sku_id?: unknown }).merchant_sku_id;
+    if (typeof code !== 'string') return;
+    const first = firstIndex.get(code);
+    if (first === undefined) firstIndex.set(code, index);
+    else
+      duplicates.push({
+        path: `skus[${index}].merchant_sku_id`,
+        message: `duplicate (same as skus[${first}])`,
+      });
+  });
+  if (duplicates.length > 0) throw new RequestValidationError(duplicates, `POST ${BULK_UPSERT}`);
 
   const chunks: BulkUpsertChunk[] = [];
   for (let start = 0; start < items.length; start += chunkSize) {
@@ -190,6 +236,21 @@ export async function bulkUpsert(
         chunk.error = error;
         failed = true;
       }
+      if (onProgress) {
+        let done = 0;
+        let written = 0;
+        let failures = 0;
+        for (const c of chunks) {
+          if (c.status === 'written') {
+            done++;
+            written += c.end - c.start;
+          } else if (c.status === 'failed') {
+            done++;
+            failures++;
+          }
+        }
+        onProgress({ done, requests: chunks.length, written, total: items.length, failed: failures });
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
@@ -197,6 +258,6 @@ export async function bulkUpsert(
   const written = chunks.reduce((n, c) => (c.status === 'written' ? n + c.end - c.start : n), 0);
   const bodies = parsed.filter((p): p is Sku[] => p !== undefined);
   const result: BulkUpsertResult = { skus: bodies.length > 0 ? bodies.flat() : undefined, written, chunks };
-  if (failed) throw new BulkUpsertError(result, skus.length);
+  if (failed) throw new BulkUpsertError(result, skus.length, skus);
   return result;
 }
