@@ -71,3 +71,8 @@ export function parseLenient<T extends z.core.$ZodType>(schema: T, body: unknown
   if (result.success) return result.data;
   throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
 }
+
+/** Whether `value` passes `schema` (no messages needed). */
+export function accepts(schema: z.core.$ZodType, value: unknown): boolean {
+  return z.safeParse(schema, value).success;
+}

@@ -3,6 +3,8 @@
  * most 100, sending them a few at a time, and what a run did — its result, or the
  * `BulkUpsertError` of a run that stopped part-way.
  */
+
+import type * as z from 'zod/mini';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
 import { fast, loadCompiler } from '../core/lazy-compile.js';
@@ -17,6 +19,9 @@ const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 export const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
 const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
+const SkuListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
+const SkuBulkUpsertItemSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
+const SKUS = '/merchant_api/v1/skus';
 /** Every item of a run, checked before the first request is sent. */
 const BulkItemsSchema = /* @__PURE__ */ new LazySchema(async () => {
   const [{ SkuBulkUpsertItemSchema }, { arrayOf }] = await Promise.all([schemas(), loadValidation()]);
@@ -31,6 +36,13 @@ export interface BulkUpsertOptions extends RequestOptions {
   chunkSize?: number | undefined;
   /** Called after each request with the run so far. */
   onProgress?: ((progress: Readonly<BulkUpsertProgress>) => void) | undefined;
+  /**
+   * Keep what an item leaves out. The API sets every field an item omits to `null` on an existing
+   * SKU; with `merge: true` each request is preceded by one `GET /skus?merchant_sku_ids[]=…` of its
+   * items (so twice the requests), and an item's omitted fields are filled from the SKU the API
+   * holds. Default `false`.
+   */
+  merge?: boolean | undefined;
 }
 
 /** A bulk upsert so far, given to `onProgress` after each request. */
@@ -128,6 +140,50 @@ export class BulkUpsertError extends FulfillmentError {
   }
 }
 
+/**
+ * `merge` mode: the items with each field they omit taken from the SKU the API holds under the
+ * same `merchant_sku_id` (one list request for the whole slice). A held value is used only when
+ * it is set and is a valid value of the field in a request.
+ */
+async function mergeWithExisting(
+  client: RequestSurface,
+  slice: readonly Record<string, unknown>[],
+  options: RequestOptions,
+): Promise<Record<string, unknown>[]> {
+  const codes = slice.map((item) => item.merchant_sku_id).filter((c): c is string => typeof c === 'string');
+  const [held, itemSchema] = await Promise.all([
+    client.get(SKUS, {
+      query: { merchant_sku_ids: codes, limit: BULK_UPSERT_MAX },
+      querySchema: SkuListParamsSchema,
+      options,
+      response: SkuListBodySchema,
+    }),
+    SkuBulkUpsertItemSchema.load(),
+  ]);
+  const byCode = new Map(
+    (held ?? []).map((sku) => [sku.merchant_sku_id, sku as unknown as Record<string, unknown>]),
+  );
+  const fields = (itemSchema as unknown as { _zod: { def: { shape: Record<string, z.core.$ZodType> } } })._zod
+    .def.shape;
+  const { accepts } = validation();
+  return slice.map((item) => {
+    const existing = byCode.get(item.merchant_sku_id as string);
+    if (!existing) return item;
+    const merged = { ...item };
+    for (const [field, schema] of Object.entries(fields)) {
+      if (merged[field] !== undefined) continue;
+      const value = existing[field];
+      if (value === undefined || value === null) continue;
+      if (accepts(schema, value)) merged[field] = value;
+      // A decimal the API sends as a string (`weight_in_kg: "0.3"`) where a request takes a number.
+      else if (typeof value === 'string' && value.trim() !== '' && accepts(schema, Number(value))) {
+        merged[field] = Number(value);
+      }
+    }
+    return merged;
+  });
+}
+
 /** `[0, 1, 2, 5]` → `0–2, 5`. */
 function describeRanges(indices: number[]): string {
   const ranges: string[] = [];
@@ -180,7 +236,13 @@ export async function bulkUpsert(
   if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
   if (skus.length === 0)
     throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
-  const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, ...requestOptions } = options;
+  const {
+    concurrency = 2,
+    chunkSize = BULK_UPSERT_MAX,
+    onProgress,
+    merge = false,
+    ...requestOptions
+  } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw invalid('concurrency', 'expected an integer >= 1');
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
@@ -188,6 +250,7 @@ export async function bulkUpsert(
   }
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw invalid('onProgress', 'expected a function');
+  if (typeof merge !== 'boolean') throw invalid('merge', 'expected a boolean');
   const [itemsSchema] = await Promise.all([
     BulkItemsSchema.load(),
     SkuListBodySchema.load(),
@@ -223,8 +286,9 @@ export async function bulkUpsert(
       const index = next++;
       const chunk = chunks[index]!;
       try {
+        const slice = items.slice(chunk.start, chunk.end) as Record<string, unknown>[];
         chunk.body = await client.post(BULK_UPSERT, {
-          body: { skus: items.slice(chunk.start, chunk.end) },
+          body: { skus: merge ? await mergeWithExisting(client, slice, requestOptions) : slice },
           idempotent: true, // an upsert may be repeated safely
           options: requestOptions,
           response: chunkBody,

@@ -128,7 +128,8 @@ export class Skus extends APIResource {
    *
    * Every item is validated first (only `name` and `merchant_sku_id` are required); if any is
    * invalid nothing is sent. For an EXISTING SKU the API sets every omitted field to `null`, except
-   * `batch_tracking_enabled`, which keeps its value when omitted — send the full record.
+   * `batch_tracking_enabled`, which keeps its value when omitted — send the full record, or pass
+   * `merge: true` (omitted fields keep their values; one extra list request per upsert request).
    *
    * When a request fails, no further request is started and a {@link BulkUpsertError} says which
    * items were written, which failed and which were not sent.

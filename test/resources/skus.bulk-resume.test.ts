@@ -14,6 +14,8 @@ import { TOKEN, testApi } from '../testing/helpers.js';
 
 const BULK = '/merchant_api/v1/skus/bulk_upsert';
 
+const requests: string[] = [];
+
 function setup() {
   const api = testApi();
   const posts: number[] = [];
@@ -23,7 +25,10 @@ function setup() {
     maxRetries: 0,
     logLevel: 'off',
     fetch: async (input, init) => {
-      if ((input instanceof Request ? input.method : init?.method) === 'POST') posts.push(1);
+      const request = input instanceof Request ? input : undefined;
+      const method = request?.method ?? init?.method ?? 'GET';
+      if (method === 'POST') posts.push(1);
+      requests.push(`${method} ${new URL(request?.url ?? String(input)).pathname}`);
       return api.fetch(input, init);
     },
   });
@@ -88,6 +93,43 @@ describe('skus.bulkUpsert: progress, resume, duplicates', () => {
     expect(partial.written).toHaveLength(100);
     expect(partial.remaining()).toEqual(more.slice(100));
     expect((await second.skus.bulkUpsert(partial.remaining())).written).toBe(200);
+  });
+
+  it('merge: true keeps what an item omits (one list request per upsert request); without it, null', async () => {
+    const { client } = setup();
+    await client.skus.create({
+      name: 'Mug',
+      merchant_sku_id: 'MUG',
+      cost_in_cents: 450,
+      barcode: '4006381333931',
+      weight_in_kg: 0.3,
+    });
+    const before = requests.length;
+    // A price-only feed: name and code (required) and the new cost.
+    const merged = await client.skus.bulkUpsert(
+      [
+        { name: 'Mug', merchant_sku_id: 'MUG', cost_in_cents: 499 },
+        { name: 'New', merchant_sku_id: 'NEW' },
+      ],
+      {
+        merge: true,
+      },
+    );
+    const mug = merged.skus?.find((s) => s.merchant_sku_id === 'MUG');
+    expect(mug).toMatchObject({ cost_in_cents: 499, barcode: '4006381333931' });
+    expect(Number(mug?.weight_in_kg)).toBe(0.3);
+    expect(requests.slice(before)).toEqual([
+      'GET /merchant_api/v1/skus',
+      'POST /merchant_api/v1/skus/bulk_upsert',
+    ]);
+    expect(merged.skus?.find((s) => s.merchant_sku_id === 'NEW')).toMatchObject({ barcode: null });
+    // Without merge the API nulls what the item omits (spec §4.1).
+    const plain = await client.skus.bulkUpsert([{ name: 'Mug', merchant_sku_id: 'MUG', cost_in_cents: 520 }]);
+    expect(plain.skus?.[0]).toMatchObject({ cost_in_cents: 520, barcode: null, weight_in_kg: null });
+    const bad = await client.skus
+      .bulkUpsert(catalogue(1), { merge: 'yes' as never })
+      .catch((e: unknown) => e);
+    expect((bad as RequestValidationError).issues[0]?.path).toBe('merge');
   });
 
   it('refuses a merchant_sku_id twice in one call, naming both, before anything is sent', async () => {
