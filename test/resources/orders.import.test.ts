@@ -4,6 +4,7 @@
  * 1,000 orders under a mixed schedule of ambiguous faults: exactly one order per
  * `merchant_order_id`, none lost.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FulfillmentClient,
@@ -135,6 +136,46 @@ describe('orders.createMany', () => {
       expect((error as RequestValidationError).issues[0]?.path).toBe(field);
     }
   });
+
+  it('random fault schedules (property): every order once, every result created or recovered', async () => {
+    const kinds: Partial<MockFault>[] = [
+      { latency: 0 }, // goes through
+      { latency: 150, after: true },
+      { reset: true, after: true },
+      { reset: true },
+      { status: 502, after: true },
+    ];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: kinds.length - 1 }), { maxLength: 30 }),
+        async (schedule) => {
+          const { api } = await setup();
+          const client = new FulfillmentClient({
+            apiToken: TOKEN,
+            baseUrl: api.baseUrl,
+            fetch: api.fetch,
+            maxRetries: 0,
+            timeout: 60,
+            logLevel: 'off',
+          });
+          // One fault per send, in order of arrival; the sends after the schedule go through.
+          for (const kind of schedule)
+            api.injectFault({ method: 'POST', path: ORDERS, times: 1, ...kinds[kind] });
+          const ids = Array.from({ length: 12 }, (_, i) => `R-${run}-${i}`);
+          run++;
+          const summary = await client.orders
+            .createMany(ids.map(body), { concurrency: 4, maxAttempts: 12 })
+            .summary();
+          expect(summary.problems).toEqual([]);
+          expect(summary.created + summary.recovered).toBe(12);
+          const counts = await held(api);
+          expect(ids.every((id) => counts.get(id) === 1)).toBe(true);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  }, 120_000);
 
   it('1,000 orders under ambiguous faults: one order each, none lost; a re-run adds nothing', async () => {
     const { api, client } = await setup({ timeout: 60 });
