@@ -443,12 +443,13 @@ async function b8(): Promise<Row> {
     // The fastest any client may go for `requests`: a full window at once, then one per window.
     const minimumMs = Math.max(0, Math.ceil(requests / limit.requests) - 1) * limit.perMs;
     const extra = requests - orders;
+    const overRateMs = (requests / limit.requests) * limit.perMs; // requests ÷ rate
     return {
       id: 'B8',
       what: `\`orders.createMany\` ${orders.toLocaleString('en')} orders, 1 in 8 sends failing after the order is stored, against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
-      baseline: 'the burst-aware minimum for the requests sent',
+      baseline: 'requests ÷ rate, and the burst-aware minimum, for the requests sent',
       goal: 'reported: 0 × 429; every order created or recovered',
-      result: `${received429} × 429; ${summary.created} created, ${summary.recovered} recovered; ${requests} requests (${extra} for recovery, ${((extra / orders) * 100).toFixed(1)} %); ${(ms / 1000).toFixed(2)} s = ${minimumMs ? (ms / minimumMs).toFixed(2) : '—'}× the minimum (${(minimumMs / 1000).toFixed(1)} s)`,
+      result: `${received429} × 429; ${summary.created} created, ${summary.recovered} recovered; ${requests} requests (${extra} for recovery, ${((extra / orders) * 100).toFixed(1)} %); ${(ms / 1000).toFixed(2)} s = ${(ms / overRateMs).toFixed(2)}× requests ÷ rate (${(overRateMs / 1000).toFixed(1)} s), ${minimumMs ? (ms / minimumMs).toFixed(2) : '—'}× the burst-aware minimum (${(minimumMs / 1000).toFixed(1)} s)`,
       met: null,
       details: {
         ms,
