@@ -18,6 +18,8 @@ try {
   const bin = path.join(ROOT, 'node_modules', '.bin', 'attw');
   execFileSync(bin, [tarball, '--ignore-rules', 'cjs-resolves-to-esm'], { stdio: 'inherit' });
 } catch (error) {
+  // attw's own failure is already on the terminal (stdio inherited); anything else is printed here.
+  if (typeof error?.status !== 'number') console.error(error);
   process.exitCode = typeof error?.status === 'number' ? error.status : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

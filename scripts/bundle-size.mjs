@@ -105,8 +105,9 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 if (isMain(import.meta.url)) {
   const results = await measureBundles();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(results, null, 2));
-  for (const [name, r] of Object.entries(results)) {
+  const json = process.argv.includes('--json');
+  if (json) console.log(JSON.stringify(results, null, 2));
+  for (const [name, r] of json ? [] : Object.entries(results)) {
     const deps = Object.entries(r.dependencies)
       .map(([d, b]) => `${d} ${kb(b)} raw`)
       .join(', ');
@@ -117,5 +118,5 @@ if (isMain(import.meta.url)) {
   const problems = treeShakingProblems(results);
   for (const problem of problems) console.error(`FAIL ${problem}`);
   if (problems.length > 0) process.exit(1);
-  console.log('tree-shaking: verifyWebhook alone bundles no ky, client, resources or pagination');
+  if (!json) console.log('tree-shaking: verifyWebhook alone bundles no ky, client, resources or pagination');
 }

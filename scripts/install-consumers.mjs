@@ -131,7 +131,7 @@ const run = (command, args, { cwd, timeout }) =>
   runProcess(command, args, {
     cwd,
     env: childEnv(),
-    shell: WINDOWS && command === 'npm',
+    shell: WINDOWS && command === NPM, // npm.cmd is a batch file: it needs a shell on Windows
     timeoutMs: timeout,
     group: true,
     graceMs: 5000,

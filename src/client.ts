@@ -3,8 +3,8 @@
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
 import { APIPromise } from './core/api-promise.js';
-import { loadSchemas, loadValidation, type SchemaLike } from './core/lazy.js';
-import { loadCompiler } from './core/lazy-compile.js';
+import { loadSchemas, loadValidation, type SchemaLike, validationReady } from './core/lazy.js';
+import { compilerReady, loadCompiler } from './core/lazy-compile.js';
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, type ListOptions, resolveClientOptions } from './core/options.js';
 import { PagePromise } from './core/pagination.js';
@@ -174,21 +174,27 @@ export class FulfillmentClient implements RequestSurface {
 
   /**
    * Builds the request once what validates it is loaded (zod, the compiler and the schemas are
-   * imported by the first request, not at import). A problem with the input rejects; nothing is
-   * sent then.
+   * imported by the first request, not at import); at once when they are. A problem with the input
+   * rejects; nothing is sent then.
    */
-  async #build(
+  #build(
     method: HttpMethod,
     path: RequestPath,
     init: RequestParts,
     response?: SchemaLike | undefined,
   ): Promise<RequestSpec> {
-    await Promise.all([
+    if (compilerReady() && validationReady(init.querySchema, init.bodySchema, response)) {
+      try {
+        return Promise.resolve(buildRequest(method, path, init));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return Promise.all([
       loadValidation(),
       loadCompiler(),
       loadSchemas(init.querySchema, init.bodySchema, response),
-    ]);
-    return buildRequest(method, path, init);
+    ]).then(() => buildRequest(method, path, init));
   }
 
   /** Safe view for `JSON.stringify`: the token is never included. */

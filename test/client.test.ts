@@ -181,15 +181,22 @@ describe('secrets', () => {
 
   it('treats an environment that refuses to be read (Deno without --allow-env) as empty', () => {
     const env = process.env;
+    const asked: string[] = [];
     const refusing = new Proxy(env, {
       get: (_target, name) => {
+        asked.push(String(name));
         throw new Error(`Requires env access to "${String(name)}"`);
       },
     });
     Object.defineProperty(process, 'env', { value: refusing, configurable: true, writable: true });
     try {
+      // The log level comes from the environment when not given: the read is refused, the default holds.
       const client = new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE });
-      expect(client.toJSON()).toMatchObject({ logLevel: 'warn', baseUrl: BASE });
+      expect(client.toJSON()).toMatchObject({ logLevel: 'warn' });
+      expect(asked).toContain('FULFILLMENT_LOG');
+      // A required option left to the environment is then missing, with the usual typed message.
+      expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/Missing base URL/);
+      expect(asked).toContain('FULFILLMENT_BASE_URL');
     } finally {
       Object.defineProperty(process, 'env', { value: env, configurable: true, writable: true });
     }

@@ -17,6 +17,11 @@ export function loadCompiler(): Promise<typeof Compile> {
   return compileLoading;
 }
 
+/** Whether the compiler is loaded. */
+export function compilerReady(): boolean {
+  return compileModule !== undefined;
+}
+
 /** The compiled form of `schema` once the compiler is loaded; the schema itself before (same results). */
 export function fast<T extends z.core.$ZodType>(schema: T): T {
   return compileModule ? compileModule.compiled(schema) : schema;

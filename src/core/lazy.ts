@@ -65,6 +65,11 @@ export class LazySchema<T> {
     return this.#loading;
   }
 
+  /** Whether {@link load} has completed. */
+  get loaded(): boolean {
+    return this.#schema !== undefined;
+  }
+
   /** The schema; {@link load} must have completed. */
   get schema(): z.core.$ZodType<T> {
     if (!this.#schema) throw new FulfillmentError('Internal error: a schema was used before it was loaded.');
@@ -86,6 +91,17 @@ export type SchemaLike<T = unknown> = z.core.$ZodType<T> | LazySchema<T>;
 /** The schema itself (a {@link LazySchema} must be loaded). */
 export function schemaOf<T>(schema: SchemaLike<T>): z.core.$ZodType<T> {
   return schema instanceof LazySchema ? schema.schema : schema;
+}
+
+/**
+ * Whether validation and every lazy schema given are loaded already (others are ignored): then a
+ * request is built at once, with no promise in between (the path every request after the first
+ * takes).
+ */
+export function validationReady(...schemas: readonly unknown[]): boolean {
+  if (!validationModule) return false;
+  for (const schema of schemas) if (schema instanceof LazySchema && !schema.loaded) return false;
+  return true;
 }
 
 /** Loads every lazy schema given (others are ignored). */

@@ -48,7 +48,7 @@ export const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: mes
 /**
  * Validates request input against its schema and returns the wire form (the schema's output).
  * Throws one {@link RequestValidationError} listing every bad field; nothing is sent then. The
- * client passes the compiled schema (`compiled(schema)`, see `compile.ts`).
+ * client passes the compiled schema (`fast(schema)`, see `lazy-compile.ts`).
  */
 export function validateRequest<T extends z.core.$ZodType>(
   schema: T,

@@ -163,8 +163,7 @@ async function mergeWithExisting(
   const byCode = new Map(
     (held ?? []).map((sku) => [sku.merchant_sku_id, sku as unknown as Record<string, unknown>]),
   );
-  const fields = (itemSchema as unknown as { _zod: { def: { shape: Record<string, z.core.$ZodType> } } })._zod
-    .def.shape;
+  const fields: Record<string, z.core.$ZodType> = (itemSchema as unknown as z.ZodMiniObject).shape;
   const { accepts } = validation();
   return slice.map((item) => {
     const existing = byCode.get(item.merchant_sku_id as string);
@@ -279,6 +278,13 @@ export async function bulkUpsert(
     chunks.push({ start, end: Math.min(start + chunkSize, items.length), status: 'skipped' });
   }
   const parsed: (Sku[] | undefined)[] = new Array(chunks.length);
+  const progress: BulkUpsertProgress = {
+    done: 0,
+    requests: chunks.length,
+    written: 0,
+    total: items.length,
+    failed: 0,
+  };
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -300,21 +306,10 @@ export async function bulkUpsert(
         chunk.error = error;
         failed = true;
       }
-      if (onProgress) {
-        let done = 0;
-        let written = 0;
-        let failures = 0;
-        for (const c of chunks) {
-          if (c.status === 'written') {
-            done++;
-            written += c.end - c.start;
-          } else if (c.status === 'failed') {
-            done++;
-            failures++;
-          }
-        }
-        onProgress({ done, requests: chunks.length, written, total: items.length, failed: failures });
-      }
+      progress.done++;
+      if (chunk.status === 'written') progress.written += chunk.end - chunk.start;
+      else progress.failed++;
+      onProgress?.({ ...progress });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));

@@ -59,6 +59,12 @@ function checkSize(size: number, maxBytes: number): void {
   }
 }
 
+/** {@link checkSize} of a string's UTF-8 bytes, measured only when the limit can be reached. */
+function checkTextSize(text: string, maxBytes: number): void {
+  // Every code unit is at least one byte and at most three.
+  if (text.length * 3 > maxBytes) checkSize(utf8Length(text), maxBytes);
+}
+
 /**
  * The body as bytes (no copy for bytes whose buffer is an `ArrayBuffer`). Throws a
  * {@link WebhookVerificationError} (`parsed_body` or `invalid_body`) when it is neither a string nor
@@ -71,8 +77,7 @@ export function toBytes(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Uint8Array<ArrayBuffer> {
   if (typeof body === 'string') {
-    // Every code unit is at least one byte and at most three: measure only when it can matter.
-    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
+    checkTextSize(body, maxBytes);
     return encoder.encode(body);
   }
   if (body instanceof ArrayBuffer) {
@@ -110,7 +115,7 @@ export function toBytes(
  */
 export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
   if (typeof body === 'string' && nodeCrypto()) {
-    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
+    checkTextSize(body, maxBytes);
     return body;
   }
   return toBytes(body, 'verify', maxBytes);

@@ -15,8 +15,11 @@ beforeEach(() => {
 });
 
 const fresh = async () => {
+  vi.resetModules();
   const sdk = await import('../../src/index.js');
   const lazy = await import('../../src/core/lazy.js');
+  // A graph the setup's preload did not reach: nothing of validation is loaded.
+  expect(() => lazy.validation()).toThrow(/used before it was loaded/);
   return { sdk, lazy };
 };
 
@@ -30,7 +33,12 @@ describe('a fresh import', () => {
     expect(first).toBe(second); // imported once
     await first;
     expect(schema.schema).toBe(await second);
+    expect(lazy.validationReady(schema)).toBe(false); // validation not loaded yet
     expect((await lazy.loadValidation()).parseLenient(schema.schema, 'x')).toBe('x');
+    expect(lazy.validationReady(schema, undefined)).toBe(true);
+    const other = new lazy.LazySchema(async () => (await import('zod/mini')).number());
+    expect(other.loaded).toBe(false);
+    expect(lazy.validationReady(schema, other)).toBe(false); // a schema not loaded yet
     expect(lazy.validation()).toBe(await lazy.loadValidation());
   });
 

@@ -83,12 +83,14 @@ describe('orders.findByMerchantOrderId', () => {
     expect(url.searchParams.get('created_at[gte]')).toBe(new Date(o90.created_at).toISOString());
     expect(url.searchParams.get('created_at[lte]')).toBe(o100.created_at);
     // Outside the window: null after the window's one page.
-    expect(
-      await client.orders.findByMerchantOrderId('O-200', {
+    const outside = await counting(() =>
+      client.orders.findByMerchantOrderId('O-200', {
         createdAfter: o90.created_at,
         createdBefore: o100.created_at,
       }),
-    ).toBeNull();
+    );
+    expect(outside.result).toBeNull();
+    expect(outside.sent).toHaveLength(1);
   });
 
   it.each([

@@ -56,7 +56,7 @@ describe('faults applied after the request is handled', () => {
   it('a refused request stays refused: after-faults never turn a 422 into a stored order', async () => {
     const api = testApi();
     await createSku(api, 'A');
-    api.injectFault({ method: 'POST', path: ORDERS, status: 503, after: true, times: 1 });
+    const fault = api.injectFault({ method: 'POST', path: ORDERS, status: 503, after: true, times: 1 });
     const client = new FulfillmentClient({
       apiToken: TOKEN,
       baseUrl: api.baseUrl,
@@ -66,6 +66,7 @@ describe('faults applied after the request is handled', () => {
     const bad = { ...orderBody('O-4', 'NOPE') };
     const error = await client.orders.create(bad as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError); // 503 is not retried for a POST
+    expect(fault.hits).toBe(1);
     expect(await ordersIn(api)).toEqual([]); // the unknown SKU was refused underneath
   });
 
