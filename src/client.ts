@@ -3,6 +3,7 @@
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
 import { APIPromise } from './core/api-promise.js';
+import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
 import { loadSchemas, loadValidation, type SchemaLike, validationReady } from './core/lazy.js';
 import { compilerReady, loadCompiler } from './core/lazy-compile.js';
 import { LevelledLogger } from './core/log.js';
@@ -73,6 +74,7 @@ export class FulfillmentClient implements RequestSurface {
   /** How responses are checked. */
   readonly validateResponses: ValidationMode;
   readonly #transport: Transport;
+  readonly #events: ClientEmitter;
   /** @internal */
   readonly _responses: ResponseParsers;
   /** What `toJSON` and `util.inspect` show: the options without the token. */
@@ -82,18 +84,30 @@ export class FulfillmentClient implements RequestSurface {
     const resolved = resolveClientOptions(options, readEnv);
     this.baseUrl = resolved.baseUrl;
     this.validateResponses = resolved.validateResponses;
-    const logger = new LevelledLogger(resolved.logLevel, resolved.logger);
     // Secrets: the token and every default header value never appear in an error or a log line.
     const redactor = new Redactor(
       [resolved.apiToken, ...Object.values(resolved.defaultHeaders)],
       Object.keys(resolved.defaultHeaders),
     );
+    const logger = new LevelledLogger(resolved.logLevel, resolved.logger, {
+      style: resolved.loggerStyle,
+      redactor,
+    });
+    // A listener that fails is reported here, never re-emitted as an event, never propagated.
+    this.#events = new ClientEmitter((event, error) => {
+      const { name, message } = redactor.cause(error) ?? { name: 'Error', message: '' };
+      logger.error(`A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`, {
+        event,
+        error: { name, message },
+      });
+    });
     this._responses = new ResponseParsers(resolved.validateResponses, logger, redactor);
     this.#transport = new Transport({
       ...resolved,
       logger,
       redactor,
       rateLimiter: createRateLimiter(resolved.rateLimit),
+      events: this.#events,
     });
     this.#summary = Object.freeze({
       baseUrl: resolved.baseUrl,
@@ -117,6 +131,44 @@ export class FulfillmentClient implements RequestSurface {
     // instance, not declared as a method: a computed method key would keep the class (and all it
     // reaches) in every bundle that imports the package, used or not.
     Object.defineProperty(this, INSPECT, { value: () => this.toJSON() });
+  }
+
+  /**
+   * Calls `listener` with every `event` of this client's requests, synchronously, in the order the
+   * listeners were added: `'request'` (an attempt is sent), `'response'` (the request succeeded),
+   * `'retry'` (an attempt failed and will be retried after `delayMs`), `'error'` (the request failed
+   * for good). Each attempt ends in exactly one of `response`, `retry` or `error`. Events carry no
+   * credential. A listener observes only: what it throws, or the promise it returns rejects with,
+   * is logged at `error` and the request goes on unchanged. A listener is added at most once per
+   * event. Requests already under way when the first listener is added may not report. A request
+   * refused before anything is sent (`RequestValidationError`) emits nothing; a body that fails
+   * validation after its `response` event (`ResponseValidationError`) emits no `error`.
+   *
+   * ```ts
+   * client.on('retry', (e) => console.log(`${e.method} ${e.url}: ${e.reason}, next try in ${e.delayMs} ms`));
+   * ```
+   *
+   * @throws {FulfillmentError} when `event` is not one of the four names or `listener` is not a function.
+   */
+  on<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
+    this.#events.add(event, listener, false);
+    return this;
+  }
+
+  /** Like {@link on}, for the next `event` only: the listener is removed before it is called. */
+  once<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
+    this.#events.add(event, listener, true);
+    return this;
+  }
+
+  /**
+   * Removes a listener added with {@link on} or {@link once}; nothing happens when it is not there.
+   *
+   * @throws {FulfillmentError} when `event` is not one of the four names or `listener` is not a function.
+   */
+  off<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
+    this.#events.remove(event, listener);
+    return this;
   }
 
   /** `GET` a path of the API. Input problems reject the promise; nothing is sent then. */

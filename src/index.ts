@@ -28,9 +28,20 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js';
+export type {
+  ClientEventListener,
+  ClientEventName,
+  ClientEvents,
+  RequestErrorEvent,
+  RequestEvent,
+  RequestEventBase,
+  ResponseEvent,
+  RetryEvent,
+  RetryReason,
+} from './core/events.js';
 export type { RateLimitInfo } from './core/headers.js';
 export type { LazySchema, SchemaLike } from './core/lazy.js';
-export type { Logger, LogLevel } from './core/log.js';
+export type { LogDetails, Logger, LoggerStyle, LogLevel } from './core/log.js';
 export type { ListOptions, RateLimitOptions, RequestOptions } from './core/options.js';
 export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { HttpMethod, QueryParams, RequestParts, RequestPath } from './core/request.js';
@@ -135,11 +146,14 @@ export type {
 export { VERSION } from './version.js';
 export {
   type CreateWebhookHeadersOptions,
+  createWebhookHandler,
   createWebhookHeaders,
   DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
   InMemoryWebhookDeduplicator,
   type InMemoryWebhookDeduplicatorOptions,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
   RESTOCKING_SHIPMENT_STATUS_UPDATED,
   type RestockingShipmentStatusUpdatedEvent,
   SIGNATURE_HEADER,
@@ -151,8 +165,16 @@ export {
   verifyWebhookSignature,
   type WebhookBody,
   type WebhookDeduplicator,
+  type WebhookErrorContext,
+  type WebhookEventHandler,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
   type WebhookHeaders,
   type WebhookSecret,
+  type WebhookShipment,
+  type WebhookStatusEvent,
+  type WebhookStatusHandler,
+  type WebhookStatusHandlers,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './webhooks/index.js';

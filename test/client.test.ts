@@ -192,7 +192,7 @@ describe('secrets', () => {
     try {
       // The log level comes from the environment when not given: the read is refused, the default holds.
       const client = new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE });
-      expect(client.toJSON()).toMatchObject({ logLevel: 'warn' });
+      expect(client.toJSON()).toMatchObject({ logLevel: 'info' });
       expect(asked).toContain('FULFILLMENT_LOG');
       // A required option left to the environment is then missing, with the usual typed message.
       expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/Missing base URL/);
@@ -202,7 +202,7 @@ describe('secrets', () => {
     }
   });
 
-  it('logs nothing at level off and nothing below warn by default', async () => {
+  it('logs nothing at level off, and nothing for a successful request by default', async () => {
     captureWarehouses();
     const off = recordingLogger();
     await testClient({ logLevel: 'off', logger: off.logger }).warehouses.list();

@@ -6,32 +6,34 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `npm run demo`'s program as a child process and times it. */
-async function demo(): Promise<{ stdout: string; ms: number }> {
-  const started = performance.now();
+/** Runs `npm run demo`'s program as a child process. */
+async function demo(): Promise<{ stdout: string }> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
     cwd: root,
     timeout: 30_000,
   });
-  return { stdout, ms: performance.now() - started };
+  return { stdout };
 }
 
 describe('npm run demo', () => {
-  it('walks the whole flow, deterministically, within 10 s, and exits 0', async () => {
+  it('walks the whole flow, deterministically, and exits 0', async () => {
     const first = await demo();
     const second = await demo();
     expect(second.stdout).toBe(first.stdout);
-    expect(first.ms).toBeLessThan(10_000);
     for (const line of [
       'written 300 SKUs in 3 requests',
       'page 3/3: 300/300 SKUs',
       'A-1001 (COD, 39.98 EUR to collect): fulfillable',
       'A-1002 (to a blocked country): unfulfillable',
       'A-1003 cancelled: unfulfillable',
-      'is restocked (signature verified)',
+      'retry: GET /merchant_api/v1/skus rate limited (429), waiting 50 ms as Retry-After asks',
+      'webhook: shipment #1 is at the warehouse (delivered; version 2 says received)',
+      'webhook: shipment #1 moved to arrived',
+      'webhook: shipment #1 is restocked: 2 items, 2 damaged',
+      'the receiver answered 200 200 200 200 (every event verified and handled once)',
       '20/20: 19 created, 1 recovered, 0 existing',
       'the same import again: 20 existing, 0 created (nothing doubled)',
-      'Done.',
+      'Done: ',
     ]) {
       expect(first.stdout).toContain(line);
     }

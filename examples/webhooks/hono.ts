@@ -1,82 +1,39 @@
 /**
  * Receiving the "Restocking shipment status updated" webhook with Hono, served on Node by
  * `@hono/node-server` (the same `createApp` runs unchanged on Bun, Deno and Cloudflare Workers:
- * `export default createApp({ secret })`).
+ * `export default createApp({ secret, on: { … } })`).
  *
  *   FULFILLMENT_API_TOKEN=… npx tsx examples/webhooks/hono.ts
  *
- * The signature covers the raw body: read its bytes with `await c.req.arrayBuffer()` (`text()`
- * decodes them, dropping a byte-order mark and replacing invalid UTF-8, which breaks the signature),
- * never `c.req.json()`.
+ * The signature covers the raw body: hand the untouched request (`c.req.raw`) to `handler.fetch`,
+ * which reads its bytes; do not read the body before (`c.req.json()`, a validator middleware).
  */
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import {
-  InMemoryWebhookDeduplicator,
-  type RestockingShipmentStatusUpdatedEvent,
-  verifyWebhook,
-  type WebhookDeduplicator,
-  WebhookVerificationError,
-} from 'merchant-fulfillment';
+import { createWebhookHandler, type WebhookHandlerOptions } from 'merchant-fulfillment';
 
 /** Where the provider posts the webhook (the URL you register with them). */
 export const WEBHOOK_PATH = '/webhooks/fulfillment';
 
-/** Options of {@link createApp}. */
-export interface WebhookAppOptions {
-  /** The sales channel's API token, or all of its tokens during a rotation. */
-  secret: string | readonly string[];
-  /** Remembers handled event ids. Default: an in-memory one (a single process). */
-  deduplicator?: WebhookDeduplicator;
-  /** Your handling of a new event. Default: logs the new status. */
-  onEvent?: (event: RestockingShipmentStatusUpdatedEvent) => unknown;
-}
-
 /** A Hono app answering webhook calls on {@link WEBHOOK_PATH}. */
-export function createApp(options: WebhookAppOptions): Hono {
-  const deduplicator = options.deduplicator ?? new InMemoryWebhookDeduplicator();
-  const onEvent =
-    options.onEvent ??
-    ((event: RestockingShipmentStatusUpdatedEvent) =>
-      console.log(`restocking shipment ${event.data.id} is now ${event.data.status}`));
-
+export function createApp(options: WebhookHandlerOptions): Hono {
+  const handler = createWebhookHandler(options);
   const app = new Hono();
-  app.post(WEBHOOK_PATH, async (c) => {
-    let event: RestockingShipmentStatusUpdatedEvent;
-    try {
-      event = await verifyWebhook({
-        body: new Uint8Array(await c.req.arrayBuffer()),
-        headers: c.req.raw.headers,
-        secret: options.secret,
-      });
-    } catch (err) {
-      if (!(err instanceof WebhookVerificationError)) throw err;
-      // A missing secret is our misconfiguration, not the sender's fault.
-      return c.json({ error: err.reason, message: err.message }, err.reason === 'missing_secret' ? 500 : 400);
-    }
-    // Retries carry the same event id: acknowledge them without handling the event twice.
-    if (await deduplicator.seen(event.id)) return c.json({ received: true, duplicate: true });
-    try {
-      await onEvent(event);
-    } catch (err) {
-      await deduplicator.forget?.(event.id); // let the provider's retry be processed
-      throw err; // Hono answers 500
-    }
-    return c.json({ received: true });
-  });
+  app.post(WEBHOOK_PATH, (c) => handler.fetch(c.req.raw));
   return app;
 }
 
 /** Serves the app on Node; resolves once it listens. Port 0 picks a free port. */
 export function listen(
-  options: WebhookAppOptions & { port?: number | undefined; hostname?: string | undefined },
+  options: WebhookHandlerOptions & { port?: number | undefined; hostname?: string | undefined },
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = createApp(options);
+  const { port, hostname, ...handlerOptions } = options;
+  const app = createApp(handlerOptions);
   return new Promise((resolve) => {
     const server = serve(
-      { fetch: app.fetch, port: options.port ?? 3000, hostname: options.hostname ?? '127.0.0.1' },
+      { fetch: app.fetch, port: port ?? 3000, hostname: hostname ?? '127.0.0.1' },
       (info: AddressInfo) => {
         resolve({
           url: `http://${info.address}:${info.port}`,
@@ -96,6 +53,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (!secret) throw new Error('Set FULFILLMENT_API_TOKEN to the API token of the sales channel.');
   const { url } = await listen({
     secret,
+    on: {
+      // The webhook body is the version 1 view: a version 2 shipment moving to `received` arrives here.
+      delivered: (shipment) => console.log(`restocking shipment ${shipment.id} is at the warehouse`),
+      restocked: (shipment) => console.log(`restocking shipment ${shipment.id} is in stock`),
+    },
+    onEvent: (shipment) => console.log(`restocking shipment ${shipment.id} is now ${shipment.status}`),
     port: Number(process.env.PORT ?? 3000),
     hostname: process.env.HOST,
   });

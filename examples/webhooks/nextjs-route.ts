@@ -3,67 +3,43 @@
  * save as `app/webhooks/fulfillment/route.ts` and set `FULFILLMENT_API_TOKEN`. It runs on the
  * Node.js and the Edge runtime alike (add `export const runtime = 'edge'` for the latter).
  *
- * The signature covers the raw body: read its bytes with `await req.arrayBuffer()`, never
- * `req.json()` (and not `req.text()`, which drops a byte-order mark and replaces invalid UTF-8).
+ * `handler.fetch` reads the raw body itself (the signature covers the exact bytes) and is a plain
+ * function: with the token at hand, `export const POST = createWebhookHandler({ … }).fetch` is the
+ * whole route. Here the handler is created on the first call instead, because `next build` loads
+ * route modules and the build environment may not hold the token: a missing token then fails that
+ * call (Next.js answers 500) with a message naming the option, and the provider retries it.
  *
  * Next.js only allows route exports (`POST`, `runtime`, …) in `route.ts`: in an app, move
  * `createPostHandler` into a module of its own (e.g. `lib/webhooks.ts`). It is exported here so
  * that tests can build a handler with their own secret.
  */
 import {
-  InMemoryWebhookDeduplicator,
-  type RestockingShipmentStatusUpdatedEvent,
-  verifyWebhook,
-  type WebhookDeduplicator,
-  WebhookVerificationError,
+  createWebhookHandler,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookStatusHandlers,
 } from 'merchant-fulfillment';
 
-/** Options of {@link createPostHandler}. */
-export interface WebhookHandlerOptions {
-  /** The sales channel's API token, or all of its tokens during a rotation. */
-  secret: string | readonly string[];
-  /** Remembers handled event ids. Default: an in-memory one (per server instance). */
-  deduplicator?: WebhookDeduplicator;
-  /** Your handling of a new event. Default: logs the new status. */
-  onEvent?: (event: RestockingShipmentStatusUpdatedEvent) => unknown;
+/** A route handler for webhook calls (see `createWebhookHandler` for its answers). */
+export function createPostHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
+  return createWebhookHandler(options).fetch;
 }
 
-/** A route handler for webhook calls: 200 when verified (once per event id), 400 when not. */
-export function createPostHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
-  const deduplicator = options.deduplicator ?? new InMemoryWebhookDeduplicator();
-  const onEvent =
-    options.onEvent ??
-    ((event: RestockingShipmentStatusUpdatedEvent) =>
-      console.log(`restocking shipment ${event.data.id} is now ${event.data.status}`));
+/** What this route does with each status: your code goes here. */
+const on: WebhookStatusHandlers = {
+  // The webhook body is the version 1 view: a version 2 shipment moving to `received` arrives here.
+  delivered: (shipment) => console.log(`restocking shipment ${shipment.id} is at the warehouse`),
+  restocked: (shipment) => console.log(`restocking shipment ${shipment.id} is in stock`),
+};
 
-  return async (req) => {
-    let event: RestockingShipmentStatusUpdatedEvent;
-    try {
-      const body = new Uint8Array(await req.arrayBuffer());
-      event = await verifyWebhook({ body, headers: req.headers, secret: options.secret });
-    } catch (err) {
-      if (!(err instanceof WebhookVerificationError)) throw err;
-      // A missing secret is our misconfiguration, not the sender's fault.
-      const status = err.reason === 'missing_secret' ? 500 : 400;
-      return Response.json({ error: err.reason, message: err.message }, { status });
-    }
-    // Retries carry the same event id: acknowledge them without handling the event twice.
-    if (await deduplicator.seen(event.id)) return Response.json({ received: true, duplicate: true });
-    try {
-      await onEvent(event);
-    } catch (err) {
-      await deduplicator.forget?.(event.id); // let the provider's retry be processed
-      console.error(err);
-      return Response.json({ error: 'handler_failed' }, { status: 500 });
-    }
-    return Response.json({ received: true });
-  };
-}
+let handler: WebhookHandler | undefined;
 
-const deduplicator = new InMemoryWebhookDeduplicator();
-
-/** `POST /webhooks/fulfillment`: verifies with `FULFILLMENT_API_TOKEN` (read on each call). */
-export async function POST(req: Request): Promise<Response> {
-  const secret = process.env.FULFILLMENT_API_TOKEN ?? '';
-  return createPostHandler({ secret, deduplicator })(req);
+/** `POST /webhooks/fulfillment`: verifies with `FULFILLMENT_API_TOKEN` (read on the first call). */
+export async function POST(request: Request): Promise<Response> {
+  handler ??= createWebhookHandler({
+    secret: process.env.FULFILLMENT_API_TOKEN ?? '',
+    on,
+    onEvent: (shipment) => console.log(`restocking shipment ${shipment.id} is now ${shipment.status}`),
+  });
+  return handler.fetch(request);
 }

@@ -1,21 +1,67 @@
 /**
- * Levelled logging with header redaction. The SDK never logs a token, a cookie or a body.
+ * Levelled, structured logging with redaction. Every line is a message plus a details object of
+ * stable fields ({@link LogDetails}), handed to the logger in the order it expects: message first
+ * (`console`, winston) or object first (pino, bunyan). The SDK never logs a token, a cookie or a body.
  */
+import type { RateLimitInfo } from './headers.js';
+import type { Redactor } from './redact.js';
 
 /** How much the SDK logs, from nothing to every request. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/** Anything console-like: `console`, pino, winston, … */
-export interface Logger {
-  /** Failures the SDK reports. */
-  error(message: string, ...args: unknown[]): void;
-  /** Things that deserve attention (a `Retry-After` longer than `maxRetryAfter`). */
-  warn(message: string, ...args: unknown[]): void;
-  /** One line per retry. */
-  info(message: string, ...args: unknown[]): void;
-  /** One line per attempt and per answer (headers redacted). */
-  debug(message: string, ...args: unknown[]): void;
+/**
+ * The details of a log line: stable field names, present where they apply. With a message-first
+ * logger they are the argument after the message; with an object-first logger (pino) they become
+ * the fields of the JSON line.
+ */
+export interface LogDetails {
+  /** The HTTP method of the request the line is about. */
+  method?: string | undefined;
+  /** Its URL, without credentials. */
+  url?: string | undefined;
+  /** The attempt, from 1. */
+  attempt?: number | undefined;
+  /** The HTTP status of the answer. */
+  status?: number | undefined;
+  /** Milliseconds the attempt took until its answer's headers arrived. */
+  durationMs?: number | undefined;
+  /** Milliseconds waited before the next attempt (a retry) or before sending (a rate-limit wait). */
+  delayMs?: number | undefined;
+  /**
+   * Why a retry or a wait happens: `'status'`, `'rate_limited'`, `'connection'`, `'timeout'` (a
+   * retry), `'client_rate_limit'` or `'server_rate_limit'` (a wait for the client-side rate limit).
+   */
+  reason?: string | undefined;
+  /** The answer's `X-Rate-Limit-Used` / `X-Rate-Limit-Max`, when it carries them. */
+  rateLimit?: RateLimitInfo | undefined;
+  /** Request headers, credentials masked as `***`. */
+  headers?: Record<string, string> | undefined;
+  /** Any other field a line carries (`retryAfterSeconds`, `event`, `error`, …). */
+  [field: string]: unknown;
 }
+
+/**
+ * Anything console-like: `console`, pino, bunyan, winston, … Each method is called either
+ * `(message, details?)` (message-first: `console`, winston) or `(details, message)` (object-first:
+ * pino, bunyan), as the client's `loggerStyle` option says.
+ */
+export interface Logger {
+  /** Failures the SDK reports (a listener of a client event that failed). */
+  error(message: string | LogDetails, ...args: unknown[]): void;
+  /** Things that deserve attention (a `Retry-After` longer than `maxRetryAfter`). */
+  warn(message: string | LogDetails, ...args: unknown[]): void;
+  /** One line per retry, and one per rate-limit wait longer than a second. */
+  info(message: string | LogDetails, ...args: unknown[]): void;
+  /** One line per attempt and per answer (headers redacted). */
+  debug(message: string | LogDetails, ...args: unknown[]): void;
+}
+
+/**
+ * The order a logger takes its arguments in: `'message-first'` (`logger.info(message, details)`,
+ * as `console` and winston take them) or `'object-first'` (`logger.info(details, message)`, as
+ * pino and bunyan take them, so that the details become fields of the line).
+ */
+export type LoggerStyle = 'object-first' | 'message-first';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
@@ -24,16 +70,78 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(RANK, value);
 }
 
-/** The SDK's logger: drops what is below its level, prefixes each line. */
+/** True when `value` has the four methods of a {@link Logger}. */
+export function isLogger(value: unknown): value is Logger {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  const l = value as Record<string, unknown>;
+  return (
+    typeof l.error === 'function' &&
+    typeof l.warn === 'function' &&
+    typeof l.info === 'function' &&
+    typeof l.debug === 'function'
+  );
+}
+
+/**
+ * The style a logger takes its arguments in, guessed from its shape: a pino logger (a `child` and
+ * a `bindings` method) or a bunyan logger (a `child` method, `fields` and `streams`) is
+ * object-first; anything else (`console`, winston, a plain object) is message-first.
+ */
+export function detectLoggerStyle(logger: Logger): LoggerStyle {
+  const l = logger as unknown as Record<string, unknown>;
+  if (typeof l.child !== 'function') return 'message-first';
+  if (typeof l.bindings === 'function') return 'object-first';
+  if (Array.isArray(l.streams) && typeof l.fields === 'object' && l.fields !== null) return 'object-first';
+  return 'message-first';
+}
+
+/** Levels of pino, bunyan and winston, as the SDK's levels. */
+const FOREIGN_LEVELS: Readonly<Record<string, LogLevel>> = {
+  silent: 'off',
+  fatal: 'error',
+  error: 'error',
+  warn: 'warn',
+  info: 'info',
+  http: 'debug',
+  verbose: 'debug',
+  debug: 'debug',
+  trace: 'debug',
+  silly: 'debug',
+};
+
+/**
+ * The level a logger filters at, as one of the SDK's levels, when it has one: pino and winston
+ * expose it as a string `level` (`'debug'`, `'trace'`, `'silent'`, …); bunyan's numeric levels
+ * and loggers without a level (`console`) give `undefined`.
+ */
+export function loggerLevel(logger: Logger): LogLevel | undefined {
+  const level = (logger as unknown as { level?: unknown }).level;
+  if (typeof level !== 'string') return undefined;
+  return Object.hasOwn(FOREIGN_LEVELS, level) ? FOREIGN_LEVELS[level] : undefined;
+}
+
+/** Options of a {@link LevelledLogger}. */
+export interface LevelledLoggerOptions {
+  /** The order the sink takes its arguments in. Default `'message-first'`. */
+  style?: LoggerStyle | undefined;
+  /** Removes the client's secrets from every message and detail, as a last line of defence. */
+  redactor?: Redactor | undefined;
+}
+
+/** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
 export class LevelledLogger {
   readonly level: LogLevel;
   readonly #rank: number;
   readonly #sink: Logger;
+  readonly #objectFirst: boolean;
+  readonly #redactor: Redactor | undefined;
 
-  constructor(level: LogLevel, sink: Logger) {
+  constructor(level: LogLevel, sink: Logger, options: LevelledLoggerOptions = {}) {
     this.level = level;
     this.#rank = RANK[level];
     this.#sink = sink;
+    this.#objectFirst = options.style === 'object-first';
+    this.#redactor = options.redactor;
   }
 
   /** Whether a line at `level` would be written (to skip building it otherwise). */
@@ -41,22 +149,33 @@ export class LevelledLogger {
     return RANK[level] <= this.#rank;
   }
 
-  error(message: string, details?: Record<string, unknown>): void {
+  /** Writes a line at `error`. */
+  error(message: string, details?: LogDetails): void {
     if (this.#rank >= 1) this.#write('error', message, details);
   }
-  warn(message: string, details?: Record<string, unknown>): void {
+  /** Writes a line at `warn`. */
+  warn(message: string, details?: LogDetails): void {
     if (this.#rank >= 2) this.#write('warn', message, details);
   }
-  info(message: string, details?: Record<string, unknown>): void {
+  /** Writes a line at `info`. */
+  info(message: string, details?: LogDetails): void {
     if (this.#rank >= 3) this.#write('info', message, details);
   }
-  debug(message: string, details?: Record<string, unknown>): void {
+  /** Writes a line at `debug`. */
+  debug(message: string, details?: LogDetails): void {
     if (this.#rank >= 4) this.#write('debug', message, details);
   }
 
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>): void {
-    const line = `[merchant-fulfillment] ${message}`;
-    if (details === undefined) this.#sink[level](line);
-    else this.#sink[level](line, details);
+  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
+    const redactor = this.#redactor;
+    const line = `[merchant-fulfillment] ${redactor ? redactor.text(message) : message}`;
+    const sink = this.#sink;
+    if (details === undefined) {
+      sink[level](line);
+      return;
+    }
+    const fields = redactor ? (redactor.value(details) as LogDetails) : details;
+    if (this.#objectFirst) sink[level](fields, line);
+    else sink[level](line, fields);
   }
 }

@@ -5,7 +5,15 @@
  */
 import { FulfillmentError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
-import { isLogLevel, type Logger, type LogLevel } from './log.js';
+import {
+  detectLoggerStyle,
+  isLogger,
+  isLogLevel,
+  type Logger,
+  type LoggerStyle,
+  type LogLevel,
+  loggerLevel,
+} from './log.js';
 import type { ValidationMode } from './validation.js';
 
 /** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. */
@@ -39,10 +47,27 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. `Authorization` cannot be overridden here. */
   defaultHeaders?: Record<string, string | undefined> | undefined;
-  /** What to log. Default: env `FULFILLMENT_LOG`, else `'warn'`. */
+  /**
+   * What to log. Default: env `FULFILLMENT_LOG`; else the level of the `logger` when it has one
+   * (pino's and winston's `level`: `pino({ level: 'debug' })` gets the SDK's debug lines, `'trace'`
+   * counts as `'debug'`, `'silent'` as `'off'`); else `'info'`: retries and rate-limit waits longer
+   * than a second, nothing for a request that succeeds at once. `'warn'` restores the quieter
+   * default of earlier versions.
+   */
   logLevel?: LogLevel | undefined;
-  /** Where to log. Default `console`. */
+  /**
+   * Where to log: anything with `error`, `warn`, `info` and `debug` methods. Default `console`.
+   * Each line is a message and a details object (see `loggerStyle` for the order).
+   */
   logger?: Logger | undefined;
+  /**
+   * The order `logger` takes a line's arguments in. `'message-first'`: `logger.info(message, details)`
+   * (`console`, winston). `'object-first'`: `logger.info(details, message)` (pino, bunyan: the details
+   * become fields of the JSON line). `'auto'` (default): object-first for a logger shaped like pino
+   * (`child` and `bindings` methods) or bunyan (`child`, `fields`, `streams`), message-first for
+   * anything else. Set it for a wrapper the guess does not recognise.
+   */
+  loggerStyle?: LoggerStyle | 'auto' | undefined;
   /**
    * How responses are checked. `'lenient'` (default): types are enforced, unknown fields and enum
    * values are kept. `'strict'`: unknown enum values fail too (for your own tests). `'off'`: no check.
@@ -81,6 +106,8 @@ export interface ResolvedClientOptions {
   defaultHeaders: Record<string, string | undefined>;
   logLevel: LogLevel;
   logger: Logger;
+  /** The order `logger` takes its arguments in (`'auto'` resolved). */
+  loggerStyle: LoggerStyle;
   validateResponses: ValidationMode;
   maxResponseBytes: number;
   rateLimit: RateLimitOptions | false;
@@ -237,10 +264,22 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
   }
   const baseUrl = normaliseBaseUrl(rawBase);
 
+  const logger = options.logger ?? console;
+  if (!isLogger(logger)) {
+    throw configError('logger must be an object with error, warn, info and debug methods');
+  }
+  const style = options.loggerStyle ?? 'auto';
+  if (style !== 'auto' && style !== 'object-first' && style !== 'message-first') {
+    throw configError(
+      `loggerStyle must be 'auto', 'object-first' or 'message-first'; got ${JSON.stringify(String(style))}`,
+    );
+  }
+  const loggerStyle = style === 'auto' ? detectLoggerStyle(logger) : style;
+
   let logLevel = options.logLevel;
   if (logLevel === undefined) {
     const fromEnv = env('FULFILLMENT_LOG');
-    logLevel = isLogLevel(fromEnv) ? fromEnv : 'warn';
+    logLevel = isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info');
   }
   if (!isLogLevel(logLevel)) {
     throw configError(`logLevel must be one of off, error, warn, info, debug; got ${String(logLevel)}`);
@@ -288,7 +327,8 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     fetch: options.fetch,
     defaultHeaders: options.defaultHeaders ?? {},
     logLevel,
-    logger: options.logger ?? console,
+    logger,
+    loggerStyle,
     validateResponses,
     maxResponseBytes: ranged('maxResponseBytes', options.maxResponseBytes, 32 * 1024 * 1024, {
       min: 1,

@@ -9,6 +9,15 @@ import { readRateLimit } from './headers.js';
 import type { RateLimitOptions } from './options.js';
 import { sleep } from './sleep.js';
 
+/**
+ * Why a request waits for the limiter: `'window'` (this client's own count of the last `perMs` is
+ * full) or `'server'` (a response said the server's budget is spent, see {@link RateLimiter.exhausted}).
+ */
+export type RateLimitWaitCause = 'window' | 'server';
+
+/** Told, before a request starts waiting for a slot, how long the wait looks (ms) and why. */
+export type RateLimitWaitHandler = (delayMs: number, cause: RateLimitWaitCause) => void;
+
 /** A limiter for the `rateLimit` option, or `undefined` when it is off. */
 export function createRateLimiter(option: RateLimitOptions | false): RateLimiter | undefined {
   return option ? new RateLimiter(option) : undefined;
@@ -23,6 +32,8 @@ export class RateLimiter {
   /** Start times of the last `requests` requests (a ring; -Infinity = free slot). */
   readonly #starts: Float64Array;
   #next = 0;
+  /** Until when (ms since the epoch) the server's spent budget holds every slot; 0 when it does not. */
+  #serverPauseEnds = 0;
   /** Reservations are granted in order: each acquire waits for the previous one. */
   #queue: Promise<void> = Promise.resolve();
 
@@ -41,10 +52,11 @@ export class RateLimiter {
    * Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first.
    * Resolves with `done`, to call when the request's answer (or failure) is in: the slot then
    * counts from that moment, the latest the server can have counted the request, so latency
-   * jitter can never squeeze one request too many into the server's window.
+   * jitter can never squeeze one request too many into the server's window. `onWait` is told,
+   * once, when the request has to wait (how long it looks and why), before the wait starts.
    */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    const turn = this.#queue.then(() => this.#take(signal));
+  acquire(signal?: AbortSignal, onWait?: RateLimitWaitHandler): Promise<() => void> {
+    const turn = this.#queue.then(() => this.#take(signal, onWait));
     // The next caller waits for this one to be granted (or to give up), never for its request.
     this.#queue = turn.then(
       () => {},
@@ -53,11 +65,19 @@ export class RateLimiter {
     return turn;
   }
 
-  async #take(signal: AbortSignal | undefined): Promise<() => void> {
-    for (;;) {
+  async #take(
+    signal: AbortSignal | undefined,
+    onWait: RateLimitWaitHandler | undefined,
+  ): Promise<() => void> {
+    for (let told = !onWait; ; ) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      const wait = this.delay();
+      const now = Date.now();
+      const wait = this.delay(now);
       if (wait === 0) break;
+      if (!told) {
+        told = true;
+        onWait?.(wait, now < this.#serverPauseEnds ? 'server' : 'window');
+      }
       await sleep(wait, signal);
     }
     const slot = this.#next;
@@ -75,6 +95,7 @@ export class RateLimiter {
    */
   exhausted(now = Date.now()): void {
     this.#starts.fill(now);
+    this.#serverPauseEnds = now + this.perMs;
   }
 
   /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */

@@ -180,6 +180,7 @@ export class ResponseParsers {
           : '';
       this.#logger?.warn(
         `Unknown value ${JSON.stringify(value)} at ${path || 'the top level'}${where} (${message}); kept as received. A newer version of the SDK may know it.`,
+        { method: context.method, url: context.url, path, value },
       );
     }
   }

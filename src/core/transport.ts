@@ -15,10 +15,11 @@ import {
   RedirectError,
   ResponseTooLargeError,
 } from './errors.js';
-import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
+import { type ClientEmitter, publicUrl, type RetryReason } from './events.js';
+import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter, RateLimitWaitHandler } from './rate-limit.js';
 import type { Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
@@ -44,6 +45,31 @@ export interface TransportConfig
   redactor: Redactor;
   /** The client-side rate limiter shared by every request of the client, when one is on. */
   rateLimiter?: RateLimiter | undefined;
+  /** The client's event listeners (`client.on`). */
+  events?: ClientEmitter | undefined;
+}
+
+/** One request's progress, kept only while someone listens to the client's events. */
+interface Trace {
+  readonly events: ClientEmitter;
+  /** When `send` was called. */
+  readonly started: number;
+  /** The URL as events show it. */
+  url: string;
+  /** The current (or last) attempt. */
+  attempt: number;
+  /** When the current attempt was sent; 0 before it is. */
+  sentAt: number;
+  /** When the current attempt's outcome was in; 0 before it is. */
+  endedAt: number;
+}
+
+/** Waits longer than this (ms) for a rate limit are logged at `info`. */
+const LONG_WAIT_MS = 1000;
+
+/** A monotonic clock in milliseconds. */
+function now(): number {
+  return performance.now();
 }
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
@@ -154,8 +180,40 @@ export class Transport {
    *
    * Each attempt is bounded by `timeout` twice over, as ky does it: once for the response to
    * arrive, once for its body to be read (a stalled body is cut off, its socket closed).
+   *
+   * With no event listener, the only cost of the client's events is the one `active` check here.
    */
-  async send(spec: RequestSpec): Promise<RawResponse> {
+  send(spec: RequestSpec): Promise<RawResponse> {
+    const events = this.#config.events;
+    if (!events?.active) return this.#send(spec, undefined);
+    return this.#traced(spec, events);
+  }
+
+  /** {@link send} with events: the request's final failure is the `error` event. */
+  async #traced(spec: RequestSpec, events: ClientEmitter): Promise<RawResponse> {
+    const trace: Trace = { events, started: now(), url: '', attempt: 1, sentAt: 0, endedAt: 0 };
+    try {
+      return await this.#send(spec, trace);
+    } catch (error) {
+      if (error instanceof FulfillmentError) {
+        const end = now();
+        const last = trace.sentAt === 0 ? 0 : (trace.endedAt || end) - trace.sentAt;
+        events.emit('error', {
+          method: spec.method,
+          url: trace.url || publicUrl(this.url(spec.path, spec.query), this.#redactor),
+          attempt: trace.attempt,
+          errorName: error.name,
+          error,
+          status: statusOf(error),
+          durationMs: last,
+          elapsedMs: end - trace.started,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async #send(spec: RequestSpec, trace: Trace | undefined): Promise<RawResponse> {
     const config = this.#config;
     const log = config.logger;
     const options = spec.options ?? {};
@@ -171,14 +229,43 @@ export class Transport {
     if (signal) init.signal = signal;
     const request = this.#ky ?? (await this.#loadKy());
     const redactor = this.#redactor.with(options.headers);
+    // The URL as events and log lines show it (no credentials), worked out when first needed.
+    let shown: string | undefined;
+    if (trace) shown = trace.url = publicUrl(url, redactor);
+    const debug = log.enabled('debug');
 
     for (let attempt = 1; ; attempt++) {
+      if (trace) {
+        trace.attempt = attempt;
+        trace.sentAt = 0;
+        trace.endedAt = 0;
+      }
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      const attemptDone = config.rateLimiter ? await config.rateLimiter.acquire(signal) : undefined;
+      let attemptDone: (() => void) | undefined;
+      let waited = 0;
+      if (config.rateLimiter) {
+        const asked = now();
+        let paused = false;
+        shown ??= publicUrl(url, redactor);
+        const onWait = this.#onLimiterWait(method, shown, attempt);
+        attemptDone = await config.rateLimiter.acquire(signal, (delayMs, cause) => {
+          paused = true;
+          onWait(delayMs, cause);
+        });
+        if (paused) waited = now() - asked;
+      }
 
-      const started = log.enabled('debug') ? Date.now() : 0;
-      if (started) {
-        log.debug(`→ ${method} ${url} (attempt ${attempt})`, {
+      const started = trace || debug ? now() : 0;
+      if (trace) {
+        trace.sentAt = started;
+        trace.events.emit('request', { method, url: shown!, attempt, rateLimitWaitMs: waited });
+      }
+      if (debug) {
+        shown ??= publicUrl(url, redactor);
+        log.debug(`→ ${method} ${shown} (attempt ${attempt})`, {
+          method,
+          url: shown,
+          attempt,
           headers: redactor.headers(init.headers as Record<string, string>),
         });
       }
@@ -194,13 +281,29 @@ export class Transport {
           config.rateLimiter?.observe(response.headers);
           await response.body?.cancel().catch(() => {}); // release the connection
           target = this.#redirect(response, target, method, hops, redactor);
-          log.debug(`↪ ${method} ${target} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`);
+          if (debug) {
+            const to = publicUrl(target, redactor);
+            log.debug(`↪ ${method} ${to} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`, {
+              method,
+              url: to,
+              attempt,
+              status: response.status,
+            });
+          }
           pending = request(target, init);
           response = await pending;
         }
         config.rateLimiter?.observe(response.headers);
-        if (started) {
-          log.debug(`← ${response.status} ${method} ${url} (${Date.now() - started} ms, attempt ${attempt})`);
+        if (debug) {
+          const durationMs = Math.round(now() - started);
+          log.debug(`← ${response.status} ${method} ${shown} (${durationMs} ms, attempt ${attempt})`, {
+            method,
+            url: shown,
+            attempt,
+            status: response.status,
+            durationMs,
+            rateLimit: rateLimitOf(response.headers),
+          });
         }
         let text: string;
         try {
@@ -215,7 +318,21 @@ export class Transport {
             limit: config.maxResponseBytes,
           });
         }
-        if (response.ok) return { response, text, method, url: target, redactor };
+        if (response.ok) {
+          if (trace) {
+            const end = now();
+            trace.events.emit('response', {
+              method,
+              url: shown!,
+              attempt,
+              status: response.status,
+              durationMs: end - started,
+              elapsedMs: end - trace.started,
+              rateLimit: rateLimitOf(response.headers),
+            });
+          }
+          return { response, text, method, url: target, redactor };
+        }
         failure = APIError.from({
           attempt,
           status: response.status,
@@ -235,17 +352,36 @@ export class Transport {
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
       } finally {
         attemptDone?.();
+        if (trace) trace.endedAt = now();
       }
 
+      shown ??= publicUrl(url, redactor);
+      const status = statusOf(failure);
       if (!retryable || attempt > maxRetries) {
-        log.debug(`✗ ${method} ${url}: ${failure.message}`);
+        if (debug) {
+          log.debug(`✗ ${method} ${shown}: ${failure.message}`, {
+            method,
+            url: shown,
+            attempt,
+            status,
+            error: failure.name,
+          });
+        }
         throw failure;
       }
       let delay: number;
       if (retryAfter !== undefined) {
         if (retryAfter > config.maxRetryAfter) {
           log.warn(
-            `${method} ${url}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${config.maxRetryAfter} s); not waiting`,
+            `${method} ${shown}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${config.maxRetryAfter} s); not waiting`,
+            {
+              method,
+              url: shown,
+              attempt,
+              status,
+              retryAfterSeconds: retryAfter,
+              maxRetryAfter: config.maxRetryAfter,
+            },
           );
           throw failure;
         }
@@ -253,11 +389,48 @@ export class Transport {
       } else {
         delay = this.#backoff(attempt);
       }
-      log.info(
-        `Retrying ${method} ${url} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}`,
-      );
+      const reason = retryReason(failure);
+      const fromRetryAfter = retryAfter !== undefined;
+      if (trace) {
+        trace.events.emit('retry', {
+          method,
+          url: shown,
+          attempt,
+          reason,
+          status,
+          delayMs: delay,
+          fromRetryAfter,
+          error: failure,
+        });
+      }
+      if (log.enabled('info')) {
+        log.info(
+          `Retrying ${method} ${shown} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}${whyWait(reason, fromRetryAfter, delay)}`,
+          { method, url: shown, attempt, status, delayMs: delay, reason, fromRetryAfter, maxRetries },
+        );
+      }
       await sleep(delay, signal);
     }
+  }
+
+  /** Logs, at `info`, a wait for the client-side rate limit longer than {@link LONG_WAIT_MS}. */
+  #onLimiterWait(method: string, url: string, attempt: number): RateLimitWaitHandler {
+    return (delayMs, cause) => {
+      const log = this.#config.logger;
+      if (delayMs <= LONG_WAIT_MS || !log.enabled('info')) return;
+      const { requests, perMs } = this.#config.rateLimiter!;
+      const why =
+        cause === 'server'
+          ? 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)'
+          : `the client-side rate limit (rateLimit: ${requests} request${requests === 1 ? '' : 's'} per ${perMs} ms) is reached`;
+      log.info(`Waiting ${seconds(delayMs)} before ${method} ${url}: ${why}`, {
+        method,
+        url,
+        attempt,
+        delayMs,
+        reason: cause === 'server' ? 'server_rate_limit' : 'client_rate_limit',
+      });
+    };
   }
 
   /**
@@ -331,6 +504,40 @@ export class Transport {
       attempt,
     });
   }
+}
+
+/** The HTTP status an error carries, if any. */
+function statusOf(error: FulfillmentError): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Why a failed attempt is retried. */
+function retryReason(failure: FulfillmentError): RetryReason {
+  if (failure instanceof APITimeoutError) return 'timeout';
+  if (failure instanceof APIConnectionError) return 'connection';
+  return statusOf(failure) === 429 ? 'rate_limited' : 'status';
+}
+
+/** What a retry line adds about a rate limit or a wait the server asked for. */
+function whyWait(reason: RetryReason, fromRetryAfter: boolean, delayMs: number): string {
+  if (reason === 'rate_limited') {
+    return fromRetryAfter
+      ? ` (rate limited: waiting ${seconds(delayMs)} as the server's Retry-After asks)`
+      : ` (rate limited: backing off ${seconds(delayMs)})`;
+  }
+  return fromRetryAfter ? ` (waiting ${seconds(delayMs)} as the server's Retry-After asks)` : '';
+}
+
+/** `1500` → `'1.5 s'`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0))} s`;
+}
+
+/** The rate-limit figures of an answer, or `undefined` when it has neither header. */
+function rateLimitOf(headers: Headers): RateLimitInfo | undefined {
+  const info = readRateLimit(headers);
+  return info.used === undefined && info.max === undefined ? undefined : info;
 }
 
 function isRedirect(response: Response): boolean {

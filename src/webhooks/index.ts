@@ -1,6 +1,7 @@
 /**
- * Webhooks: the public entry — verify the "Restocking shipment status updated" calls the provider
- * sends, sign test deliveries, and remember event ids to handle retries and duplicates idempotently.
+ * Webhooks: the public entry — receive the "Restocking shipment status updated" calls the provider
+ * sends in one call (`createWebhookHandler`) or verify them yourself, sign test deliveries, and
+ * remember event ids to handle retries and duplicates idempotently.
  *
  * Web APIs only (`crypto.subtle`, `TextEncoder`, `Headers`): the same code runs on Node 22+, Bun,
  * Deno, Cloudflare Workers and Vercel Edge. Re-exports only; each job lives in its own module.
@@ -11,6 +12,18 @@ export {
   type WebhookDeduplicator,
 } from './dedupe.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
+export {
+  createWebhookHandler,
+  type WebhookErrorContext,
+  type WebhookEventHandler,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookShipment,
+  type WebhookStatusEvent,
+  type WebhookStatusHandler,
+  type WebhookStatusHandlers,
+} from './handler.js';
+export type { NodeWebhookRequest, NodeWebhookResponse } from './node.js';
 export {
   type CreateWebhookHeadersOptions,
   createWebhookHeaders,

@@ -46,8 +46,9 @@ describe('resolveClientOptions', () => {
       maxRetryDelay: 8000,
       fetch: undefined,
       defaultHeaders: {},
-      logLevel: 'warn',
+      logLevel: 'info',
       logger: undefined,
+      loggerStyle: 'message-first',
       validateResponses: 'lenient',
       maxResponseBytes: 33_554_432,
       rateLimit: false,
@@ -70,7 +71,7 @@ describe('resolveClientOptions', () => {
   });
 
   it('ignores an unknown FULFILLMENT_LOG value (the default level applies)', () => {
-    expect(resolve({ apiToken: 't', baseUrl: BASE }, { FULFILLMENT_LOG: 'chatty' }).logLevel).toBe('warn');
+    expect(resolve({ apiToken: 't', baseUrl: BASE }, { FULFILLMENT_LOG: 'chatty' }).logLevel).toBe('info');
   });
 
   it.each<[string, ClientOptions, RegExp]>([

@@ -1,0 +1,225 @@
+/**
+ * The client's events: what each one carries (`request`, `response`, `retry`, `error`) and the small
+ * typed emitter behind `client.on` / `client.off` / `client.once`. A listener observes; it can never
+ * change or break a request: what it throws (or the promise it rejects) is reported, not propagated.
+ */
+import { FulfillmentError } from './errors.js';
+import type { RateLimitInfo } from './headers.js';
+import type { Redactor } from './redact.js';
+import type { HttpMethod } from './request.js';
+
+/** What every event of one request carries. */
+export interface RequestEventBase {
+  /** The HTTP method. */
+  readonly method: HttpMethod;
+  /**
+   * The URL requested, query string included, without credentials: no userinfo, and the client's
+   * secrets (the token, every `defaultHeaders` value, a request's own credential headers) masked as `***`.
+   */
+  readonly url: string;
+  /** The attempt, from 1 (the first send) up to `maxRetries + 1`. */
+  readonly attempt: number;
+}
+
+/** An attempt is about to be sent (after any wait for the client-side rate limit). */
+export interface RequestEvent extends RequestEventBase {
+  /**
+   * Milliseconds this attempt waited for the client-side rate limiter (the `rateLimit` option)
+   * before it was sent; 0 when it did not wait or when the option is off.
+   */
+  readonly rateLimitWaitMs: number;
+}
+
+/** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. */
+export interface ResponseEvent extends RequestEventBase {
+  /** The HTTP status (2xx). */
+  readonly status: number;
+  /** Milliseconds from sending this attempt to having read its body. */
+  readonly durationMs: number;
+  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
+  readonly elapsedMs: number;
+  /**
+   * The rate-limit figures of the answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`), or `undefined`
+   * when it carries neither header.
+   */
+  readonly rateLimit: RateLimitInfo | undefined;
+}
+
+/**
+ * Why an attempt is retried: `'rate_limited'` (a 429), `'status'` (another retryable status: 408,
+ * 500, 502, 503, 504), `'connection'` (the connection failed or broke), `'timeout'` (the attempt
+ * took longer than `timeout`).
+ */
+export type RetryReason = 'status' | 'rate_limited' | 'connection' | 'timeout';
+
+/** An attempt failed and the request will be sent again after a wait. */
+export interface RetryEvent extends RequestEventBase {
+  /** Why the attempt failed (see {@link RetryReason}). `attempt` is the attempt that failed. */
+  readonly reason: RetryReason;
+  /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
+  readonly status: number | undefined;
+  /** Milliseconds the client waits before the next attempt. */
+  readonly delayMs: number;
+  /** True when the wait is what the server's `Retry-After` asked for, false for the client's backoff. */
+  readonly fromRetryAfter: boolean;
+  /** The error of the failed attempt (secrets already removed). */
+  readonly error: FulfillmentError;
+}
+
+/** The request failed for good (no retry left, not retryable, or aborted). Emitted once per request. */
+export interface RequestErrorEvent extends RequestEventBase {
+  /** The error's class name, e.g. `'NotFoundError'`, `'RateLimitError'`, `'APIConnectionError'`. */
+  readonly errorName: string;
+  /** The error the request rejects with (secrets already removed). */
+  readonly error: FulfillmentError;
+  /** The status of the last answer, or `undefined` when none came. */
+  readonly status: number | undefined;
+  /** Milliseconds from sending the last attempt to its failure; 0 when it failed before being sent. */
+  readonly durationMs: number;
+  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
+  readonly elapsedMs: number;
+}
+
+/** The client's events and what each one carries: the map `client.on` is typed by. */
+export interface ClientEvents {
+  /** An attempt is about to be sent. */
+  request: RequestEvent;
+  /** The request succeeded (its last attempt). */
+  response: ResponseEvent;
+  /** An attempt failed and will be retried. */
+  retry: RetryEvent;
+  /** The request failed for good. */
+  error: RequestErrorEvent;
+}
+
+/** The name of a client event: `'request'`, `'response'`, `'retry'` or `'error'`. */
+export type ClientEventName = keyof ClientEvents;
+
+/**
+ * A listener of event `E`. Its return value is ignored, except that a returned promise is watched:
+ * what the listener throws, or the promise rejects with, is logged at `error` and never reaches the request.
+ */
+export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
+
+const EVENT_NAMES: readonly ClientEventName[] = ['request', 'response', 'retry', 'error'];
+
+/** True when `name` is one of the client's events. */
+export function isClientEventName(name: unknown): name is ClientEventName {
+  return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
+}
+
+/** Called with what a listener threw or rejected with. */
+export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
+
+interface Entry {
+  readonly listener: ClientEventListener<ClientEventName>;
+  readonly once: boolean;
+}
+
+/**
+ * The client's emitter. A listener is registered at most once per event (adding it again changes
+ * nothing); listeners run synchronously, in the order they were added. With no listener at all,
+ * {@link ClientEmitter.active} is false and the transport builds no event.
+ * @internal
+ */
+export class ClientEmitter {
+  /** Listeners by event; each array is replaced, never mutated, so an emit in progress is unaffected. */
+  readonly #listeners: { [E in ClientEventName]: readonly Entry[] } = {
+    request: [],
+    response: [],
+    retry: [],
+    error: [],
+  };
+  readonly #onFailure: ListenerFailureHandler;
+  #count = 0;
+
+  constructor(onFailure: ListenerFailureHandler) {
+    this.#onFailure = onFailure;
+  }
+
+  /** Whether any listener is registered (the one check the request path makes). */
+  get active(): boolean {
+    return this.#count > 0;
+  }
+
+  /** Whether `event` has a listener. */
+  has(event: ClientEventName): boolean {
+    return this.#listeners[event].length > 0;
+  }
+
+  /** Adds `listener` to `event` (once: removed before its first call when `once`). */
+  add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, once: boolean): void {
+    checkArguments(event, listener);
+    const entries = this.#listeners[event];
+    if (entries.some((e) => e.listener === listener)) return;
+    this.#listeners[event] = [
+      ...entries,
+      { listener: listener as ClientEventListener<ClientEventName>, once },
+    ];
+    this.#count++;
+  }
+
+  /** Removes `listener` from `event`; nothing happens when it is not registered. */
+  remove<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): void {
+    checkArguments(event, listener);
+    const entries = this.#listeners[event];
+    const next = entries.filter((e) => e.listener !== listener);
+    if (next.length === entries.length) return;
+    this.#listeners[event] = next;
+    this.#count -= entries.length - next.length;
+  }
+
+  /** Calls every listener of `event` with `payload`; a listener's failure is reported, never thrown. */
+  emit<E extends ClientEventName>(event: E, payload: ClientEvents[E]): void {
+    const entries = this.#listeners[event];
+    for (const entry of entries) {
+      if (entry.once) this.remove(event, entry.listener);
+      try {
+        const result: unknown = entry.listener(payload);
+        if (isThenable(result)) result.then(undefined, (error: unknown) => this.#report(event, error));
+      } catch (error) {
+        this.#report(event, error);
+      }
+    }
+  }
+
+  #report(event: ClientEventName, error: unknown): void {
+    try {
+      this.#onFailure(event, error);
+    } catch {
+      // Reporting must not fail the request either (a logger that throws, say).
+    }
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function checkArguments(event: unknown, listener: unknown): void {
+  if (!isClientEventName(event)) {
+    const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
+    throw new FulfillmentError(
+      `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
+    );
+  }
+  if (typeof listener !== 'function') {
+    throw new FulfillmentError(
+      `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
+    );
+  }
+}
+
+/**
+ * A URL as events and log lines show it: without userinfo (`user:pass@`) and with the client's
+ * secrets masked. The SDK never sends userinfo (the base URL is reduced to its origin and path), so
+ * this is a second line of defence.
+ */
+export function publicUrl(url: string, redactor: Redactor): string {
+  const cleaned = url.includes('@') ? url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1') : url;
+  return redactor.text(cleaned);
+}

@@ -1,0 +1,218 @@
+/**
+ * Webhooks: the Node face of the webhook handler — the raw body read from a `node:http` request (or
+ * taken from what a body parser left in `req.body`), bounded by `maxBodyBytes`, and the answer
+ * written to the response. Structural types only: no Node module is imported, so the code loads on
+ * Bun, Deno and workers alike.
+ */
+import { WebhookVerificationError } from './errors.js';
+import { readHeader } from './options.js';
+import type { WebhookHeaders } from './types.js';
+
+/**
+ * The request `handler.node` reads: a `node:http` `IncomingMessage` (Express's `req` included), or
+ * any object with the request's `method` and `headers` and the raw body in `body` (Fastify's
+ * `request` with a `parseAs: 'buffer'` content-type parser).
+ */
+export interface NodeWebhookRequest {
+  /** The request method (`POST`). */
+  readonly method?: string | undefined;
+  /** The request headers (Node's `IncomingHttpHeaders`, or any {@link WebhookHeaders}). */
+  readonly headers: WebhookHeaders;
+  /**
+   * The body a body parser already read, if any: raw bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`)
+   * or a string are used as the raw body; a parsed object is refused (the signature covers the raw
+   * bytes). When absent, the body is read from the request stream.
+   */
+  readonly body?: unknown;
+  /** `true` once the stream has been read to its end (by a body parser, for one). */
+  readonly readableEnded?: boolean | undefined;
+  /** Subscribes to the stream's events (`data`, `end`, `error`, `close`). */
+  on?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
+  /** Unsubscribes from the stream's events. */
+  removeListener?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
+  /** Stops the flow of `data` events. */
+  pause?(): unknown;
+}
+
+/**
+ * The response `handler.node` answers on: a `node:http` `ServerResponse` (Express's `res`, Fastify's
+ * `reply.raw` after `reply.hijack()`).
+ */
+export interface NodeWebhookResponse {
+  /** The status code to send. */
+  statusCode: number;
+  /** Sets a response header. */
+  setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
+  end(body: string): unknown;
+  /** `true` once the head was sent: no other answer can be given. */
+  readonly headersSent?: boolean | undefined;
+  /** `true` once `end()` was called. */
+  readonly writableEnded?: boolean | undefined;
+}
+
+/** An answer of the handler: status, JSON body, extra headers. */
+export interface WebhookAnswer {
+  /** HTTP status code. */
+  status: number;
+  /** The JSON body. */
+  body: Readonly<Record<string, unknown>>;
+  /** Headers besides `content-type: application/json` (`allow` of a 405, `connection` of a 413). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * How reading a body ended: the raw bytes; a refusal to answer with (a body over the limit, or a
+ * body a parser already consumed: the receiver's misconfiguration); or a request the client
+ * abandoned, which has no one left to answer.
+ */
+export type BodyOutcome =
+  | { readonly kind: 'body'; readonly body: Uint8Array | string }
+  | { readonly kind: 'refused'; readonly error: WebhookVerificationError; readonly status: 413 | 500 }
+  | { readonly kind: 'aborted' };
+
+/** What to write in a message about a refused body: how to hand the raw body over. */
+const NODE_RAW_BODY_HELP =
+  'Give the webhook route the raw body: in Express mount express.raw({ type: ' +
+  "'application/json' }) (or no body parser at all) on that route, not express.json(); in Fastify " +
+  "add a content-type parser for 'application/json' with { parseAs: 'buffer' } and call " +
+  'handler.node(request, reply.raw) after reply.hijack().';
+
+/** The `body_too_large` refusal. */
+export function tooLarge(size: number | undefined, limit: number): BodyOutcome {
+  const what =
+    size === undefined
+      ? `is over the limit of ${limit} bytes`
+      : `is ${size} bytes, over the limit of ${limit} bytes`;
+  return {
+    kind: 'refused',
+    status: 413,
+    error: new WebhookVerificationError(
+      'body_too_large',
+      `Webhook body ${what} (option 'maxBodyBytes'): refused before checking its signature.`,
+    ),
+  };
+}
+
+/** The declared `content-length`, when it is a plain decimal number. */
+export function declaredLength(headers: WebhookHeaders): number | undefined {
+  const value = readHeader(headers, 'content-length')?.trim();
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+function refusedBody(message: string): BodyOutcome {
+  return {
+    kind: 'refused',
+    status: 500,
+    error: new WebhookVerificationError('parsed_body', `${message} ${NODE_RAW_BODY_HELP}`),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The raw body of a Node request: what a body parser left in `req.body` when it is bytes or a string,
+ * otherwise read from the stream (`data` events), bounded by `limit`: past it, reading stops (the
+ * stream is paused and its listeners removed) and the body is refused with `body_too_large`.
+ */
+export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome> | BodyOutcome {
+  const given = req.body;
+  // A string's UTF-8 size is checked by the verification.
+  if (typeof given === 'string') return { kind: 'body', body: given };
+  if (given instanceof ArrayBuffer || ArrayBuffer.isView(given)) {
+    if (given.byteLength > limit) return tooLarge(given.byteLength, limit);
+    const body =
+      given instanceof ArrayBuffer
+        ? new Uint8Array(given)
+        : new Uint8Array(given.buffer, given.byteOffset, given.byteLength);
+    return { kind: 'body', body };
+  }
+  const declared = declaredLength(req.headers);
+  if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
+  const streaming = typeof req.on === 'function' && typeof req.removeListener === 'function';
+  // Express 4's body-parser leaves `{}` on a request it did not read (another content type).
+  const untouched = isPlainObject(given) && Object.keys(given).length === 0 && req.readableEnded === false;
+  if (given !== undefined && given !== null && !untouched) {
+    return refusedBody(
+      `The webhook request's body was already parsed (req.body is ${isPlainObject(given) ? 'a parsed object' : 'not raw bytes'}), ` +
+        'but the signature covers the raw bytes, which parsing loses.',
+    );
+  }
+  if (!streaming) {
+    // Fastify's `request` without a body: nothing was sent.
+    return { kind: 'body', body: '' };
+  }
+  if (req.readableEnded === true) {
+    return refusedBody(
+      'The webhook request stream was already read to its end (by a body parser?) and no raw body was ' +
+        'left in req.body.',
+    );
+  }
+  return readStream(req, limit);
+}
+
+const ignore = (): void => {};
+
+/** Reads the stream's `data` events into one byte array, stopping past `limit`. */
+function readStream(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome> {
+  return new Promise<BodyOutcome>((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const encoder = new TextEncoder();
+    const done = (outcome: BodyOutcome) => {
+      req.removeListener!('data', onData);
+      req.removeListener!('end', onEnd);
+      req.removeListener!('error', onAbort);
+      req.removeListener!('close', onAbort);
+      resolve(outcome);
+    };
+    const onData = (chunk?: unknown) => {
+      const bytes =
+        typeof chunk === 'string'
+          ? encoder.encode(chunk)
+          : ArrayBuffer.isView(chunk)
+            ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+            : new Uint8Array(0);
+      size += bytes.byteLength;
+      if (size > limit) {
+        req.pause?.();
+        done(tooLarge(undefined, limit));
+        // Nothing reads the stream any more; a later error (the client going away) is not a crash.
+        req.on!('error', ignore);
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = () => {
+      const body = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      done({ kind: 'body', body });
+    };
+    const onAbort = () => done({ kind: 'aborted' });
+    req.on!('data', onData);
+    req.on!('end', onEnd);
+    req.on!('error', onAbort);
+    req.on!('close', onAbort);
+  });
+}
+
+/**
+ * Writes an answer as JSON. Returns `false` when the response was already sent or ended (by other
+ * code): nothing is written then.
+ */
+export function writeNodeAnswer(res: NodeWebhookResponse, answer: WebhookAnswer): boolean {
+  if (res.headersSent === true || res.writableEnded === true) return false;
+  res.statusCode = answer.status;
+  res.setHeader('content-type', 'application/json');
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  res.end(JSON.stringify(answer.body));
+  return true;
+}
