@@ -14,7 +14,36 @@
  * @module merchant-fulfillment/testing
  */
 
+export {
+  type ConnectMockOptions,
+  connectMock,
+  DEFAULT_CONTROL_TIMEOUT_MS,
+  type MockConnection,
+  type MockConnectionFetch,
+  type MockConnectionSummary,
+  MockControlError,
+  type MockControlErrorCode,
+  type MockRemoteFaultHandle,
+  type MockStateCollectionsQuery,
+  type MockStateQuery,
+} from './connect.js';
 export type { MockReturnOptions } from './domain/outbound.js';
+export {
+  MOCK_STATE_FORMAT,
+  type MockStateBatch,
+  type MockStateBatchTake,
+  MockStateError,
+  type MockStateFile,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateOrderItem,
+  type MockStateRestockingItem,
+  type MockStateRestockingShipment,
+  type MockStateReturn,
+  type MockStateShipment,
+  type MockStateSku,
+  type MockStateStock,
+} from './domain/persist.js';
 export type {
   MockAddress,
   MockInventory,
@@ -37,14 +66,25 @@ export type {
 } from './domain/resources.js';
 export type { MockQuantities, MockRestockQuantities } from './domain/restocking.js';
 export type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
+export { type MockSeed, MockSeedError } from './domain/seed.js';
 export type { MockStateSnapshot } from './domain/snapshot.js';
 export type { MockWebhookDelivery } from './domain/webhook-event.js';
-export type { MockFault, MockFaultHandle } from './engine/faults.js';
+export type { FaultSummary as MockFaultSummary, MockFault, MockFaultHandle } from './engine/faults.js';
 export type { JsonObject, JsonValue } from './engine/json.js';
 export type { MockRateLimit } from './engine/rate-limit.js';
-export type { MockRequestLogEntry } from './engine/request-log.js';
-export type { MockWebhookRetry } from './engine/webhook-delivery.js';
+export type { MockRequestEvent, MockRequestLogEntry } from './engine/request-log.js';
+export type { MockRedeliverFilter, MockWebhookRetry } from './engine/webhook-delivery.js';
 export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './faces/cli.js';
+export { COMMANDS, COMMANDS_USAGE, type CommandIo, runCommand } from './faces/commands.js';
+export {
+  MOCK_COLLECTIONS,
+  type MockCollectionName,
+  type MockControlAnswer,
+  type MockControlMethods,
+  type MockControlRouteInfo,
+  type MockStatePage,
+  type MockStatePagination,
+} from './faces/control.js';
 export type { MockListenOptions, MockServer } from './faces/listen.js';
 export { createMockApi, type MockApi } from './mock-api.js';
 export { DEFAULT_BASE_URL, DEFAULT_WAREHOUSES, type MockApiOptions } from './options.js';

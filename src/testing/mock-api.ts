@@ -9,29 +9,39 @@
  * an epoch that `reset()` replaces.
  */
 import { createReturn, fulfilOrder, type MockReturnOptions } from './domain/outbound.js';
+import { exportState, importState, type MockStateFile } from './domain/persist.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
 import { advanceRestocking, type MockRestockQuantities } from './domain/restocking.js';
 import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
 import { createApiRouter } from './domain/routes.js';
+import { applySeed, checkSeed, type MockSeed } from './domain/seed.js';
 import { type MockStateSnapshot, snapshot } from './domain/snapshot.js';
 import { MockState } from './domain/state.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
-import { Faults, type MockFault, type MockFaultHandle } from './engine/faults.js';
+import { type FaultSummary, Faults, type MockFault, type MockFaultHandle } from './engine/faults.js';
 import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
-import { WebhookDispatcher } from './engine/webhook-delivery.js';
-import { answerControl, type ControlTarget, isControlPath } from './faces/control.js';
+import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
+import {
+  answerControl,
+  type ControlTarget,
+  isControlPath,
+  type MockControlMethods,
+} from './faces/control.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
 import type { MockListenOptions, MockServer } from './faces/listen.js';
 import { createMswHandlers } from './faces/msw.js';
 import type { MockHandler } from './faces/msw-types.js';
 import { type MockApiOptions, type MockConfig, resolveOptions } from './options.js';
 
-/** A stateful in-memory Merchant API for tests. Create it with {@link createMockApi}. */
-export interface MockApi {
+/**
+ * A stateful in-memory Merchant API for tests. Create it with {@link createMockApi}. Its control
+ * methods ({@link MockControlMethods}) are those of a connection to a running mock (`connectMock`).
+ */
+export interface MockApi extends MockControlMethods {
   /** Root URL the msw handlers and `fetch` answer on (default `https://fulfillment.mock`). */
   readonly baseUrl: string;
   /** The oldest accepted token (it signs webhooks): use it as your client's API token. */
@@ -66,6 +76,12 @@ export interface MockApi {
   close(): Promise<void>;
   /** A snapshot of every record (fresh copies at each read). */
   readonly state: MockStateSnapshot;
+  /**
+   * The whole state as one JSON-serializable value (records, id counters, warehouses; not the
+   * request log, faults or deliveries): save it, and start a mock from it with
+   * `createMockApi({ initialState })`. Fresh copies at each call.
+   */
+  exportState(): MockStateFile;
   /** Copies of the webhook deliveries so far, oldest first. */
   readonly deliveries: MockWebhookDelivery[];
   /** Resolves once every webhook delivery in flight has finished (delivered or out of attempts). */
@@ -91,14 +107,30 @@ export interface MockApi {
   createReturn(orderId: number, options?: MockReturnOptions): MockReturn;
   /** Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. */
   injectFault(fault: MockFault): MockFaultHandle;
+  /** The faults in force, oldest first (as `GET /__mock/faults` lists them). */
+  faults(): FaultSummary[];
+  /** Removes every fault in force (injected or from the `faults` option); returns how many there were. */
+  clearFaults(): number;
   /**
-   * Back to the initial state: records, ids, request log, rate-limit windows and deliveries cleared
+   * Sends again the webhook deliveries that were given up (out of attempts, or abandoned by
+   * `close()`) — every one, or those matching `filter` (`eventId`, `url`). The same record is
+   * re-queued: same event id and body, a fresh budget of attempts, `redeliveries` counted up.
+   * Returns copies of the deliveries re-queued (at once: await {@link flushWebhooks} to see them
+   * delivered).
+   */
+  redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];
+  /**
+   * Back to the initial state — the `initialState` or `seed` option's when given (applied again),
+   * else empty: records, ids, request log, rate-limit windows and deliveries cleared
    * (in-flight deliveries abandoned), injected faults removed and the `faults` option's restored.
    * Requests in progress (waiting on latency) answer 503 `{ success: false, errors: ["mock was
    * reset"] }` and leave the fresh state untouched.
    */
   reset(): void;
 }
+
+/** Methods that change nothing: requests with them do not call `onChange`. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Creates a stateful in-memory mock of the whole Merchant API.
@@ -118,11 +150,36 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const config: MockConfig = resolveOptions(options);
   const timers = new Timers();
   const servers = new Set<MockServer>();
+  if (options?.initialState !== undefined && options.seed !== undefined) {
+    throw new TypeError('createMockApi: initialState and seed cannot be used together');
+  }
+  // Own checked copies: reset() starts from them again, whatever the caller does with theirs.
+  const initial: MockStateFile | undefined =
+    options?.initialState === undefined ? undefined : exportState(importState(options.initialState));
+  let seed: MockSeed | undefined;
+  if (options?.seed !== undefined) {
+    checkSeed(options.seed);
+    seed = structuredClone(options.seed);
+  }
+  const freshState = (): MockState => {
+    if (initial) return importState(initial);
+    const fresh = new MockState(config.warehouses);
+    if (seed) applySeed(fresh, seed, config, config.now());
+    return fresh;
+  };
+  const onChange = options?.onChange;
+  const changed = (): void => {
+    try {
+      onChange?.();
+    } catch {
+      // A failing listener does not change the answer.
+    }
+  };
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
     for (const fault of config.faults) faults.add(fault);
     return {
-      state: new MockState(config.warehouses),
+      state: freshState(),
       limiter: config.rateLimit
         ? new RateLimiter(config.rateLimit.requests, config.rateLimit.perMs, true)
         : new RateLimiter(100, 60_000, false),
@@ -148,18 +205,25 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     if (!record) return undefined;
     if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
       dispatcher.emit(statusUpdatedEvent(record, config.tokens[0]!));
+      changed();
     }
     return restockingV1View(record);
   }
 
   function fulfill(id: number): MockShipment | undefined {
     const order = epoch.state.orders.get(id);
-    return order ? fulfilOrder(epoch.state, order, config.now()) : undefined;
+    if (!order) return undefined;
+    const shipment = fulfilOrder(epoch.state, order, config.now());
+    changed();
+    return shipment;
   }
 
   function returnOf(orderId: number, returnOptions: MockReturnOptions): MockReturn | undefined {
     const order = epoch.state.orders.get(orderId);
-    return order ? createReturn(epoch.state, order, returnOptions, config.now()) : undefined;
+    if (!order) return undefined;
+    const created = createReturn(epoch.state, order, returnOptions, config.now());
+    changed();
+    return created;
   }
 
   function reset(): void {
@@ -167,6 +231,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     dispatcher.reset();
     epoch.faults.clear();
     epoch = newEpoch();
+    changed();
   }
 
   const state = (): MockStateSnapshot => {
@@ -185,6 +250,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     reset,
     deliveries: () => dispatcher.deliveries(),
     flush: () => dispatcher.flush(),
+    redeliver: (filter) => dispatcher.redeliver(filter),
     state,
   };
 
@@ -195,9 +261,19 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
     epoch: () => epoch,
     route: createApiRouter(config),
+    onRequest:
+      options?.onRequest || onChange
+        ? (event) => {
+            try {
+              options?.onRequest?.(event);
+            } finally {
+              if (!SAFE_METHODS.has(event.method)) changed();
+            }
+          }
+        : undefined,
     sideDoor: {
       owns: isControlPath,
-      answer: (method, path, body) => answerControl(control, method, path, body),
+      answer: (method, path, body, search) => answerControl(control, method, path, body, search),
     },
   });
   const handle = fetchHandler(dispatch, config.basePath);
@@ -215,11 +291,16 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     async listen(listenOptions = {}) {
       // The server face (node:http) is loaded only now, so the rest of the kit runs anywhere.
       const { startServer } = await import('./faces/server.js');
-      const server = await startServer(dispatch, listenOptions, () => {
-        servers.delete(server);
-        timers.cancelDelays();
-        dispatcher.abandon('the mock was closed');
-      });
+      const server = await startServer(
+        dispatch,
+        listenOptions,
+        () => {
+          servers.delete(server);
+          timers.cancelDelays();
+          dispatcher.abandon('the mock was closed');
+        },
+        options?.onRequest,
+      );
       servers.add(server);
       return server;
     },
@@ -232,6 +313,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     get state(): MockStateSnapshot {
       return state();
     },
+    exportState: () => exportState(epoch.state),
     get deliveries(): MockWebhookDelivery[] {
       return dispatcher.deliveries();
     },
@@ -252,6 +334,9 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       return record;
     },
     injectFault: (fault) => epoch.faults.add(fault),
+    faults: () => epoch.faults.list(),
+    clearFaults: () => epoch.faults.clear(),
+    redeliverWebhooks: (filter = {}) => dispatcher.redeliver(filter),
     reset,
   };
   return api;

@@ -6,9 +6,12 @@
  * control methods likewise (`MockRestockQuantities` in `domain/restocking.ts`, `MockReturnOptions`
  * in `domain/outbound.ts`, `MockListenOptions` in `faces/listen.ts`).
  */
+import type { MockStateFile } from './domain/persist.js';
 import type { MockWarehouse } from './domain/resources.js';
+import type { MockSeed } from './domain/seed.js';
 import type { MockFault } from './engine/faults.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
+import type { MockRequestEvent } from './engine/request-log.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** Options of `createMockApi`. Every option is optional. */
@@ -58,6 +61,32 @@ export interface MockApiOptions {
    * an msw server in the same process sees the deliveries).
    */
   webhookFetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * A saved state to start from (from `api.exportState()`, possibly through `JSON.stringify` and
+   * `JSON.parse`): its records, id counters and warehouses (which replace `warehouses`). Checked
+   * at once: a bad one throws a `MockStateError` naming the field. `reset()` goes back to it.
+   * Not together with `seed`.
+   */
+  initialState?: MockStateFile;
+  /**
+   * Fixtures to start from, applied through the API's own rules (see {@link MockSeed}); a fixture
+   * the API would refuse throws a `MockSeedError` naming it. `reset()` applies it again. Not
+   * together with `initialState`.
+   */
+  seed?: MockSeed;
+  /**
+   * Called once for every answered request, API and control routes alike, and the CORS
+   * preflights a server started with `listen({ cors })` answers (errors it throws are ignored):
+   * method, path, query, status, duration. It never sees headers or bodies.
+   */
+  onRequest?: (event: MockRequestEvent) => void;
+  /**
+   * Called after anything that may have changed the state: every API or control request other
+   * than `GET` / `HEAD` / `OPTIONS` (whatever its answer), and the control methods that change
+   * records (`advanceRestockingShipment`, `fulfillOrder`, `createReturn`, `reset`). Errors it
+   * throws are ignored. Meant for saving the state (`api.exportState()`).
+   */
+  onChange?: () => void;
 }
 
 /** Options with every default applied. */

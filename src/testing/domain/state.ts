@@ -144,6 +144,15 @@ export interface ReturnRecord {
 /** Kinds of sub-records with their own id sequence. */
 export type SubRecord = 'orderItem' | 'restockingItem' | 'shipmentItem' | 'returnItem' | 'batch';
 
+/** The kinds of sub-records, in a fixed order. */
+export const SUB_RECORDS: readonly SubRecord[] = [
+  'orderItem',
+  'restockingItem',
+  'shipmentItem',
+  'returnItem',
+  'batch',
+];
+
 /** Every record of the mock, with the indexes the endpoints need. */
 export class MockState {
   readonly skus = new Collection<SkuRecord>();
@@ -172,6 +181,27 @@ export class MockState {
   nextId(kind: SubRecord): number {
     this.#counters[kind] += 1;
     return this.#counters[kind];
+  }
+
+  /** The last id handed out for each kind of sub-record (0 before the first). */
+  counters(): Record<SubRecord, number> {
+    return { ...this.#counters };
+  }
+
+  /** Sets the last id handed out for each kind of sub-record (restoring saved state). */
+  restoreCounters(counters: Readonly<Record<SubRecord, number>>): void {
+    Object.assign(this.#counters, counters);
+  }
+
+  /**
+   * Every SKU id in the order of the code index: SKUs sharing a code appear in the order the index
+   * keeps them (which decides which deleted SKU a code reactivates). Adding the SKUs in this order
+   * with {@link addSku} rebuilds the same index.
+   */
+  skuIndexOrder(): number[] {
+    const ids: number[] = [];
+    for (const list of this.#skusByCode.values()) for (const sku of list) ids.push(sku.id);
+    return ids;
   }
 
   /** Whether a warehouse with this id exists. */

@@ -66,6 +66,22 @@ export class Collection<T extends Timestamped> {
     return this.#lastId;
   }
 
+  /** The last id handed out by {@link nextId} (0 before the first). */
+  get lastId(): number {
+    return this.#lastId;
+  }
+
+  /**
+   * Sets the last id handed out (restoring saved state): the next record gets `lastId + 1`. Throws
+   * a `RangeError` below the highest id stored.
+   */
+  restoreLastId(lastId: number): void {
+    for (const id of this.#byId.keys()) {
+      if (id > lastId) throw new RangeError(`the last id ${lastId} is below the stored id ${id}`);
+    }
+    this.#lastId = lastId;
+  }
+
   /** Adds a record: O(1) when it is the newest (the usual case), O(n) otherwise. */
   insert(record: T): void {
     this.#byId.set(record.id, record);

@@ -11,6 +11,11 @@
  * { success: false, errors: ["bad request"] }`, with the reason in the mock-only `x-mock-hint`
  * header, and nothing is stored.
  *
+ * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
+ * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
+ * 404 (no route; no record with the path's id), 405 (the methods allowed) and 400 (body not JSON).
+ * The answers of injected faults are left exactly as the fault says.
+ *
  * A request runs against the epoch it started in (the state, rate-limit windows, faults and log
  * that `reset()` replaces): when the mock is reset while the request waits (latency), it answers
  * 503 `mock was reset` and leaves the fresh epoch alone (nothing written, nothing logged).
@@ -18,7 +23,7 @@
 import type { Faults } from './faults.js';
 import { bodyTooLarge, MAX_BODY_BYTES, type ReadJson, readJson } from './json.js';
 import { type RateLimiter, rateLimitHeaders, retryAfterSeconds } from './rate-limit.js';
-import type { RequestLog } from './request-log.js';
+import type { MockRequestEvent, RequestLog } from './request-log.js';
 import {
   type Dispatch,
   failure,
@@ -42,8 +47,11 @@ export interface Epoch<S> {
 export interface SideDoor {
   /** Whether the side door answers this path. */
   owns(path: string): boolean;
-  /** Answers an authenticated request; `body.bad` says the body was not JSON. */
-  answer(method: string, path: string, body: ReadJson): Promise<MockResult>;
+  /**
+   * Answers an authenticated request; `body.bad` says the body was not JSON, `search` is the query
+   * string without `?`.
+   */
+  answer(method: string, path: string, body: ReadJson, search: string): Promise<MockResult>;
 }
 
 /** What the pipeline runs on. */
@@ -60,6 +68,11 @@ export interface PipelineSetup<S> {
   /** Finds the API handler of a method and path. */
   route: (method: string, path: string) => MatchOf<RouteHandler<S>>;
   sideDoor: SideDoor;
+  /**
+   * Told of every answered request (API and control routes; errors it throws are ignored): what
+   * it was, its status and duration.
+   */
+  onRequest?: ((event: MockRequestEvent) => void) | undefined;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -74,6 +87,22 @@ export function badBody(body: ReadJson, headers: Record<string, string> = {}): M
     ...failure(400, 'bad request'),
     headers: body.hint === undefined ? headers : { ...headers, 'x-mock-hint': body.hint },
   };
+}
+
+/**
+ * `result` with the mock-only `x-mock-hint` header saying precisely why it was refused (its body,
+ * the provider's terse answer, unchanged). A hint already set is kept.
+ */
+export function withHint(result: MockResult, hint: string): MockResult {
+  if (result.headers?.['x-mock-hint'] !== undefined) return result;
+  return { ...result, headers: { ...result.headers, 'x-mock-hint': hint } };
+}
+
+/** Why a request is not authenticated (never the token itself). */
+function authHint(authorization: string | null, token: string | undefined): string {
+  if (!authorization) return 'no Authorization header: send Authorization: Bearer <token>';
+  if (token === undefined) return 'the Authorization header is not of the form Bearer <token>';
+  return "the bearer token is not one of the mock's tokens";
 }
 
 /** The JSON body of a POST / PUT / PATCH (other methods' bodies are ignored). */
@@ -128,7 +157,9 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const known = token !== undefined && tokens.has(token);
     await timers.delay(setup.latency);
     if (setup.epoch() !== at) return resetDuringRequest();
-    if (!known) return unauthorized(rateLimitHeaders(limiter, 0));
+    if (!known) {
+      return withHint(unauthorized(rateLimitHeaders(limiter, 0)), authHint(request.authorization, token));
+    }
     const time = now();
     const verdict = limiter.hit(token, time.getTime());
     const headers = rateLimitHeaders(limiter, verdict.used);
@@ -137,12 +168,18 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       return { ...failure(429, 'rate limit exceeded'), headers };
     }
     const match = setup.route(request.method, request.path);
-    if (match.kind === 'not_found') return { ...failure(404, 'not found'), headers };
+    if (match.kind === 'not_found') {
+      return withHint(
+        { ...failure(404, 'not found'), headers },
+        `no API route ${request.method} ${request.path}`,
+      );
+    }
     if (match.kind === 'wrong_method') {
-      return {
-        ...failure(405, 'method not allowed'),
-        headers: { ...headers, allow: match.allow.join(', ') },
-      };
+      const allow = match.allow.join(', ');
+      return withHint(
+        { ...failure(405, 'method not allowed'), headers: { ...headers, allow } },
+        `${request.method} is not allowed on ${request.path} (allowed: ${allow})`,
+      );
     }
     if (body.bad) return badBody(body, headers);
     const result = match.handler({
@@ -152,10 +189,13 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       body: body.value,
       id: match.id,
     });
-    return { ...result, headers: { ...headers, ...result.headers } };
+    const answered = { ...result, headers: { ...headers, ...result.headers } };
+    return answered.status === 404 && match.id > 0
+      ? withHint(answered, `no record with id ${match.id} (${request.method} ${request.path})`)
+      : answered;
   }
 
-  return async function dispatch(request) {
+  async function dispatch(request: MockRequest): Promise<MockResult> {
     if (bodyTooLarge(request.body)) {
       return failure(413, `request body too large (over ${MAX_BODY_BYTES} bytes)`);
     }
@@ -164,9 +204,11 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const body = parseBody(request);
     const token = BEARER.exec(request.authorization ?? '')?.[1];
     if (setup.sideDoor.owns(request.path)) {
-      if (token === undefined || !tokens.has(token)) return unauthorized();
+      if (token === undefined || !tokens.has(token)) {
+        return withHint(unauthorized(), authHint(request.authorization, token));
+      }
       try {
-        return await setup.sideDoor.answer(request.method, request.path, body);
+        return await setup.sideDoor.answer(request.method, request.path, body, request.search);
       } catch (error) {
         return mockError(error);
       }
@@ -186,6 +228,26 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       status: result.drop ? 0 : result.status,
       at: started,
     });
+    return result;
+  }
+
+  const { onRequest } = setup;
+  if (!onRequest) return dispatch;
+  return async function observed(request) {
+    const started = performance.now();
+    const result = await dispatch(request);
+    try {
+      onRequest({
+        method: request.method,
+        path: request.path,
+        query: request.search,
+        status: result.drop ? 0 : result.status,
+        durationMs: performance.now() - started,
+        control: setup.sideDoor.owns(request.path),
+      });
+    } catch {
+      // A failing observer does not change the answer.
+    }
     return result;
   };
 }

@@ -20,6 +20,25 @@ export interface MockRequestLogEntry {
   at: string;
 }
 
+/**
+ * One answered request, as the `onRequest` option of `createMockApi` reports it (API and control
+ * routes alike): what it was and how it ended, never a header value or the body.
+ */
+export interface MockRequestEvent {
+  /** Upper-case method. */
+  method: string;
+  /** Path without query, e.g. `/merchant_api/v1/orders`. */
+  path: string;
+  /** Query string without `?` (empty when none). */
+  query: string;
+  /** Status the mock answered with (0 for a dropped connection). */
+  status: number;
+  /** Time from receiving the request to having its answer, in milliseconds (latency included). */
+  durationMs: number;
+  /** `true` for a control route under `/__mock/`. */
+  control: boolean;
+}
+
 /** An answered request as logged: the body is kept raw (parsed only when the log is read). */
 export interface LoggedRequest extends Omit<MockRequestLogEntry, 'body'> {
   rawBody: string;

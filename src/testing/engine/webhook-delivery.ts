@@ -5,6 +5,12 @@
  * Deliveries to one receiver go one at a time, in the order of the events, so that tests see a
  * shipment's events in order (the real provider does not promise ordering: receivers must cope
  * either way). What an event is about (`M`, e.g. the shipment and its status) is the domain's.
+ *
+ * Redelivery (`redeliver`): a delivery that was given up (out of attempts, or abandoned by
+ * `close()`) can be sent again. The SAME record is re-queued — same event id, same body, a fresh
+ * budget of attempts — and shows it: `redeliveries` counts the times, `attempts` and `statusCodes`
+ * keep the whole history (earlier rounds included). No new record is made, so `deliveries()` keeps
+ * one record per event and receiver.
  */
 import { signWebhook } from '../../webhooks/index.js';
 import type { Timers } from './timers.js';
@@ -43,6 +49,20 @@ export interface WebhookDelivery {
   delivered: boolean;
   /** No attempt is pending: delivered, out of attempts, or abandoned by `close()` / `reset()`. */
   finished: boolean;
+  /**
+   * How many times the delivery was re-queued after it was given up (`api.redeliverWebhooks()`,
+   * `POST /__mock/webhooks/redeliver`); 0 for the first round. Each round has a fresh budget of
+   * attempts; `attempts` and `statusCodes` count every round.
+   */
+  redeliveries: number;
+}
+
+/** Which given-up deliveries to send again; every one when empty. */
+export interface MockRedeliverFilter {
+  /** Only the delivery with this `x-service-event-id`. */
+  eventId?: string;
+  /** Only deliveries to this receiver URL. */
+  url?: string;
 }
 
 /** A `fetch` as the dispatcher calls it. */
@@ -70,6 +90,8 @@ export interface WebhookEvent<M extends object> {
 export class WebhookDispatcher<M extends object> {
   readonly #options: DispatcherOptions;
   #deliveries: (WebhookDelivery & M)[] = [];
+  /** The signing secret of each delivery (kept for redeliveries). */
+  readonly #secrets = new WeakMap<WebhookDelivery, string>();
   readonly #inFlight = new Set<Promise<void>>();
   /** The last delivery queued for each receiver URL. */
   #tails = new Map<string, Promise<void>>();
@@ -93,28 +115,59 @@ export class WebhookDispatcher<M extends object> {
         error: null,
         delivered: false,
         finished: false,
+        redeliveries: 0,
       };
       this.#deliveries.push(delivery);
-      const cancelled = this.#abort.signal;
-      const previous = this.#tails.get(url) ?? Promise.resolve();
-      const run = previous
-        .then(() => this.#run(delivery, event.secret, cancelled))
-        .catch((error: unknown) => {
-          delivery.error = error instanceof Error ? messageOf(error) : String(error);
-        })
-        .finally(() => {
-          delivery.finished = true;
-          this.#inFlight.delete(run);
-          if (this.#tails.get(url) === run) this.#tails.delete(url);
-        });
-      this.#tails.set(url, run);
-      this.#inFlight.add(run);
+      this.#secrets.set(delivery, event.secret);
+      this.#queue(delivery);
     }
+  }
+
+  /**
+   * Sends again every delivery that was given up (finished, not delivered) and matches `filter`:
+   * the same record, event id and body, with a fresh budget of attempts, queued behind the
+   * receiver's other deliveries. Returns copies of the deliveries re-queued (returns at once).
+   */
+  redeliver(filter: MockRedeliverFilter = {}): (WebhookDelivery & M)[] {
+    const chosen = this.#deliveries.filter(
+      (d) =>
+        d.finished &&
+        !d.delivered &&
+        (filter.eventId === undefined || d.eventId === filter.eventId) &&
+        (filter.url === undefined || d.url === filter.url),
+    );
+    for (const delivery of chosen) {
+      delivery.finished = false;
+      delivery.error = null;
+      delivery.redeliveries += 1;
+      this.#queue(delivery);
+    }
+    return chosen.map(copy);
+  }
+
+  /** Runs `delivery` after the last one queued for its receiver. */
+  #queue(delivery: WebhookDelivery & M): void {
+    const { url } = delivery;
+    const secret = this.#secrets.get(delivery) ?? '';
+    const cancelled = this.#abort.signal;
+    const previous = this.#tails.get(url) ?? Promise.resolve();
+    const run = previous
+      .then(() => this.#run(delivery, secret, cancelled))
+      .catch((error: unknown) => {
+        delivery.error = error instanceof Error ? messageOf(error) : String(error);
+      })
+      .finally(() => {
+        delivery.finished = true;
+        this.#inFlight.delete(run);
+        if (this.#tails.get(url) === run) this.#tails.delete(url);
+      });
+    this.#tails.set(url, run);
+    this.#inFlight.add(run);
   }
 
   /** Copies of every delivery so far, oldest first. */
   deliveries(): (WebhookDelivery & M)[] {
-    return this.#deliveries.map((d) => ({ ...d, statusCodes: [...d.statusCodes] }));
+    return this.#deliveries.map(copy);
   }
 
   /** Resolves once no delivery is in flight (retries included). */
@@ -148,8 +201,9 @@ export class WebhookDispatcher<M extends object> {
       'x-service-signature': delivery.signature,
       'x-service-event-id': delivery.eventId,
     };
+    // Each round (the first, then each redelivery) has its own budget; `attempts` counts them all.
     for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
-      delivery.attempts = attempt;
+      delivery.attempts += 1;
       try {
         const response = await this.#options.fetch()(delivery.url, {
           method: 'POST',
@@ -186,6 +240,11 @@ export class WebhookDispatcher<M extends object> {
         ? `gave up after ${delivery.attempts} attempt${plural} (last status ${last})`
         : `gave up after ${delivery.attempts} attempt${plural} (last error: ${delivery.error})`;
   }
+}
+
+/** A copy of a delivery record (its list of status codes copied too). */
+function copy<D extends WebhookDelivery>(delivery: D): D {
+  return { ...delivery, statusCodes: [...delivery.statusCodes] };
 }
 
 /** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */

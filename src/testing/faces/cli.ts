@@ -1,13 +1,20 @@
 /**
  * The command line of the mock (`npx merchant-fulfillment-mock`): parses the arguments, starts the
- * HTTP server and prints its URL and token. The bin script is a thin wrapper around `runCli`.
+ * HTTP server, prints its URL and token and one line per request, and keeps the state in a file
+ * (`--state`). The bin script is a thin wrapper around `runCli`.
  */
+import { VERSION } from '../../version.js';
+import { MockStateError, type MockStateFile } from '../domain/persist.js';
+import { type MockSeed, MockSeedError } from '../domain/seed.js';
+import type { MockRequestEvent } from '../engine/request-log.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
+import { COMMANDS_USAGE } from './commands.js';
 import type { MockServer } from './listen.js';
+import { FileProblem, readJsonFile, StateSaver } from './state-file.js';
 
-/** The help text of the command. */
-export const CLI_USAGE = `Usage: merchant-fulfillment-mock [options]
+/** The help text of the server. */
+const SERVER_USAGE = `Usage: merchant-fulfillment-mock [options]
 
 Starts an in-memory mock of the Merchant Fulfillment API on a local HTTP server.
 
@@ -16,21 +23,42 @@ Options:
   --host <host>               interface to listen on (default 127.0.0.1)
   --token <token>             accepted API token, repeatable (default: a random one)
   --webhook <url>             receiver of restocking shipment webhooks, repeatable
+  --webhook-attempts <n>      attempts per webhook delivery, the first included (default 5)
+  --webhook-backoff <ms>      delay before the first retry, doubled for each later one (default 50)
+  --webhook-timeout <ms>      time-out of one delivery attempt (default 5000)
   --blocked-country <cc>      country orders cannot be shipped to, repeatable
   --page-size <n>             default page size of collections (default 20)
   --latency <ms>              delay added to every API response (default 0)
   --rate-limit <n>[/<ms>]     per-token limit: n requests per ms milliseconds
                               (default window 60000; default: no limit)
+  --state <file>              keep the state in this JSON file: loaded at start when it exists,
+                              saved after every change and on exit (written safely: a crash
+                              leaves the previous save or the new one)
+  --seed <file>               start from fixtures: {"skus": [...], "restockingShipments": [...],
+                              "orders": [...]}, each element the body of the API's create request
+                              (a shipment may add "status", e.g. "restocked"); with --state, used
+                              only while the state file does not exist yet
+  --cors <origin>             let browser pages of this origin call the mock (e.g.
+                              http://localhost:5173), repeatable; '*' for any origin
+  --quiet                     no log line per request
+  -v, --version               print the version and exit
   -h, --help                  show this help
 
-Drive the mock over HTTP with the control routes under /__mock/ (same Bearer token), e.g.
+Each request is logged on one line: method, path, status and duration, e.g.
+  POST /merchant_api/v1/orders 201 3 ms
+Drive the mock over HTTP with the control routes under /__mock/ (same Bearer token;
+GET /__mock/ lists them), e.g.
   POST /__mock/restocking_shipments/{id}/advance   {"status":"restocked"}
   POST /__mock/orders/{id}/fulfill    POST /__mock/faults    POST /__mock/reset
+POST /__mock/reset goes back to what the mock started from (the state file or seed as loaded).
 Stop it with Ctrl-C (SIGINT) or SIGTERM.`;
 
+/** The help text of the command: the server's options, then the subcommands. */
+export const CLI_USAGE = `${SERVER_USAGE}\n\n${COMMANDS_USAGE}`;
+
 /**
- * A mistake on the command line, or a server that cannot start (e.g. its port is in use): the bin
- * prints the message and exits with status 2.
+ * A mistake on the command line, a state or seed file that cannot be used, or a server that cannot
+ * start (e.g. its port is in use): the bin prints the message and exits with status 2.
  */
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
@@ -38,8 +66,10 @@ export class CliUsageError extends Error {
 
 /** Where the command writes (defaults: `console.log` and `console.error`). */
 export interface CliIo {
-  /** Receives each line of normal output. */
+  /** Receives each line of normal output (startup lines, one line per request). */
   out?: (line: string) => void;
+  /** Receives each line about a problem that does not stop the mock (a failed save). */
+  err?: (line: string) => void;
 }
 
 /** A running mock started by {@link runCli}. */
@@ -50,22 +80,46 @@ export interface RunningCli {
   server: MockServer;
   /**
    * Stops the mock: closes its server, abandons webhook deliveries in flight and cancels its timers
-   * (`api.close()`), so the process can exit.
+   * (`api.close()`), so the process can exit; with `--state`, then makes the final save.
    */
   close(): Promise<void>;
 }
 
-const REPEATABLE = new Set(['token', 'webhook', 'blocked-country']);
-const SINGLE = new Set(['port', 'host', 'page-size', 'latency', 'rate-limit']);
+const REPEATABLE = new Set(['token', 'webhook', 'blocked-country', 'cors']);
+const SINGLE = new Set([
+  'port',
+  'host',
+  'page-size',
+  'latency',
+  'rate-limit',
+  'webhook-attempts',
+  'webhook-backoff',
+  'webhook-timeout',
+  'state',
+  'seed',
+]);
+/** Options without a value. */
+const FLAGS = new Set(['quiet']);
 
-function parseArgs(argv: readonly string[]): Map<string, string[]> | 'help' {
+type Parsed =
+  | { kind: 'run'; values: Map<string, string[]>; flags: Set<string> }
+  | { kind: 'help' | 'version' };
+
+function parseArgs(argv: readonly string[]): Parsed {
   const values = new Map<string, string[]>();
+  const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '-h' || arg === '--help') return { kind: 'help' };
+    if (arg === '-v' || arg === '--version') return { kind: 'version' };
     if (!arg.startsWith('--')) throw new CliUsageError(`Unexpected argument '${arg}'\n\n${CLI_USAGE}`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (FLAGS.has(name)) {
+      if (eq >= 0) throw new CliUsageError(`Option '--${name}' takes no value`);
+      flags.add(name);
+      continue;
+    }
     if (!REPEATABLE.has(name) && !SINGLE.has(name))
       throw new CliUsageError(`Unknown option '--${name}'\n\n${CLI_USAGE}`);
     let value: string | undefined;
@@ -81,7 +135,7 @@ function parseArgs(argv: readonly string[]): Map<string, string[]> | 'help' {
     list.push(value);
     values.set(name, list);
   }
-  return values;
+  return { kind: 'run', values, flags };
 }
 
 function integer(values: Map<string, string[]>, name: string, min: number, max?: number): number | undefined {
@@ -110,6 +164,19 @@ function rateLimit(values: Map<string, string[]>): MockApiOptions['rateLimit'] {
   return { requests, perMs };
 }
 
+/** `--webhook-attempts`, `--webhook-backoff`, `--webhook-timeout`: the `webhookRetry` option. */
+function webhookRetry(values: Map<string, string[]>): MockApiOptions['webhookRetry'] {
+  const attempts = integer(values, 'webhook-attempts', 1);
+  const initialDelayMs = integer(values, 'webhook-backoff', 0);
+  const timeoutMs = integer(values, 'webhook-timeout', 1);
+  if (attempts === undefined && initialDelayMs === undefined && timeoutMs === undefined) return undefined;
+  return {
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(initialDelayMs === undefined ? {} : { initialDelayMs }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+}
+
 /** A clean message for a server that cannot listen (no stack trace). */
 function listenError(error: unknown, host: string, port: number): CliUsageError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -126,19 +193,40 @@ function listenError(error: unknown, host: string, port: number): CliUsageError 
   return new CliUsageError(`Cannot listen on ${shown}:${port}: ${reason} (${code})`);
 }
 
+/** Reads a JSON file given on the command line (`undefined` when it does not exist). */
+async function readOptionFile(option: string, file: string): Promise<unknown> {
+  try {
+    return await readJsonFile(file);
+  } catch (error) {
+    if (error instanceof FileProblem)
+      throw new CliUsageError(`The ${option} file '${file}' ${error.message}`);
+    throw error;
+  }
+}
+
+/** The log line of an answered request, e.g. `POST /merchant_api/v1/orders 201 3 ms`. */
+export function requestLine(event: MockRequestEvent): string {
+  const target = event.query ? `${event.path}?${event.query}` : event.path;
+  const status = event.status === 0 ? 'dropped' : String(event.status);
+  return `${event.method} ${target} ${status} ${Math.round(event.durationMs)} ms${event.control ? ' (control)' : ''}`;
+}
+
 /**
- * Runs the command: starts the mock's HTTP server and prints its URL and token. Resolves with the
- * running mock, or `undefined` after printing the help. Throws {@link CliUsageError} for bad
- * arguments and for a server that cannot listen (port in use, ...). Signals are the caller's
- * business (the bin calls `close()` on SIGINT / SIGTERM).
+ * Runs the command: starts the mock's HTTP server, prints its URL and token, then one line per
+ * request (unless `--quiet`). Resolves with the running mock, or `undefined` after printing the
+ * help or the version. Throws {@link CliUsageError} for bad arguments, a state or seed file that
+ * cannot be used (the file is left as it is), and a server that cannot listen (port in use, ...).
+ * Signals are the caller's business (the bin calls `close()` on SIGINT / SIGTERM).
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<RunningCli | undefined> {
   const out = io.out ?? ((line: string) => console.log(line));
-  const values = parseArgs(argv);
-  if (values === 'help') {
-    out(CLI_USAGE);
+  const err = io.err ?? ((line: string) => console.error(line));
+  const parsed = parseArgs(argv);
+  if (parsed.kind !== 'run') {
+    out(parsed.kind === 'help' ? CLI_USAGE : VERSION);
     return undefined;
   }
+  const { values, flags } = parsed;
   const options: MockApiOptions = {};
   const tokens = values.get('token');
   if (tokens) options.tokens = tokens;
@@ -157,23 +245,71 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   if (latency !== undefined) options.latency = latency;
   const limit = rateLimit(values);
   if (limit) options.rateLimit = limit;
+  const retry = webhookRetry(values);
+  if (retry) options.webhookRetry = retry;
   const port = integer(values, 'port', 0, 65_535) ?? 4010;
   const host = values.get('host')?.[0] ?? '127.0.0.1';
-  let api: MockApi;
+  const cors = values.get('cors');
+  if (!flags.has('quiet')) options.onRequest = (event) => out(requestLine(event));
+
+  const stateFile = values.get('state')?.[0];
+  const seedFile = values.get('seed')?.[0];
+  const saved = stateFile === undefined ? undefined : await readOptionFile('state', stateFile);
+  if (saved !== undefined) options.initialState = saved as MockStateFile;
+  else if (seedFile !== undefined) {
+    const seed = await readOptionFile('seed', seedFile);
+    if (seed === undefined) throw new CliUsageError(`The seed file '${seedFile}' does not exist`);
+    options.seed = seed as MockSeed;
+  }
+  let api: MockApi | undefined;
+  const saver =
+    stateFile === undefined
+      ? undefined
+      : new StateSaver({
+          file: stateFile,
+          read: () => api?.exportState(),
+          onError: (error) =>
+            err(
+              `Cannot save the state to '${stateFile}': ${error instanceof Error ? error.message : String(error)}`,
+            ),
+        });
+  if (saver) options.onChange = () => saver.schedule();
   try {
     api = createMockApi(options);
   } catch (error) {
+    if (error instanceof MockStateError) {
+      throw new CliUsageError(`The state file '${stateFile}' is invalid: ${error.message}`);
+    }
+    if (error instanceof MockSeedError) {
+      throw new CliUsageError(`The seed file '${seedFile}' is invalid: ${error.message}`);
+    }
     throw new CliUsageError(error instanceof Error ? error.message : String(error));
   }
   let server: MockServer;
   try {
-    server = await api.listen({ port, host });
+    server = await api.listen({ port, host, ...(cors ? { cors } : {}) });
   } catch (error) {
+    if (error instanceof TypeError)
+      throw new CliUsageError(error.message.replace(/^listen: cors/, "Option '--cors'"));
     throw listenError(error, host, port) ?? error;
   }
+  // A new state file is written at once, so that it holds the starting point (the seed).
+  if (saver && saved === undefined) saver.schedule();
   out(`Merchant Fulfillment mock API listening on ${server.url}`);
   out(`API token: ${api.token}`);
   out(`Try: curl -H "Authorization: Bearer ${api.token}" ${server.url}/merchant_api/v1/warehouses`);
   out(`Control routes: ${server.url}/__mock/ (see --help)`);
-  return { api, server, close: () => api.close() };
+  if (stateFile !== undefined) {
+    out(`State file: ${stateFile} (${saved === undefined ? 'new' : 'loaded'}; saved after every change)`);
+  }
+  if (seedFile !== undefined && saved === undefined) out(`Seed: ${seedFile}`);
+  const running = api;
+  return {
+    api: running,
+    server,
+    close: async () => {
+      await running.close();
+      await saver?.close();
+    },
+  };
 }

@@ -1,11 +1,14 @@
 /**
  * The control routes: the mock's control methods over HTTP, under `/__mock/` (outside
- * `/merchant_api/`), so that a client in any language can drive the mock through either face.
- * They need a valid `Authorization: Bearer <token>` like the API, and are not subject to faults,
- * latency or the rate limit, nor recorded in the request log.
+ * `/merchant_api/`), so that a client in any language can drive the mock through either face
+ * (`connectMock` is the typed client of these routes). They need a valid `Authorization: Bearer
+ * <token>` like the API, and are not subject to faults, latency or the rate limit, nor recorded in
+ * the request log. `GET /__mock/` lists them, from the table below (`ROUTES`), so the list cannot
+ * drift from what is served.
  *
  * | route | body | answer |
  * |---|---|---|
+ * | `GET /__mock/` | — | 200, `{ routes: [{ method, path, body, answers, description }…] }` |
  * | `POST /__mock/restocking_shipments/{id}/advance` | `{ status, arrived?, damaged?, missing? }` | 200, the v1 shipment |
  * | `POST /__mock/orders/{id}/fulfill` | — | 201, the shipment |
  * | `POST /__mock/orders/{id}/returns` | `{ items?, reason?, carrier? }` | 201, the return |
@@ -16,24 +19,36 @@
  * | `POST /__mock/reset` | — | 204 |
  * | `GET /__mock/deliveries` | — | 200, `{ data: [delivery…] }` |
  * | `POST /__mock/webhooks/flush` | — | 200, `{ data: [delivery…] }` once none is in flight |
+ * | `POST /__mock/webhooks/redeliver` | `{ eventId?, url? }` | 200, `{ data: [delivery re-queued…] }` |
  * | `GET /__mock/state` | — | 200, the state snapshot |
+ * | `GET /__mock/state?collection=orders&page=2&limit=50` | — | 200, `{ data, pagination }` |
+ * | `GET /__mock/state?collections=orders,skus` | — | 200, `{ orders: { data, pagination }, … }` |
  *
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
- * JSON, or nesting deeper than 32 levels: the reason in `x-mock-hint`), 413 (body over 10 MiB) or
- * 422 (invalid body, or a move the mock refuses).
+ * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
+ * each message is `<field>: <what is wrong>`, e.g. `items[0].quantity: must be an integer >= 1`;
+ * or a move the mock refuses). Terse answers (`not found`, `method not allowed`, `bad request`)
+ * carry the precise reason in the mock-only `x-mock-hint` header.
  */
 
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
 import { type MockRestockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
+import {
+  type RestockingStatusV1,
+  type RestockingStatusV2,
+  restockingStatus,
+  toV1Status,
+} from '../domain/restocking-status.js';
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import type { FaultSummary, MockFault } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
-import { badBody } from '../engine/pipeline.js';
+import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import { matchPath, type RouteOf } from '../engine/router.js';
 import { isObject } from '../engine/validation.js';
+import type { MockRedeliverFilter } from '../engine/webhook-delivery.js';
 
 /** The path prefix of the control routes. */
 export const CONTROL_PREFIX = '/__mock/';
@@ -57,85 +72,237 @@ export interface ControlTarget {
   reset(): void;
   deliveries(): MockWebhookDelivery[];
   flush(): Promise<void>;
+  /** Re-queues the given-up deliveries matching `filter`; returns them. */
+  redeliver(filter: MockRedeliverFilter): MockWebhookDelivery[];
   state(): MockStateSnapshot;
+}
+
+/**
+ * `T` as the in-process mock answers it (`Remote` false) or as a connection to a running mock
+ * does (`Remote` true: a promise of it).
+ */
+export type MockControlAnswer<T, Remote extends boolean> = Remote extends true ? Promise<T> : T;
+
+/**
+ * The control methods the in-process mock (`MockApi`, `Remote` false) and a connection to a running
+ * mock (`MockConnection`, `Remote` true) share: the same arguments and results, the connection's
+ * wrapped in a promise.
+ */
+export interface MockControlMethods<Remote extends boolean = false> {
+  /** Moves a restocking shipment to `status` and returns its version 1 view. */
+  advanceRestockingShipment(
+    id: number,
+    status: RestockingStatusV1 | RestockingStatusV2,
+    quantities?: MockRestockQuantities,
+  ): MockControlAnswer<MockRestockingShipmentV1, Remote>;
+  /** Fulfils a fulfillable order and returns the shipment created. */
+  fulfillOrder(id: number): MockControlAnswer<MockShipment, Remote>;
+  /** Records a return of a fulfilled order and returns it. */
+  createReturn(orderId: number, options?: MockReturnOptions): MockControlAnswer<MockReturn, Remote>;
+  /** The faults in force, oldest first. */
+  faults(): MockControlAnswer<FaultSummary[], Remote>;
+  /** Removes every fault in force; returns how many there were. */
+  clearFaults(): MockControlAnswer<number, Remote>;
+  /**
+   * Sends again the webhook deliveries that were given up (every one, or those matching `filter`):
+   * same record, event id and body, a fresh budget of attempts. Returns the deliveries re-queued.
+   */
+  redeliverWebhooks(filter?: MockRedeliverFilter): MockControlAnswer<MockWebhookDelivery[], Remote>;
+  /** Back to the initial state. */
+  reset(): MockControlAnswer<void, Remote>;
+}
+
+/** The lists of the state snapshot, by name (`GET /__mock/state?collection=<name>`). */
+export type MockCollectionName = keyof MockStateSnapshot;
+
+/** Every list of the snapshot (the compiler holds this to {@link MockCollectionName}). */
+const COLLECTIONS = {
+  skus: true,
+  orders: true,
+  restockingShipments: true,
+  restockingShipmentsV2: true,
+  shipments: true,
+  returns: true,
+  warehouses: true,
+  requests: true,
+} as const satisfies Record<MockCollectionName, true>;
+
+/** The names {@link MockCollectionName} allows, in the snapshot's order. */
+export const MOCK_COLLECTIONS: readonly MockCollectionName[] = Object.keys(
+  COLLECTIONS,
+) as MockCollectionName[];
+
+/** The default page size of `GET /__mock/state?collection=…`. */
+export const STATE_DEFAULT_LIMIT = 50;
+/** The largest page size of `GET /__mock/state?collection=…`. */
+export const STATE_MAX_LIMIT = 1000;
+
+/** The pagination block of a page of the state (the API's names). */
+export interface MockStatePagination {
+  /** The page answered (from 1). */
+  current_page: number;
+  /** Pages in the collection at this page size (0 when it is empty). */
+  page_count: number;
+  /** Records in the collection. */
+  item_count: number;
+  /** The page size. */
+  items_per_page: number;
+}
+
+/** A page of one list of the state snapshot, oldest record first. */
+export interface MockStatePage<C extends MockCollectionName> {
+  /** The records of the page. */
+  data: MockStateSnapshot[C];
+  /** Where the page lies in the list. */
+  pagination: MockStatePagination;
+}
+
+/** One control route as `GET /__mock/` lists it. */
+export interface MockControlRouteInfo {
+  /** The HTTP method. */
+  method: string;
+  /** The path, with `{id}` for a positive integer id. */
+  path: string;
+  /** The JSON body it reads, or `null` for none. */
+  body: string | null;
+  /** The query parameters it reads, or `null` for none. */
+  query: string | null;
+  /** What it answers. */
+  answers: string;
+  /** What it does. */
+  description: string;
 }
 
 /** What a control handler gets. */
 interface ControlContext {
   target: ControlTarget;
   body: JsonValue | undefined;
+  query: URLSearchParams;
   id: number;
 }
 
-type ControlHandler = (ctx: ControlContext) => MockResult | Promise<MockResult>;
-
-/** A rejected control body: answered 422 with the message. */
-class BadControl extends Error {}
-
-function bad(message: string): never {
-  throw new BadControl(message);
+/** One method of a control route: its handler and what `GET /__mock/` says of it. */
+interface ControlMethod {
+  handle: (ctx: ControlContext) => MockResult | Promise<MockResult>;
+  body: string | null;
+  query?: string;
+  answers: string;
+  description: string;
 }
 
-const FAULT_FIELDS = new Set([
-  'method',
-  'path',
-  'pathPattern',
-  'status',
-  'times',
-  'retryAfter',
-  'latency',
-  'reset',
-  'body',
-  'headers',
-  'after',
-]);
+/** A rejected control body or query: answered 422 with the message. */
+class BadControl extends Error {}
 
-/** The body as an object (an empty body is `{}`). */
-function objectBody(body: JsonValue | undefined): Record<string, JsonValue> {
+/** Refuses the request: 422 `<field>: <problem>`. */
+function bad(field: string, problem: string): never {
+  throw new BadControl(`${field}: ${problem}`);
+}
+
+/** A short description of a JSON value, for messages (strings only by length: they may be secrets). */
+function got(value: JsonValue | undefined): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'got null';
+  if (Array.isArray(value)) return 'got an array';
+  if (typeof value === 'object') return 'got an object';
+  if (typeof value === 'string') return value.length <= 40 ? `got '${value}'` : 'got a long string';
+  return `got ${String(value)}`;
+}
+
+/** The body as an object (an empty body is `{}`), with only the `allowed` fields. */
+function objectBody(body: JsonValue | undefined, allowed: readonly string[]): Record<string, JsonValue> {
   if (body === undefined) return {};
-  if (!isObject(body)) bad('body must be a JSON object');
+  if (!isObject(body)) bad('body', `must be a JSON object, ${got(body)}`);
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) bad(key, `unknown field (expected ${allowed.join(', ')})`);
+  }
   return body;
 }
 
-function quantities(body: Record<string, JsonValue>): MockRestockQuantities | undefined {
+/** Whether `value` is an integer >= `min`. */
+function isInteger(value: JsonValue | undefined, min: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
+}
+
+/** `status` and the restock quantities of an advance body. */
+function advanceArgs(body: Record<string, JsonValue>): {
+  status: string;
+  quantities: MockRestockQuantities | undefined;
+} {
+  const { status } = body;
+  if (typeof status !== 'string')
+    bad('status', `is required: a version 1 or version 2 status, ${got(status)}`);
+  let next: RestockingStatusV1;
+  try {
+    next = toV1Status(status);
+  } catch (error) {
+    const message = (error as Error).message;
+    bad('status', message.charAt(0).toLowerCase() + message.slice(1));
+  }
   const out: Record<string, unknown> = {};
   for (const name of RESTOCK_FIGURES) {
     const value = body[name];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'number' && !isObject(value)) {
-      bad(`${name} must be a number or an object of numbers keyed by sku_id`);
+    if (isObject(value)) {
+      for (const [skuId, figure] of Object.entries(value)) {
+        if (!/^[1-9]\d{0,15}$/.test(skuId))
+          bad(`${name}.${skuId}`, 'keys must be sku ids (positive integers)');
+        if (!isInteger(figure, 0)) bad(`${name}.${skuId}`, `must be an integer >= 0, ${got(figure)}`);
+      }
+    } else if (!isInteger(value, 0)) {
+      bad(name, `must be an integer >= 0 or an object of such integers keyed by sku_id, ${got(value)}`);
+    }
+    if (!restockingStatus(next).restocks) {
+      bad(name, `quantities apply only when moving to 'restocked', not '${status}'`);
     }
     out[name] = value;
   }
-  return Object.keys(out).length > 0 ? (out as MockRestockQuantities) : undefined;
+  return {
+    status,
+    quantities: Object.keys(out).length > 0 ? (out as MockRestockQuantities) : undefined,
+  };
 }
 
 function returnOptions(body: Record<string, JsonValue>): MockReturnOptions {
   const options: { -readonly [K in keyof MockReturnOptions]: MockReturnOptions[K] } = {};
   if (body.reason !== undefined && body.reason !== null) {
     const reason = RETURN_REASONS.find((r) => r === body.reason);
-    if (reason === undefined) bad(`reason must be one of ${RETURN_REASONS.join(', ')}`);
+    if (reason === undefined)
+      bad('reason', `must be one of ${RETURN_REASONS.join(', ')}, ${got(body.reason)}`);
     options.reason = reason;
   }
   if (body.carrier !== undefined && body.carrier !== null) {
-    if (typeof body.carrier !== 'string') bad('carrier must be a string');
+    if (typeof body.carrier !== 'string') bad('carrier', `must be a string, ${got(body.carrier)}`);
     options.carrier = body.carrier;
   }
   if (body.items !== undefined && body.items !== null) {
-    if (!Array.isArray(body.items) || body.items.length === 0) bad('items must be a non-empty array');
+    if (!Array.isArray(body.items) || body.items.length === 0) {
+      bad('items', `must be a non-empty array, ${got(body.items)}`);
+    }
     options.items = body.items.map((item, i) => {
-      if (!isObject(item)) bad(`items[${i}] must be an object`);
-      const { sku_id, merchant_sku_id, quantity, reason, message } = item;
-      if (typeof sku_id !== 'number' && typeof merchant_sku_id !== 'string') {
-        bad(`items[${i}] needs sku_id (a number) or merchant_sku_id (a string)`);
+      const at = `items[${i}]`;
+      if (!isObject(item)) bad(at, `must be an object, ${got(item)}`);
+      const ITEM_FIELDS = ['sku_id', 'merchant_sku_id', 'quantity', 'reason', 'message'];
+      for (const key of Object.keys(item)) {
+        if (!ITEM_FIELDS.includes(key))
+          bad(`${at}.${key}`, `unknown field (expected ${ITEM_FIELDS.join(', ')})`);
       }
-      if (typeof quantity !== 'number') bad(`items[${i}].quantity must be a number`);
+      const { sku_id, merchant_sku_id, quantity, reason, message } = item;
+      if (sku_id !== undefined && !isInteger(sku_id, 1)) {
+        bad(`${at}.sku_id`, `must be an integer >= 1, ${got(sku_id)}`);
+      }
+      if (merchant_sku_id !== undefined && typeof merchant_sku_id !== 'string') {
+        bad(`${at}.merchant_sku_id`, `must be a string, ${got(merchant_sku_id)}`);
+      }
+      if (sku_id === undefined && merchant_sku_id === undefined) {
+        bad(`${at}.sku_id`, 'is required (or merchant_sku_id)');
+      }
+      if (!isInteger(quantity, 1)) bad(`${at}.quantity`, `must be an integer >= 1, ${got(quantity)}`);
       for (const [key, value] of [
         ['reason', reason],
         ['message', message],
       ] as const) {
         if (value !== undefined && value !== null && typeof value !== 'string') {
-          bad(`items[${i}].${key} must be a string`);
+          bad(`${at}.${key}`, `must be a string, ${got(value)}`);
         }
       }
       return {
@@ -149,117 +316,338 @@ function returnOptions(body: Record<string, JsonValue>): MockReturnOptions {
   return options;
 }
 
+/** The fields of a fault in JSON, with what each must be. */
+const FAULT_FIELDS: Readonly<Record<string, (value: JsonValue) => string | undefined>> = {
+  method: (v) => (typeof v === 'string' && /^[A-Za-z]+$/.test(v) ? undefined : 'must be an HTTP method name'),
+  path: (v) =>
+    typeof v === 'string' && v.startsWith('/') ? undefined : "must be a string starting with '/'",
+  pathPattern: (v) => (typeof v === 'string' ? undefined : 'must be a string (a RegExp source)'),
+  status: (v) => (isInteger(v, 200) && v <= 599 ? undefined : 'must be an integer from 200 to 599'),
+  times: (v) => (isInteger(v, 1) ? undefined : 'must be an integer >= 1'),
+  retryAfter: (v) => (typeof v === 'number' && v >= 0 ? undefined : 'must be a number >= 0 (seconds)'),
+  latency: (v) => (typeof v === 'number' && v >= 0 ? undefined : 'must be a number >= 0 (milliseconds)'),
+  reset: (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean'),
+  body: () => undefined,
+  headers: (v) =>
+    isObject(v) && Object.values(v).every((h) => typeof h === 'string')
+      ? undefined
+      : 'must be an object of strings',
+  after: (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean'),
+};
+
 /**
  * A fault from JSON: `path` (the exact request path, e.g. `/merchant_api/v1/orders`) or
  * `pathPattern` (a RegExp source tested against the path, e.g. `^/merchant_api/v1/skus(/|$)`),
  * run by the mock's linear-time matcher (`engine/path-pattern.ts`: no backtracking, so no pattern
  * can block the event loop; backreferences and lookaround are refused with a 422).
  */
-function faultOf(body: Record<string, JsonValue>): MockFault {
-  for (const key of Object.keys(body))
-    if (!FAULT_FIELDS.has(key)) bad(`Invalid fault: unknown field '${key}'`);
+function faultOf(body: JsonValue | undefined): MockFault {
+  // Each message: `<field>: Invalid fault: <field> <problem>` (the fault machinery's own wording).
+  if (!isObject(body)) bad('body', `Invalid fault: body must be a JSON object, ${got(body)}`);
+  const names = Object.keys(FAULT_FIELDS);
+  for (const [key, value] of Object.entries(body)) {
+    const check = FAULT_FIELDS[key];
+    if (!check) bad(key, `Invalid fault: unknown field '${key}' (expected ${names.join(', ')})`);
+    const problem = check(value);
+    if (problem) bad(key, `Invalid fault: ${key} ${problem}, ${got(value)}`);
+  }
   const { path, pathPattern, ...rest } = body;
   if ((path === undefined) === (pathPattern === undefined)) {
-    bad('Invalid fault: give either path (the exact path) or pathPattern (a RegExp source)');
+    bad(
+      'path',
+      'Invalid fault: give either path (the exact path) or pathPattern (a RegExp source), not both or neither',
+    );
   }
   let matcher: string | RegExp;
-  if (pathPattern !== undefined) {
-    if (typeof pathPattern !== 'string') bad('Invalid fault: pathPattern must be a string');
+  if (typeof pathPattern === 'string') {
     try {
       matcher = new RegExp(pathPattern);
     } catch (error) {
-      bad(`Invalid fault: pathPattern is not a valid RegExp (${(error as Error).message})`);
+      bad('pathPattern', `Invalid fault: pathPattern is not a valid RegExp (${(error as Error).message})`);
     }
   } else {
-    if (typeof path !== 'string') bad('Invalid fault: path must be a string');
-    matcher = path;
+    matcher = path as string;
   }
   return { ...(rest as Omit<MockFault, 'path'>), path: matcher };
 }
 
-/** Runs `action`, answering 422 for what it throws. */
+/** The filter of a redeliver body. */
+function redeliverFilter(body: Record<string, JsonValue>): MockRedeliverFilter {
+  const filter: MockRedeliverFilter = {};
+  for (const key of ['eventId', 'url'] as const) {
+    const value = body[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value === '') bad(key, `must be a non-empty string, ${got(value)}`);
+    filter[key] = value;
+  }
+  return filter;
+}
+
+/** An integer query parameter from 1 to `max`. */
+function queryInteger(query: URLSearchParams, name: string, fallback: number, max: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    bad(name, `must be an integer from 1 to ${max}, got '${raw.slice(0, 40)}'`);
+  }
+  return Number(raw);
+}
+
+const STATE_PARAMS = ['collection', 'collections', 'page', 'limit'];
+
+/** A collection name of the query. */
+function collectionName(raw: string, param: string): MockCollectionName {
+  const name = MOCK_COLLECTIONS.find((c) => c === raw.trim());
+  if (name === undefined)
+    bad(param, `unknown collection '${raw.slice(0, 40)}' (expected ${MOCK_COLLECTIONS.join(', ')})`);
+  return name;
+}
+
+/** One page of a list of the snapshot, oldest first. */
+function statePage(
+  snapshot: MockStateSnapshot,
+  name: MockCollectionName,
+  page: number,
+  limit: number,
+): MockStatePage<MockCollectionName> {
+  const all: unknown[] = snapshot[name];
+  return {
+    data: all.slice((page - 1) * limit, page * limit) as MockStateSnapshot[MockCollectionName],
+    pagination: {
+      current_page: page,
+      page_count: Math.ceil(all.length / limit),
+      item_count: all.length,
+      items_per_page: limit,
+    },
+  };
+}
+
+/** `GET /__mock/state`: the full snapshot without parameters, else pages of the lists named. */
+function answerState(target: ControlTarget, query: URLSearchParams): MockResult {
+  for (const key of new Set(query.keys())) {
+    if (!STATE_PARAMS.includes(key)) bad(key, `unknown parameter (expected ${STATE_PARAMS.join(', ')})`);
+    if (query.getAll(key).length > 1) bad(key, 'given more than once');
+  }
+  const one = query.get('collection');
+  const many = query.get('collections');
+  if (one === null && many === null) {
+    for (const key of ['page', 'limit']) {
+      if (query.has(key)) bad(key, 'needs collection or collections');
+    }
+    return json(200, target.state());
+  }
+  if (one !== null && many !== null) bad('collections', 'give either collection or collections, not both');
+  const page = queryInteger(query, 'page', 1, 1_000_000_000);
+  const limit = queryInteger(query, 'limit', STATE_DEFAULT_LIMIT, STATE_MAX_LIMIT);
+  const snapshot = target.state();
+  if (one !== null) return json(200, statePage(snapshot, collectionName(one, 'collection'), page, limit));
+  const names = many!.split(',').map((raw) => collectionName(raw, 'collections'));
+  return json(200, Object.fromEntries(names.map((name) => [name, statePage(snapshot, name, page, limit)])));
+}
+
+/** Runs `action`, answering 422 for what it throws (a move the mock refuses). */
 function attempt(action: () => MockResult): MockResult {
   try {
     return action();
   } catch (error) {
+    if (error instanceof BadControl) throw error;
     if (error instanceof Error) return failure(422, error.message);
     throw error;
   }
 }
 
-const ROUTES: readonly RouteOf<ControlHandler>[] = [
+const ROUTES: readonly RouteOf<ControlMethod>[] = [
+  {
+    segments: [],
+    methods: {
+      GET: {
+        handle: () => json(200, { routes: routeIndex() }),
+        body: null,
+        answers: '200, { routes: [{ method, path, body, query, answers, description }] }',
+        description: 'Lists every control route (this list).',
+      },
+    },
+  },
   {
     segments: ['restocking_shipments', ':id', 'advance'],
     methods: {
-      POST: ({ target, body, id }) =>
-        attempt(() => {
-          const fields = objectBody(body);
-          if (typeof fields.status !== 'string') bad('status is required (a version 1 or version 2 status)');
-          const shipment = target.advance(id, fields.status, quantities(fields));
-          return shipment ? json(200, shipment) : failure(404, `No restocking shipment with id ${id}`);
-        }),
+      POST: {
+        handle: ({ target, body, id }) => {
+          const { status, quantities } = advanceArgs(objectBody(body, ['status', ...RESTOCK_FIGURES]));
+          return attempt(() => {
+            const shipment = target.advance(id, status, quantities);
+            return shipment ? json(200, shipment) : failure(404, `No restocking shipment with id ${id}`);
+          });
+        },
+        body: '{ status, arrived?, damaged?, missing? } (quantities: an integer, or an object keyed by sku_id; only for restocked)',
+        answers: '200, the version 1 shipment',
+        description: 'Moves a restocking shipment to a status (version 1 or 2 name) and sends the webhook.',
+      },
     },
   },
   {
     segments: ['orders', ':id', 'fulfill'],
     methods: {
-      POST: ({ target, id }) =>
-        attempt(() => {
-          const shipment = target.fulfill(id);
-          return shipment ? json(201, shipment) : failure(404, `No order with id ${id}`);
-        }),
+      POST: {
+        handle: ({ target, body, id }) => {
+          objectBody(body, []);
+          return attempt(() => {
+            const shipment = target.fulfill(id);
+            return shipment ? json(201, shipment) : failure(404, `No order with id ${id}`);
+          });
+        },
+        body: null,
+        answers: '201, the shipment',
+        description: 'Fulfils a fulfillable order.',
+      },
     },
   },
   {
     segments: ['orders', ':id', 'returns'],
     methods: {
-      POST: ({ target, body, id }) =>
-        attempt(() => {
-          const record = target.createReturn(id, returnOptions(objectBody(body)));
-          return record ? json(201, record) : failure(404, `No order with id ${id}`);
-        }),
+      POST: {
+        handle: ({ target, body, id }) => {
+          const options = returnOptions(objectBody(body, ['items', 'reason', 'carrier']));
+          return attempt(() => {
+            const record = target.createReturn(id, options);
+            return record ? json(201, record) : failure(404, `No order with id ${id}`);
+          });
+        },
+        body: '{ items?: [{ sku_id | merchant_sku_id, quantity, reason?, message? }], reason?, carrier? }',
+        answers: '201, the return',
+        description: 'Records a return of a fulfilled order (default: every item, in full).',
+      },
     },
   },
   {
     segments: ['faults'],
     methods: {
-      GET: ({ target }) => json(200, { data: target.listFaults() }),
-      POST: ({ target, body }) =>
-        attempt(() => {
-          if (!isObject(body)) bad('Invalid fault: body must be a JSON object');
-          return json(201, { id: target.addFault(faultOf(body)) });
-        }),
-      DELETE: ({ target }) => json(200, { removed: target.clearFaults() }),
+      GET: {
+        handle: ({ target }) => json(200, { data: target.listFaults() }),
+        body: null,
+        answers: '200, { data: [{ id, method, path, pathPattern, hits, remaining }] }',
+        description: 'Lists the faults in force, oldest first.',
+      },
+      POST: {
+        handle: ({ target, body }) => {
+          const fault = faultOf(body);
+          try {
+            return json(201, { id: target.addFault(fault) });
+          } catch (error) {
+            // What the fault machinery refuses after these checks is the pattern (or its size).
+            const { message } = error as Error;
+            bad(
+              typeof body === 'object' && body !== null && 'pathPattern' in body ? 'pathPattern' : 'path',
+              message,
+            );
+          }
+        },
+        body: '{ path | pathPattern, method?, status?, times?, retryAfter?, latency?, reset?, body?, headers?, after? }',
+        answers: '201, { id }',
+        description: 'Injects a fault (pathPattern is a RegExp source run by a linear-time matcher).',
+      },
+      DELETE: {
+        handle: ({ target }) => json(200, { removed: target.clearFaults() }),
+        body: null,
+        answers: '200, { removed }',
+        description: 'Removes every fault in force.',
+      },
     },
   },
   {
     segments: ['faults', ':id'],
     methods: {
-      DELETE: ({ target, id }) =>
-        target.removeFault(id) ? json(200, { removed: 1 }) : failure(404, `No fault with id ${id} in force`),
+      DELETE: {
+        handle: ({ target, id }) =>
+          target.removeFault(id)
+            ? json(200, { removed: 1 })
+            : failure(404, `No fault with id ${id} in force`),
+        body: null,
+        answers: '200, { removed: 1 }',
+        description: 'Removes one fault.',
+      },
     },
   },
   {
     segments: ['reset'],
     methods: {
-      POST: ({ target }) => {
-        target.reset();
-        return { status: 204 };
+      POST: {
+        handle: ({ target }) => {
+          target.reset();
+          return { status: 204 };
+        },
+        body: null,
+        answers: '204',
+        description: 'Back to the initial state (records, faults, deliveries, request log).',
       },
     },
   },
-  { segments: ['deliveries'], methods: { GET: ({ target }) => json(200, { data: target.deliveries() }) } },
+  {
+    segments: ['deliveries'],
+    methods: {
+      GET: {
+        handle: ({ target }) => json(200, { data: target.deliveries() }),
+        body: null,
+        answers: '200, { data: [delivery] }',
+        description: 'The webhook deliveries so far, oldest first.',
+      },
+    },
+  },
   {
     segments: ['webhooks', 'flush'],
     methods: {
-      POST: async ({ target }) => {
-        await target.flush();
-        return json(200, { data: target.deliveries() });
+      POST: {
+        handle: async ({ target }) => {
+          await target.flush();
+          return json(200, { data: target.deliveries() });
+        },
+        body: null,
+        answers: '200, { data: [delivery] } once none is in flight',
+        description: 'Waits until every webhook delivery has finished (delivered or given up).',
       },
     },
   },
-  { segments: ['state'], methods: { GET: ({ target }) => json(200, target.state()) } },
+  {
+    segments: ['webhooks', 'redeliver'],
+    methods: {
+      POST: {
+        handle: ({ target, body }) =>
+          json(200, { data: target.redeliver(redeliverFilter(objectBody(body, ['eventId', 'url']))) }),
+        body: '{ eventId?, url? }',
+        answers: '200, { data: [delivery re-queued] }',
+        description:
+          'Sends again the deliveries that were given up (all, or those matching): same record, event id and body, fresh attempts.',
+      },
+    },
+  },
+  {
+    segments: ['state'],
+    methods: {
+      GET: {
+        handle: ({ target, query }) => answerState(target, query),
+        body: null,
+        query: `collection=<name> | collections=<name,name>, page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT}); names: ${MOCK_COLLECTIONS.join(', ')}`,
+        answers:
+          '200, the full snapshot without parameters; { data, pagination } for collection; { <name>: { data, pagination } } for collections',
+        description: 'The records of the mock, oldest first.',
+      },
+    },
+  },
 ];
+
+/** Every control route, as `GET /__mock/` lists it (derived from the table). */
+export function routeIndex(): MockControlRouteInfo[] {
+  return ROUTES.flatMap((route) =>
+    Object.entries(route.methods).map(([method, m]) => ({
+      method,
+      path: `${CONTROL_PREFIX}${route.segments.map((s) => (s === ':id' ? '{id}' : s)).join('/')}`,
+      body: m.body,
+      query: m.query ?? null,
+      answers: m.answers,
+      description: m.description,
+    })),
+  );
+}
 
 /** Whether `path` is a control route's (under `/__mock/`). */
 export function isControlPath(path: string): boolean {
@@ -267,22 +655,39 @@ export function isControlPath(path: string): boolean {
 }
 
 /**
- * Answers a control request (authentication already checked). `bad` says the body was not JSON.
+ * Answers a control request (authentication already checked). `body.bad` says the body was not
+ * JSON; `search` is the query string without `?`.
  */
 export async function answerControl(
   target: ControlTarget,
   method: string,
   path: string,
   body: ReadJson,
+  search = '',
 ): Promise<MockResult> {
-  const match = matchPath(ROUTES, CONTROL_PREFIX, method, path);
-  if (match.kind === 'not_found') return failure(404, 'not found');
+  // `/__mock` without its slash is the index, like `/__mock/`.
+  const match = matchPath(ROUTES, CONTROL_PREFIX, method, path === '/__mock' ? CONTROL_PREFIX : path);
+  if (match.kind === 'not_found') {
+    return withHint(
+      failure(404, 'not found'),
+      `no control route ${method} ${path} (GET /__mock/ lists them)`,
+    );
+  }
   if (match.kind === 'wrong_method') {
-    return { ...failure(405, 'method not allowed'), headers: { allow: match.allow.join(', ') } };
+    const allow = match.allow.join(', ');
+    return withHint(
+      { ...failure(405, 'method not allowed'), headers: { allow } },
+      `${method} is not allowed on ${path} (allowed: ${allow})`,
+    );
   }
   if (body.bad) return badBody(body);
   try {
-    return await match.handler({ target, body: body.value, id: match.id });
+    return await match.handler.handle({
+      target,
+      body: body.value,
+      query: new URLSearchParams(search),
+      id: match.id,
+    });
   } catch (error) {
     if (error instanceof BadControl) return failure(422, error.message);
     throw error;

@@ -10,6 +10,14 @@ export interface MockListenOptions {
   port?: number;
   /** Interface; default `127.0.0.1`. */
   host?: string;
+  /**
+   * Lets browser pages call the server: `'*'` (any origin) or the origins allowed, such as
+   * `'http://localhost:5173'` (scheme, host and port). The server then answers preflight `OPTIONS`
+   * requests (204, allowing the API's methods and the `authorization` and `content-type` headers)
+   * and adds `Access-Control-Allow-Origin` (with `Vary: Origin`, exposing the rate-limit headers)
+   * to every answer to an allowed origin. Default: no CORS headers at all.
+   */
+  cors?: string | readonly string[];
 }
 
 /** A running HTTP server of the mock. */

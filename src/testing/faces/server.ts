@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtinModule } from '../../core/builtin.js';
 import { MAX_BODY_BYTES as MAX_JSON_BODY_BYTES } from '../engine/json.js';
+import type { MockRequestEvent } from '../engine/request-log.js';
 import {
   type Dispatch,
   failure,
@@ -17,7 +18,11 @@ import {
   resultBody,
   resultHeaders,
 } from '../engine/result.js';
+import { type CorsPolicy, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
 import type { MockListenOptions, MockServer } from './listen.js';
+
+/** Told of the requests the server answers itself (CORS preflights), as the pipeline tells of the others. */
+type Observer = ((event: MockRequestEvent) => void) | undefined;
 
 /**
  * `node:http`, looked up when a server starts rather than imported: no bundler then meets an
@@ -67,9 +72,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
 }
 
 /** Writes a result; `HEAD` gets the headers of the `GET` (`content-length` included) and no body. */
-function send(res: ServerResponse, result: MockResult, head: boolean, close = false): void {
+function send(
+  res: ServerResponse,
+  result: MockResult,
+  head: boolean,
+  close = false,
+  extra: Record<string, string> = {},
+): void {
   const body = resultBody(result);
-  const headers = resultHeaders(result);
+  const headers = { ...resultHeaders(result), ...extra };
   headers['content-length'] = String(body === null ? 0 : Buffer.byteLength(body));
   if (close) headers.connection = 'close';
   res.writeHead(result.status, headers);
@@ -81,14 +92,39 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   limit: number,
+  cors: CorsPolicy | undefined,
+  observe: Observer,
 ): Promise<void> {
   const target = req.url ?? '/';
   const q = target.indexOf('?');
   const method = (req.method ?? 'GET').toUpperCase();
+  const origin = req.headers.origin;
+  if (cors && isPreflight(method, origin, req.headers['access-control-request-method'])) {
+    req.resume();
+    const headers = preflightHeaders(cors, origin, req.headers['access-control-request-headers']);
+    if (headers) {
+      res.writeHead(204, { ...headers, 'content-length': '0' });
+      res.end();
+    } else send(res, failure(403, 'origin not allowed (CORS)'), false, false, { vary: 'Origin' });
+    try {
+      observe?.({
+        method,
+        path: q < 0 ? target : target.slice(0, q),
+        query: q < 0 ? '' : target.slice(q + 1),
+        status: headers ? 204 : 403,
+        durationMs: 0,
+        control: false,
+      });
+    } catch {
+      // A failing observer changes nothing.
+    }
+    return;
+  }
+  const extra = cors ? corsHeaders(cors, origin) : {};
   const body = await readBody(req, limit);
   if (body === undefined) {
     // Answer and close the connection: the rest of the body is never read.
-    send(res, failure(413, `request body too large (over ${limit} bytes)`), method === 'HEAD', true);
+    send(res, failure(413, `request body too large (over ${limit} bytes)`), method === 'HEAD', true, extra);
     return;
   }
   const request: MockRequest = {
@@ -109,25 +145,28 @@ async function serve(
     return;
   }
   if (res.destroyed || req.socket.destroyed) return; // the client left, or the server closed meanwhile
-  send(res, result, method === 'HEAD');
+  send(res, result, method === 'HEAD', false, extra);
 }
 
 /**
  * Starts the server. `onClose` runs when `close()` is called (the mock cuts its pending response
- * delays short and abandons its webhook deliveries there).
+ * delays short and abandons its webhook deliveries there); `observe` is told of the CORS
+ * preflights the server answers itself (the pipeline reports every other request).
  */
 export async function startServer(
   dispatch: Dispatch,
   options: MockListenOptions,
   onClose: () => void,
+  observe?: (event: MockRequestEvent) => void,
 ): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
   }
+  const cors = corsPolicy(options.cors);
   const server = (await nodeHttp()).createServer((req, res) => {
-    serve(dispatch, req, res, MAX_BODY_BYTES).catch(() => req.socket.destroy());
+    serve(dispatch, req, res, MAX_BODY_BYTES, cors, observe).catch(() => req.socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -77,6 +77,7 @@ describe('webhook delivery', () => {
         statusCodes: [200],
         delivered: true,
         finished: true,
+        redeliveries: 0,
       }),
       expect.objectContaining({ status: 'restocked', attempts: 1, delivered: true }),
     ]);

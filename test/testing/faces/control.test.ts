@@ -107,15 +107,15 @@ describe('restocking shipments', () => {
     });
     expect(await send('POST', path, {})).toMatchObject({
       status: 422,
-      body: { success: false, errors: [expect.stringMatching(/status is required/)] },
+      body: { success: false, errors: [expect.stringMatching(/^status: is required/)] },
     });
     const unknown = await send('POST', path, { status: 'teleported' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors[0]).toMatch(/Unknown restocking shipment status 'teleported'/);
+    expect(unknown.body.errors[0]).toMatch(/^status: unknown restocking shipment status 'teleported'/);
     const early = await send('POST', path, { status: 'arrived', arrived: 3 });
     expect(early).toMatchObject({
       status: 422,
-      body: { errors: [expect.stringMatching(/only when moving to 'restocked'/)] },
+      body: { errors: [expect.stringMatching(/^arrived: quantities apply only when moving to 'restocked'/)] },
     });
     expect((await send('POST', path, { status: 'restocked', arrived: -1 })).status).toBe(422);
     expect((await send('POST', path, { status: 'restocked', arrived: 'all' })).status).toBe(422);
@@ -255,7 +255,7 @@ describe('faults', () => {
       [{ pathPattern: '(' }, /not a valid RegExp/],
       [{ path: 7 }, /path must be a string/],
       [{ path: '/x', status: 99 }, /status must be an integer from 200 to 599/],
-      [{ path: '/x', times: 0 }, /times must be an integer > 0/],
+      [{ path: '/x', times: 0 }, /^times: Invalid fault: times must be an integer >= 1, got 0$/],
       [{ path: '/x', headers: { a: 1 } }, /headers must be an object of strings/],
       [{ path: '/x', reset: 'yes' }, /reset must be a boolean/],
       [[], /body must be a JSON object/],
@@ -307,15 +307,20 @@ describe('reset and state', () => {
 
 describe('routing', () => {
   test('unknown control route 404, wrong method 405 with Allow, HEAD wherever GET', async () => {
-    for (const path of ['/__mock/nope', '/__mock/orders/x/fulfill', '/__mock', '/__mock/']) {
-      expect(await send('POST', path), path).toMatchObject({
-        status: 404,
-        body: { success: false, errors: ['not found'] },
-      });
+    for (const path of ['/__mock/nope', '/__mock/orders/x/fulfill', '/__mock/orders/1/fulfill/x']) {
+      const answer = await send('POST', path);
+      expect(answer, path).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
+      expect(answer.headers.get('x-mock-hint')).toBe(
+        `no control route POST ${path} (GET /__mock/ lists them)`,
+      );
+    }
+    for (const path of ['/__mock', '/__mock/']) {
+      expect((await send('POST', path)).headers.get('allow'), path).toBe('GET, HEAD');
     }
     const wrong = await send('GET', '/__mock/reset');
-    expect(wrong.status).toBe(405);
+    expect(wrong).toMatchObject({ status: 405, body: { success: false, errors: ['method not allowed'] } });
     expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('x-mock-hint')).toBe('GET is not allowed on /__mock/reset (allowed: POST)');
     expect((await send('PUT', '/__mock/faults')).headers.get('allow')).toBe('GET, HEAD, POST, DELETE');
     const head = await fetch(`${url}/__mock/state`, {
       method: 'HEAD',

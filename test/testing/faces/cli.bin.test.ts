@@ -1,0 +1,225 @@
+/**
+ * The bin script as a process, on a fresh bundle of the sources laid out as the package is
+ * (`bin/` + `dist/`): request log lines on stdout, `--version`, `--state` across a restart
+ * (SIGTERM) and a crash (SIGKILL), an invalid state file (exit 2, file untouched), and the
+ * subcommands dispatched to `runCommand`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { VERSION } from '../../../src/version.js';
+import { mockRequest, orderBody, skuBody, until } from '../helpers.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const BIN = 'bin/merchant-fulfillment-mock.mjs';
+const TOKEN = 'bin-secret-token';
+
+let sandbox = '';
+let dir = '';
+let children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  const esbuild = await import('esbuild');
+  sandbox = mkdtempSync(join(tmpdir(), 'mf-mock-bin-state-'));
+  mkdirSync(join(sandbox, 'bin'));
+  copyFileSync(join(ROOT, BIN), join(sandbox, BIN));
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'src/testing/index.ts')],
+    outfile: join(sandbox, 'dist/testing.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    external: ['msw'],
+    logLevel: 'silent',
+  });
+}, 30_000);
+
+afterAll(() => {
+  if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mf-mock-state-'));
+});
+
+afterEach(() => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A spawned bin with its output collected. */
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [join(sandbox, BIN), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  return { child, stdout: () => out, stderr: () => err };
+}
+
+/** Starts the server on a free port and resolves with its URL. */
+async function serve(args: string[]): Promise<Run & { url: string }> {
+  const started = run(['--port', '0', '--token', TOKEN, ...args]);
+  await until(() => /listening on http/.test(started.stdout()) || started.child.exitCode !== null, 10_000);
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(started.stdout())?.[1];
+  if (!url) throw new Error(`did not start: ${started.stderr()}`);
+  return { ...started, url };
+}
+
+/** Resolves with the exit code (bounded: SIGKILL after `ms`). */
+function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
+  return new Promise((resolvePromise, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolvePromise(child.exitCode);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the process did not exit by itself'));
+    }, ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolvePromise(code);
+    });
+  });
+}
+
+const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+describe('merchant-fulfillment-mock (process)', () => {
+  test('--version prints the version and exits 0', async () => {
+    const version = run(['--version']);
+    expect(await exitOf(version.child)).toBe(0);
+    expect(version.stdout().trim()).toBe(VERSION);
+  });
+
+  test('logs one line per request on stdout, never the token; --quiet none', async () => {
+    const server = await serve([]);
+    await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    await mockRequest(server.url, 'GET', '/__mock/state', undefined, TOKEN);
+    await until(() => server.stdout().includes('/__mock/state'));
+    expect(server.stdout()).toMatch(/^POST \/merchant_api\/v1\/skus 201 \d+ ms$/m);
+    expect(server.stdout()).toMatch(/^GET \/__mock\/state 200 \d+ ms \(control\)$/m);
+    const afterStartup = server.stdout().slice(server.stdout().indexOf('Control routes'));
+    expect(afterStartup).not.toContain(TOKEN);
+    server.child.kill('SIGTERM');
+    expect(await exitOf(server.child)).toBe(0);
+
+    const quiet = await serve(['--quiet']);
+    await mockRequest(quiet.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    quiet.child.kill('SIGTERM');
+    expect(await exitOf(quiet.child)).toBe(0);
+    expect(quiet.stdout()).not.toContain('/merchant_api/v1/skus 201');
+  });
+
+  test('--state survives a restart: the order is there and the next id continues', async () => {
+    const file = join(dir, 'state.json');
+    const first = await serve(['--state', file]);
+    await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    const order = await mockRequest(
+      first.url,
+      'POST',
+      '/merchant_api/v1/orders',
+      orderBody('O-1', 'A'),
+      TOKEN,
+    );
+    expect(order.body.id).toBe(1);
+    first.child.kill('SIGTERM');
+    expect(await exitOf(first.child)).toBe(0);
+    expect(readState(file).orders).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(['state.json']); // no temporary file left behind
+
+    const second = await serve(['--state', file]);
+    expect(second.stdout()).toContain('(loaded; saved after every change)');
+    const orders = await mockRequest(second.url, 'GET', '/merchant_api/v1/orders', undefined, TOKEN);
+    expect(orders.body.data).toMatchObject([{ id: 1, merchant_order_id: 'O-1' }]);
+    const next = await mockRequest(
+      second.url,
+      'POST',
+      '/merchant_api/v1/orders',
+      orderBody('O-2', 'A'),
+      TOKEN,
+    );
+    expect(next.body.id).toBe(2);
+    second.child.kill('SIGTERM');
+    expect(await exitOf(second.child)).toBe(0);
+  });
+
+  test('--state after a crash (SIGKILL once a change was saved): the file is valid and loads', async () => {
+    const file = join(dir, 'state.json');
+    const first = await serve(['--state', file]);
+    await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    await mockRequest(first.url, 'POST', '/merchant_api/v1/orders', orderBody('O-1', 'A'), TOKEN);
+    await until(() => existsSync(file) && readState(file).orders.length === 1, 5_000);
+    // More changes, then the kill: whatever was being written, the file is a whole save.
+    for (let i = 0; i < 5; i++) {
+      await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody(`S${i}`), TOKEN);
+    }
+    first.child.kill('SIGKILL');
+    await exitOf(first.child);
+    const saved = readState(file);
+    expect(saved.orders).toHaveLength(1);
+
+    const second = await serve(['--state', file]);
+    const orders = await mockRequest(second.url, 'GET', '/merchant_api/v1/orders', undefined, TOKEN);
+    expect(orders.body.data).toMatchObject([{ id: 1, merchant_order_id: 'O-1' }]);
+    second.child.kill('SIGTERM');
+    expect(await exitOf(second.child)).toBe(0);
+  });
+
+  test('an invalid state file: exit 2, a message naming the field, the file untouched', async () => {
+    const file = join(dir, 'state.json');
+    const first = await serve(['--state', file]);
+    await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    first.child.kill('SIGTERM');
+    expect(await exitOf(first.child)).toBe(0);
+    const saved = readState(file);
+    saved.skus[0].status = 'gone';
+    const content = JSON.stringify(saved, null, 2);
+    writeFileSync(file, content);
+
+    const second = run(['--port', '0', '--state', file]);
+    expect(await exitOf(second.child)).toBe(2);
+    expect(second.stderr().trim()).toBe(
+      `The state file '${file}' is invalid: skus[0].status: must be one of active, deleted`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  test('a subcommand drives a running mock and exits with its status', async () => {
+    const server = await serve(['--quiet']);
+    await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
+    const reset = run(['reset', '--url', server.url, '--token', TOKEN]);
+    expect(await exitOf(reset.child)).toBe(0);
+    const skus = await mockRequest(server.url, 'GET', '/merchant_api/v1/skus', undefined, TOKEN);
+    expect(skus.body.data).toEqual([]);
+    const refused = run(['fulfil', '99', '--url', server.url, '--token', TOKEN]);
+    expect(await exitOf(refused.child)).toBe(1);
+    expect(refused.stderr()).not.toContain(TOKEN);
+    server.child.kill('SIGTERM');
+    expect(await exitOf(server.child)).toBe(0);
+  });
+});

@@ -1,0 +1,385 @@
+/**
+ * The control routes added for driving a running mock: the index (`GET /__mock/`), the state
+ * filtered and paginated, redelivery over HTTP, a 422 naming the field for every malformed body,
+ * and the `x-mock-hint` header on the terse answers (bodies unchanged). Over the real HTTP server.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { MOCK_COLLECTIONS, type MockServer } from '../../../src/testing/index.js';
+import { ADDRESS, mockRequest, orderBody, skuBody, TOKEN, testApi } from '../helpers.js';
+
+/** The webhook receiver's answer, switched by the tests. */
+let receiverStatus = 500;
+const api = testApi({
+  webhooks: ['https://shop.example/hooks'],
+  webhookRetry: { attempts: 2, initialDelayMs: 1 },
+  webhookFetch: async () => new Response(null, { status: receiverStatus }),
+});
+let server: MockServer;
+let url = '';
+const send = (method: string, path: string, body?: unknown, token: string | null = TOKEN) =>
+  mockRequest(url, method, path, body, token);
+
+beforeAll(async () => {
+  server = await api.listen({ port: 0 });
+  url = server.url;
+});
+afterAll(() => api.close());
+beforeEach(async () => {
+  receiverStatus = 500;
+  expect((await send('POST', '/__mock/reset')).status).toBe(204);
+});
+
+/** The routes of the table in `faces/control.ts`, as the index must list them. */
+const EXPECTED_ROUTES = [
+  'GET /__mock/',
+  'POST /__mock/restocking_shipments/{id}/advance',
+  'POST /__mock/orders/{id}/fulfill',
+  'POST /__mock/orders/{id}/returns',
+  'GET /__mock/faults',
+  'POST /__mock/faults',
+  'DELETE /__mock/faults',
+  'DELETE /__mock/faults/{id}',
+  'POST /__mock/reset',
+  'GET /__mock/deliveries',
+  'POST /__mock/webhooks/flush',
+  'POST /__mock/webhooks/redeliver',
+  'GET /__mock/state',
+];
+
+describe('GET /__mock/ (the index)', () => {
+  test('lists every control route with its body, query and answer, at /__mock and /__mock/', async () => {
+    const index = await send('GET', '/__mock/');
+    expect(index.status).toBe(200);
+    expect(index.body.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(
+      EXPECTED_ROUTES,
+    );
+    for (const route of index.body.routes) {
+      expect(Object.keys(route).sort()).toEqual([
+        'answers',
+        'body',
+        'description',
+        'method',
+        'path',
+        'query',
+      ]);
+      expect(typeof route.answers).toBe('string');
+      expect(route.description.length).toBeGreaterThan(5);
+    }
+    const advance = index.body.routes.find((r: { path: string }) => r.path.endsWith('/advance'));
+    expect(advance.body).toMatch(/status, arrived\?, damaged\?, missing\?/);
+    const state = index.body.routes.find((r: { path: string }) => r.path === '/__mock/state');
+    expect(state.query).toContain('collection=<name>');
+    expect((await send('GET', '/__mock')).body).toEqual(index.body);
+  });
+
+  test('every route listed is served: none answers 404 (no route) or 405', async () => {
+    const { routes } = (await send('GET', '/__mock/')).body;
+    for (const route of routes as { method: string; path: string }[]) {
+      const answer = await send(route.method, route.path.replace('{id}', '1'));
+      expect(answer.status, `${route.method} ${route.path}`).not.toBe(405);
+      expect(answer.headers.get('x-mock-hint') ?? '', route.path).not.toMatch(/no control route/);
+    }
+  });
+});
+
+describe('GET /__mock/state with a query', () => {
+  async function threeSkus(): Promise<void> {
+    for (const code of ['A', 'B', 'C']) {
+      expect((await send('POST', '/merchant_api/v1/skus', skuBody(code))).status).toBe(201);
+    }
+  }
+
+  test('collection + page + limit: one page of one list, oldest first, with a pagination block', async () => {
+    await threeSkus();
+    const page2 = await send('GET', '/__mock/state?collection=skus&page=2&limit=2');
+    expect(page2.status).toBe(200);
+    expect(page2.body.data.map((s: { merchant_sku_id: string }) => s.merchant_sku_id)).toEqual(['C']);
+    expect(page2.body.pagination).toEqual({
+      current_page: 2,
+      page_count: 2,
+      item_count: 3,
+      items_per_page: 2,
+    });
+    const first = await send('GET', '/__mock/state?collection=skus');
+    expect(first.body.pagination).toEqual({
+      current_page: 1,
+      page_count: 1,
+      item_count: 3,
+      items_per_page: 50,
+    });
+    expect(Object.keys(first.body)).toEqual(['data', 'pagination']);
+    const empty = await send('GET', '/__mock/state?collection=orders&page=3');
+    expect(empty.body).toEqual({
+      data: [],
+      pagination: { current_page: 3, page_count: 0, item_count: 0, items_per_page: 50 },
+    });
+  });
+
+  test('collections=a,b: a page of each; without parameters the whole snapshot as before', async () => {
+    await threeSkus();
+    const two = await send('GET', '/__mock/state?collections=skus,warehouses&limit=1');
+    expect(Object.keys(two.body)).toEqual(['skus', 'warehouses']);
+    expect(two.body.skus.data).toHaveLength(1);
+    expect(two.body.skus.pagination.item_count).toBe(3);
+    expect(two.body.warehouses.pagination).toEqual({
+      current_page: 1,
+      page_count: 3,
+      item_count: 3,
+      items_per_page: 1,
+    });
+    const all = await send('GET', '/__mock/state');
+    expect(Object.keys(all.body).sort()).toEqual([...MOCK_COLLECTIONS].sort());
+    expect(all.body.skus).toHaveLength(3);
+  });
+
+  test.each([
+    ['collection=nope', /^collection: unknown collection 'nope' \(expected skus, orders,/],
+    ['collections=skus,nope', /^collections: unknown collection 'nope'/],
+    ['collection=skus&page=0', /^page: must be an integer from 1 to/],
+    ['collection=skus&page=x', /^page: must be an integer from 1 to \d+, got 'x'$/],
+    ['collection=skus&limit=1001', /^limit: must be an integer from 1 to 1000, got '1001'$/],
+    ['collection=skus&limit=-1', /^limit: /],
+    ['page=2', /^page: needs collection or collections$/],
+    ['limit=2', /^limit: needs collection or collections$/],
+    ['collection=skus&collections=orders', /^collections: give either collection or collections/],
+    ['collection=skus&collection=orders', /^collection: given more than once$/],
+    ['colection=skus', /^colection: unknown parameter \(expected collection, collections, page, limit\)$/],
+  ])('?%s is 422 naming the parameter', async (query, message) => {
+    const answer = await send('GET', `/__mock/state?${query}`);
+    expect(answer.status).toBe(422);
+    expect(answer.body.success).toBe(false);
+    expect(answer.body.errors).toHaveLength(1);
+    expect(answer.body.errors[0]).toMatch(message);
+  });
+});
+
+describe('POST /__mock/webhooks/redeliver', () => {
+  async function givenUp(): Promise<string> {
+    const sku = await send('POST', '/merchant_api/v1/skus', skuBody('MUG'));
+    const shipment = await send('POST', '/merchant_api/v1/restocking_shipments', {
+      warehouse_id: 1,
+      restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }],
+    });
+    await send('POST', `/__mock/restocking_shipments/${shipment.body.id}/advance`, { status: 'arrived' });
+    const flushed = await send('POST', '/__mock/webhooks/flush');
+    expect(flushed.body.data).toEqual([
+      expect.objectContaining({ delivered: false, finished: true, attempts: 2, redeliveries: 0 }),
+    ]);
+    return flushed.body.data[0].eventId;
+  }
+
+  test('re-queues what was given up (same record, event id, body); a fresh budget of attempts', async () => {
+    const eventId = await givenUp();
+    receiverStatus = 204;
+    const queued = await send('POST', '/__mock/webhooks/redeliver');
+    expect(queued.status).toBe(200);
+    expect(queued.body.data).toEqual([
+      expect.objectContaining({ eventId, finished: false, delivered: false, redeliveries: 1, error: null }),
+    ]);
+    const flushed = await send('POST', '/__mock/webhooks/flush');
+    expect(flushed.body.data).toEqual([
+      expect.objectContaining({
+        eventId,
+        delivered: true,
+        finished: true,
+        attempts: 3,
+        statusCodes: [500, 500, 204],
+        redeliveries: 1,
+        error: null,
+      }),
+    ]);
+    // Delivered: nothing left to redeliver.
+    expect((await send('POST', '/__mock/webhooks/redeliver', {})).body).toEqual({ data: [] });
+  });
+
+  test('filters by eventId and url; a filter that matches nothing re-queues nothing', async () => {
+    const eventId = await givenUp();
+    expect((await send('POST', '/__mock/webhooks/redeliver', { eventId: 'other' })).body.data).toEqual([]);
+    expect(
+      (await send('POST', '/__mock/webhooks/redeliver', { url: 'https://elsewhere.example/hooks' })).body
+        .data,
+    ).toEqual([]);
+    const chosen = await send('POST', '/__mock/webhooks/redeliver', {
+      eventId,
+      url: 'https://shop.example/hooks',
+    });
+    expect(chosen.body.data.map((d: { eventId: string }) => d.eventId)).toEqual([eventId]);
+    await send('POST', '/__mock/webhooks/flush');
+  });
+});
+
+describe('a malformed control body names the field', () => {
+  async function fulfilledOrder(): Promise<{ shipmentId: number }> {
+    const sku = await send('POST', '/merchant_api/v1/skus', skuBody('MUG'));
+    await send('POST', '/merchant_api/v1/orders', orderBody('O-1', 'MUG', 2));
+    expect((await send('POST', '/__mock/orders/1/fulfill')).status).toBe(201);
+    const shipment = await send('POST', '/merchant_api/v1/restocking_shipments', {
+      warehouse_id: 1,
+      restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 3 }],
+    });
+    return { shipmentId: shipment.body.id };
+  }
+
+  test('every route: 422 { success: false, errors: ["<field>: <problem>"] }, nothing changed', async () => {
+    const { shipmentId } = await fulfilledOrder();
+    const advance = `/__mock/restocking_shipments/${shipmentId}/advance`;
+    const cases: [string, unknown, RegExp][] = [
+      [advance, [], /^body: must be a JSON object, got an array$/],
+      [advance, { status: 5 }, /^status: is required: a version 1 or version 2 status, got 5$/],
+      [
+        advance,
+        { stauts: 'arrived' },
+        /^stauts: unknown field \(expected status, arrived, damaged, missing\)$/,
+      ],
+      [advance, { status: 'restocked', arrived: -1 }, /^arrived: must be an integer >= 0 or an object/],
+      [advance, { status: 'restocked', damaged: 1.5 }, /^damaged: must be an integer >= 0/],
+      [advance, { status: 'restocked', missing: { abc: 1 } }, /^missing\.abc: keys must be sku ids/],
+      [
+        advance,
+        { status: 'restocked', arrived: { 1: 'x' } },
+        /^arrived\.1: must be an integer >= 0, got 'x'$/,
+      ],
+      [
+        advance,
+        { status: 'arrived', damaged: 1 },
+        /^damaged: quantities apply only when moving to 'restocked'/,
+      ],
+      ['/__mock/orders/1/fulfill', { force: true }, /^force: unknown field/],
+      [
+        '/__mock/orders/1/returns',
+        { reason: 'lost' },
+        /^reason: must be one of customer_return, .*, got 'lost'$/,
+      ],
+      ['/__mock/orders/1/returns', { carrier: 7 }, /^carrier: must be a string, got 7$/],
+      ['/__mock/orders/1/returns', { items: [] }, /^items: must be a non-empty array, got an array$/],
+      ['/__mock/orders/1/returns', { items: ['x'] }, /^items\[0\]: must be an object, got 'x'$/],
+      [
+        '/__mock/orders/1/returns',
+        {
+          items: [
+            { sku_id: 1, quantity: 1 },
+            { sku_id: 1, quantity: 'two' },
+          ],
+        },
+        /^items\[1\]\.quantity: must be an integer >= 1, got 'two'$/,
+      ],
+      ['/__mock/orders/1/returns', { items: [{ quantity: 1 }] }, /^items\[0\]\.sku_id: is required/],
+      [
+        '/__mock/orders/1/returns',
+        { items: [{ sku_id: 0, quantity: 1 }] },
+        /^items\[0\]\.sku_id: must be an integer >= 1/,
+      ],
+      [
+        '/__mock/orders/1/returns',
+        { items: [{ sku_id: 1, quantity: 1, note: 'x' }] },
+        /^items\[0\]\.note: unknown field/,
+      ],
+      [
+        '/__mock/orders/1/returns',
+        { items: [{ sku_id: 1, quantity: 1, message: 3 }] },
+        /^items\[0\]\.message: must be a string/,
+      ],
+      [
+        '/__mock/orders/1/returns',
+        { rason: 'x' },
+        /^rason: unknown field \(expected items, reason, carrier\)$/,
+      ],
+      [
+        '/__mock/faults',
+        { path: '/x', method: 5 },
+        /^method: Invalid fault: method must be an HTTP method name, got 5$/,
+      ],
+      ['/__mock/faults', { path: 'x' }, /^path: Invalid fault: path must be a string starting with '\/'/],
+      ['/__mock/faults', { pathPattern: 5 }, /^pathPattern: Invalid fault: pathPattern must be a string/],
+      [
+        '/__mock/faults',
+        { path: '/x', retryAfter: -1 },
+        /^retryAfter: Invalid fault: retryAfter must be a number >= 0/,
+      ],
+      [
+        '/__mock/faults',
+        { path: '/x', latency: 'slow' },
+        /^latency: Invalid fault: latency must be a number >= 0/,
+      ],
+      ['/__mock/faults', { path: '/x', after: 1 }, /^after: Invalid fault: after must be a boolean, got 1$/],
+      [
+        '/__mock/faults',
+        { path: '/x', status: 700 },
+        /^status: Invalid fault: status must be an integer from 200 to 599/,
+      ],
+      ['/__mock/faults', { pathPattern: '^/x(?!y)' }, /^pathPattern: Invalid fault: /],
+      ['/__mock/webhooks/redeliver', { eventId: 5 }, /^eventId: must be a non-empty string, got 5$/],
+      ['/__mock/webhooks/redeliver', { url: '' }, /^url: must be a non-empty string, got ''$/],
+      [
+        '/__mock/webhooks/redeliver',
+        { event_id: 'x' },
+        /^event_id: unknown field \(expected eventId, url\)$/,
+      ],
+    ];
+    for (const [path, body, message] of cases) {
+      const answer = await send('POST', path, body);
+      const label = `${path} ${JSON.stringify(body)}`;
+      expect(answer.status, label).toBe(422);
+      expect(answer.body.success, label).toBe(false);
+      expect(answer.body.errors, label).toHaveLength(1);
+      expect(answer.body.errors[0], label).toMatch(message);
+    }
+    const state = (await send('GET', '/__mock/state')).body;
+    expect(state.returns).toEqual([]);
+    expect(state.restockingShipments[0].status).toBe('shipped');
+    expect((await send('GET', '/__mock/faults')).body).toEqual({ data: [] });
+  });
+});
+
+describe('x-mock-hint on terse answers (the body stays the provider’s)', () => {
+  test('401: why the request is not authenticated, never the token', async () => {
+    for (const [authorization, hint] of [
+      [null, 'no Authorization header: send Authorization: Bearer <token>'],
+      ['Token abc', 'the Authorization header is not of the form Bearer <token>'],
+      ['Bearer wrong-secret-token', "the bearer token is not one of the mock's tokens"],
+    ] as const) {
+      for (const path of ['/merchant_api/v1/warehouses', '/__mock/state']) {
+        const response = await fetch(`${url}${path}`, {
+          headers: authorization === null ? {} : { authorization },
+        });
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ success: false, errors: ['authentication required'] });
+        expect(response.headers.get('x-mock-hint'), `${path} ${authorization}`).toBe(hint);
+        expect(response.headers.get('x-mock-hint')).not.toContain('wrong-secret-token');
+      }
+    }
+  });
+
+  test('404 (no route, no record), 405 and 400 (not JSON) of the API', async () => {
+    const noRoute = await send('GET', '/merchant_api/v1/nope');
+    expect(noRoute).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
+    expect(noRoute.headers.get('x-mock-hint')).toBe('no API route GET /merchant_api/v1/nope');
+    const noRecord = await send('GET', '/merchant_api/v1/orders/999');
+    expect(noRecord).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
+    expect(noRecord.headers.get('x-mock-hint')).toBe(
+      'no record with id 999 (GET /merchant_api/v1/orders/999)',
+    );
+    const wrong = await send('DELETE', '/merchant_api/v1/warehouses');
+    expect(wrong).toMatchObject({ status: 405, body: { success: false, errors: ['method not allowed'] } });
+    expect(wrong.headers.get('x-mock-hint')).toMatch(
+      /^DELETE is not allowed on \/merchant_api\/v1\/warehouses \(allowed: GET/,
+    );
+    const notJson = await send('POST', '/merchant_api/v1/skus', '{"name":');
+    expect(notJson).toMatchObject({ status: 400, body: { success: false, errors: ['bad request'] } });
+    expect(notJson.headers.get('x-mock-hint')).toBe('request body is not JSON');
+    // A successful answer has no hint; a 422 already names the fields in its body.
+    expect((await send('GET', '/merchant_api/v1/warehouses')).headers.get('x-mock-hint')).toBeNull();
+    const invalid = await send('POST', '/merchant_api/v1/orders', {
+      ...orderBody('O-9', 'NOPE'),
+      shipping_address: ADDRESS,
+    });
+    expect(invalid.status).toBe(422);
+  });
+
+  test('an injected fault answers exactly as told: no hint is added', async () => {
+    await send('POST', '/__mock/faults', { path: '/merchant_api/v1/warehouses', status: 404, times: 1 });
+    const faulted = await send('GET', '/merchant_api/v1/warehouses');
+    expect(faulted.status).toBe(404);
+    expect(faulted.headers.get('x-mock-hint')).toBeNull();
+  });
+});
