@@ -5,6 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { batchShape, openEnum, orNull, sometimes } from './common.js';
+import { RESTOCKING_SHIPMENT_V1_STATUSES, RESTOCKING_SHIPMENT_V2_STATUSES } from './statuses.js';
+
+export { RESTOCKING_SHIPMENT_V1_STATUSES, RESTOCKING_SHIPMENT_V2_STATUSES };
 
 // ---------------------------------------------------------------------------------------------
 // Enums
@@ -17,17 +20,6 @@ export const DeliveryOptionSchema = openEnum(DELIVERY_OPTIONS);
 /** Delivery option in responses: a known value or one this SDK does not know yet. */
 export type DeliveryOption = z.infer<typeof DeliveryOptionSchema>;
 
-/** Known status values of a version 1 restocking shipment. */
-export const RESTOCKING_SHIPMENT_V1_STATUSES = [
-  'created',
-  'shipped',
-  'delivered',
-  'arrived',
-  'processing',
-  'restocked',
-  'on_hold',
-  'cancelled',
-] as const;
 /**
  * Status of a version 1 restocking shipment (open enum): `created` (not yet shipped), `shipped`
  * (on the way; initial status through the API), `delivered` (at the warehouse, not verified),
@@ -38,16 +30,6 @@ export const RestockingShipmentV1StatusSchema = openEnum(RESTOCKING_SHIPMENT_V1_
 /** Status of a version 1 restocking shipment. */
 export type RestockingShipmentV1Status = z.infer<typeof RestockingShipmentV1StatusSchema>;
 
-/** Known status values of a version 2 restocking shipment (`received` instead of `delivered`; no `on_hold`). */
-export const RESTOCKING_SHIPMENT_V2_STATUSES = [
-  'arrived',
-  'cancelled',
-  'created',
-  'processing',
-  'received',
-  'restocked',
-  'shipped',
-] as const;
 /** Status of a version 2 restocking shipment (open enum). */
 export const RestockingShipmentV2StatusSchema = openEnum(RESTOCKING_SHIPMENT_V2_STATUSES);
 /** Status of a version 2 restocking shipment. */

@@ -5,6 +5,7 @@
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
+import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toSecrets } from './crypto.js';
 import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
@@ -83,16 +84,7 @@ export interface WebhookStatusHandlers {
 }
 
 /** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
-const STATUSES = [
-  'created',
-  'shipped',
-  'delivered',
-  'arrived',
-  'processing',
-  'restocked',
-  'on_hold',
-  'cancelled',
-] as const satisfies readonly (keyof WebhookStatusHandlers)[];
+const STATUSES: readonly (keyof WebhookStatusHandlers)[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /**
  * Handles an event whose status has no handler in {@link WebhookHandlerOptions.on}, including a
