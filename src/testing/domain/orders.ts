@@ -27,7 +27,8 @@ const ADDRESS_FIELDS = [
   'parcel_point_id',
 ] as const;
 const ADDRESS_REQUIRED = ['full_name', 'line1', 'city', 'postal_code', 'country_code'] as const;
-const TOTALS = [
+/** The order totals: integers in cents, each `null` when not given. */
+export const ORDER_TOTALS = [
   'total_price_in_cents',
   'total_net_revenue_in_cents',
   'total_tax_in_cents',
@@ -59,7 +60,7 @@ type OrderFields = Partial<
     | 'currency'
     | 'financial_status'
     | 'payment_method'
-    | (typeof TOTALS)[number]
+    | (typeof ORDER_TOTALS)[number]
   >
 >;
 
@@ -73,7 +74,7 @@ function readFields(f: Fields): OrderFields {
   if (f.has('financial_status'))
     out.financial_status = f.oneOf('financial_status', FINANCIAL_STATUSES) ?? null;
   if (f.has('payment_method')) out.payment_method = f.string('payment_method') ?? null;
-  for (const key of TOTALS) if (f.has(key)) out[key] = f.integer(key) ?? null;
+  for (const key of ORDER_TOTALS) if (f.has(key)) out[key] = f.integer(key) ?? null;
   return out;
 }
 

@@ -6,6 +6,7 @@
  * field at fault, e.g. `orders[3].items[0].sku_id: no SKU with id 9`.
  */
 import { isObject } from '../engine/validation.js';
+import { ORDER_TOTALS } from './orders.js';
 import type {
   MockOrder,
   MockRestockingShipmentV1,
@@ -484,13 +485,6 @@ class IdSequence {
 const SKU_STATUSES = ['active', 'deleted'] as const;
 const ORDER_STATUSES = ['fulfillable', 'unfulfillable', 'fulfilled'] as const;
 const V1_STATUSES = Object.keys(RESTOCKING_STATUSES) as RestockingStatusV1[];
-const ORDER_TOTALS = [
-  'total_price_in_cents',
-  'total_net_revenue_in_cents',
-  'total_tax_in_cents',
-  'total_net_refunds_in_cents',
-  'total_tax_refunds_in_cents',
-] as const;
 
 /** What the records being rebuilt refer to. */
 class Context {
