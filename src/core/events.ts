@@ -58,6 +58,13 @@ export interface RetryEvent extends RequestEventBase {
   readonly reason: RetryReason;
   /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
   readonly status: number | undefined;
+  /** Milliseconds from sending the failed attempt to its failure (its answer read, or the error). */
+  readonly durationMs: number;
+  /**
+   * The rate-limit figures of the failed attempt's answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`,
+   * e.g. on a 429), or `undefined` when no answer came or it carries neither header.
+   */
+  readonly rateLimit: RateLimitInfo | undefined;
   /** Milliseconds the client waits before the next attempt. */
   readonly delayMs: number;
   /** True when the wait is what the server's `Retry-After` asked for, false for the client's backoff. */

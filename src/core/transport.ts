@@ -273,6 +273,7 @@ export class Transport {
       let failure: FulfillmentError;
       let retryable: boolean;
       let retryAfter: number | undefined;
+      let failedRateLimit: RateLimitInfo | undefined;
       let target = url;
       let pending = request(target, init);
       try {
@@ -342,6 +343,7 @@ export class Transport {
           url: target,
         });
         retryable = RETRYABLE_STATUS.has(response.status) && (idempotent || response.status === 429);
+        if (trace) failedRateLimit = rateLimitOf(response.headers);
         if (response.status === 429 || response.status === 503) {
           retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         }
@@ -398,6 +400,8 @@ export class Transport {
           attempt,
           reason,
           status,
+          durationMs: trace.sentAt === 0 ? 0 : trace.endedAt - trace.sentAt,
+          rateLimit: failedRateLimit,
           delayMs: delay,
           fromRetryAfter,
           error: failure,

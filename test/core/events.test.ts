@@ -105,9 +105,13 @@ describe('client events (real server on 127.0.0.1)', () => {
     expect(response.elapsedMs).toBeGreaterThanOrEqual(response.durationMs);
   });
 
-  it('a 429 with Retry-After then a 200: the retry says rate_limited and waits what the server asked', async () => {
+  it('a 429 with Retry-After then a 200: the retry says rate_limited, waits what the server asked and carries the figures', async () => {
     const url = await serve([
-      { status: 429, body: { errors: ['slow down'] }, headers: { 'retry-after': '0.02' } },
+      {
+        status: 429,
+        body: { errors: ['slow down'] },
+        headers: { 'retry-after': '0.02', 'x-rate-limit-used': '100', 'x-rate-limit-max': '100' },
+      },
       { status: 200, body: { ok: true } },
     ]);
     const c = client(url);
@@ -119,7 +123,9 @@ describe('client events (real server on 127.0.0.1)', () => {
       status: 429,
       delayMs: 20,
       fromRetryAfter: true,
+      rateLimit: { used: 100, max: 100 },
     });
+    expect((seen[1]![1] as ClientEvents['retry']).durationMs).toBeGreaterThanOrEqual(0);
     // No rate-limit headers on the answer: no figures.
     expect(seen[3]![1]).toMatchObject({ status: 200, attempt: 2, rateLimit: undefined });
   });
