@@ -7,8 +7,10 @@
  *   node scripts/bundle-size.mjs [--json]
  *
  * Run by `npm test` (after the build) as a check: an app that imports only `verifyWebhook` must get
- * no byte of ky and nothing of the client, the transport, the resources or pagination; an app that imports only
- * the schemas must get no ky either. Sizes are printed as figures, never asserted (they are the
+ * no byte of ky and nothing of the client, the transport, the resources, pagination or the webhook
+ * handler; an app that imports only `createWebhookHandler` must get no byte of ky and nothing of the
+ * client, the transport, the resources or pagination; an app that imports only the schemas must get
+ * no ky either. Sizes are printed as figures, never asserted (they are the
  * bench's job: row B6 of `npm run bench` uses {@link measureBundles}).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { linkDependencies, packPackage, unpackPackage } from './lib/package.mjs'
 export const APPS = {
   whole: "export * from 'merchant-fulfillment';",
   verifyOnly: "export { verifyWebhook } from 'merchant-fulfillment';",
+  handlerOnly: "export { createWebhookHandler } from 'merchant-fulfillment';",
   clientOnly: "export { FulfillmentClient } from 'merchant-fulfillment';",
   schemasOnly: "export * from 'merchant-fulfillment/schemas';",
 };
@@ -37,7 +40,17 @@ export const MARKERS = {
   transport: 'the token must not leave it', // core/transport.ts, redirects
   resources: '/merchant_api/v1/orders', // resources/orders.ts
   pagination: 'There is no next page.', // core/pagination.ts
+  handler: 'handler_failed', // webhooks/handler.ts, its answer when your handler throws
 };
+
+/** The parts of the package a webhook-only app must not bundle, per app (keys of {@link MARKERS}). */
+export const FORBIDDEN = {
+  verifyOnly: ['client', 'transport', 'resources', 'pagination', 'handler'],
+  handlerOnly: ['client', 'transport', 'resources', 'pagination'],
+};
+
+/** How the report names the apps that must stay small. */
+const LABELS = { verifyOnly: 'verifyWebhook only', handlerOnly: 'createWebhookHandler only' };
 
 /**
  * Packs the package, installs it into a temporary consumer (its dependencies linked from this
@@ -89,14 +102,22 @@ export async function measureBundles(apps = APPS) {
 /** The facts `npm test` asserts; returns the problems found. */
 export function treeShakingProblems(results) {
   const problems = [];
-  const verify = results.verifyOnly;
-  if (verify.dependencies.ky) problems.push(`verifyWebhook only: ${verify.dependencies.ky} bytes of ky`);
   for (const part of Object.keys(MARKERS)) {
     if (!results.whole.contains.includes(part)) {
       problems.push(`whole SDK: no ${JSON.stringify(MARKERS[part])}: update the ${part} marker`);
     }
   }
-  for (const part of verify.contains) problems.push(`verifyWebhook only: bundles the ${part}`);
+  for (const [app, parts] of Object.entries(FORBIDDEN)) {
+    const result = results[app];
+    if (!result) {
+      problems.push(`${LABELS[app]}: not measured`);
+      continue;
+    }
+    if (result.dependencies.ky) problems.push(`${LABELS[app]}: ${result.dependencies.ky} bytes of ky`);
+    for (const part of parts) {
+      if (result.contains.includes(part)) problems.push(`${LABELS[app]}: bundles the ${part}`);
+    }
+  }
   if (results.schemasOnly.dependencies.ky) problems.push('schemas only: bundles ky');
   return problems;
 }
@@ -118,5 +139,10 @@ if (isMain(import.meta.url)) {
   const problems = treeShakingProblems(results);
   for (const problem of problems) console.error(`FAIL ${problem}`);
   if (problems.length > 0) process.exit(1);
-  if (!json) console.log('tree-shaking: verifyWebhook alone bundles no ky, client, resources or pagination');
+  if (!json) {
+    console.log(
+      'tree-shaking: verifyWebhook alone bundles no ky, client, transport, resources, pagination or ' +
+        'webhook handler; createWebhookHandler alone no ky, client, transport, resources or pagination',
+    );
+  }
 }

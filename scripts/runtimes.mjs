@@ -23,7 +23,10 @@
  *
  * The consumer project is one `os.tmpdir()` folder (removed at the end, also on Ctrl-C): the tarball
  * of `npm pack --ignore-scripts` installed with its dependencies from the registry, and the smoke
- * files. Each runtime runs `smoke.mjs` there, which loads `require.cjs` for the CommonJS side:
+ * files. Each runtime runs `smoke.mjs` there (the client over the mock, in-process and over a real
+ * server; webhook signing, verification and `createWebhookHandler(...).fetch` from both builds; the
+ * client's events; the error classes; `connectMock` and CORS against the real server), which loads
+ * `require.cjs` for the CommonJS side:
  * - node: `node smoke.mjs`;
  * - bun: `bun run smoke.mjs`;
  * - deno: `deno run --node-modules-dir=manual --allow-net=127.0.0.1 --allow-read=<project>`, and no
@@ -351,6 +354,9 @@ async function main() {
       else if (!lines.some((line) => line.startsWith(expected))) why = `no "${expected}" line`;
       // Every runtime here has node:http: the round trip must have run through a real server too.
       else if (!lines.some((line) => line.includes('mock over fetch+http'))) why = 'no round trip over http';
+      // ... and the new surface: the webhook handler everywhere, connectMock over that server.
+      else if (!lines.some((line) => line.includes('webhook handler'))) why = 'no webhook handler check';
+      else if (!lines.some((line) => line.includes('connectMock, cors'))) why = 'no connectMock round trip';
       const status = why ? 'FAIL' : 'ok';
       results.push({ runtime, status });
       console.log(

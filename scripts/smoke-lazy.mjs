@@ -1,7 +1,7 @@
 // What importing the built package loads, and what its first uses load (part of `npm test`).
 // Importing `merchant-fulfillment` must load neither zod, the schemas, the compiler nor ky: they
-// come with the first webhook verification (zod and one schema, never the compiler) and the first
-// request (everything else). Module loads are recorded with a resolve hook (`module.registerHooks`).
+// come with the first webhook verification (zod and one schema, never the compiler), which the
+// webhook handler (`createWebhookHandler`) does not add to, and the first request (everything else). Module loads are recorded with a resolve hook (`module.registerHooks`).
 import { createServer } from 'node:http';
 import { registerHooks } from 'node:module';
 import { skuBody } from './sku-body.mjs';
@@ -50,6 +50,20 @@ const headers = await sdk.createWebhookHeaders({ body, secret: 'smoke', eventId:
 const event = await sdk.verifyWebhook({ body, headers, secret: 'smoke' });
 if (event.data.id !== 7) throw new Error('smoke-lazy: unexpected webhook payload');
 expect('first verifyWebhook', ['zod', 'schemas']);
+
+const handled = [];
+const handler = sdk.createWebhookHandler({ secret: 'smoke', on: { restocked: (s) => handled.push(s.id) } });
+const delivery = await handler.fetch(
+  new Request('http://127.0.0.1/webhooks', {
+    method: 'POST',
+    body,
+    headers: { ...headers, 'x-service-event-id': 'evt-2' },
+  }),
+);
+if (delivery.status !== 200 || handled.join() !== '7') {
+  throw new Error(`smoke-lazy: the webhook handler answered ${delivery.status}, handled ${handled.join()}`);
+}
+expect('first webhook handled', ['zod', 'schemas']);
 
 const server = createServer((_req, res) => {
   res.writeHead(201, { 'content-type': 'application/json' });

@@ -1,9 +1,20 @@
-// Imports the built ESM entry points and makes one real request through each, against a local server.
+// Imports the built ESM entry points and makes one real request through each, against a local server;
+// then the webhook handler (from the ESM and the CommonJS build) and the client's events against the
+// testing kit's mock.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { FulfillmentClient, FulfillmentError, NotFoundError, VERSION } from 'merchant-fulfillment';
+import {
+  createWebhookHandler,
+  createWebhookHeaders,
+  FulfillmentClient,
+  FulfillmentError,
+  NotFoundError,
+  VERSION,
+} from 'merchant-fulfillment';
 import { SkuSchema } from 'merchant-fulfillment/schemas';
+import { createMockApi } from 'merchant-fulfillment/testing';
 import { skuBody } from './sku-body.mjs';
+import shipment from './webhook-shipment.cjs';
 
 const cjs = createRequire(import.meta.url)('merchant-fulfillment');
 
@@ -53,7 +64,87 @@ try {
   const sku = skuBody;
   if (!SkuSchema.safeParse(sku).success) throw new Error('schemas entry');
   if (SkuSchema.safeParse({ ...sku, id: '1' }).success) throw new Error('schemas entry: no check');
-  console.log(`ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok`);
+  await checkWebhookHandler('ESM build', { createWebhookHandler, createWebhookHeaders });
+  await checkWebhookHandler('CJS build (from ESM)', cjs);
+  await checkClientEvents();
+  console.log(
+    `ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok, ` +
+      'createWebhookHandler ok (ESM and CJS), client events over the mock ok',
+  );
 } finally {
   server.close();
+}
+
+/**
+ * `createWebhookHandler(...).fetch` of one build: a signed delivery is handled (200), the same
+ * event id again is a duplicate (200, handler not called again), a tampered body is refused (400).
+ */
+async function checkWebhookHandler(label, build) {
+  const secret = 'smoke-webhook-secret';
+  const handled = [];
+  const handler = build.createWebhookHandler({
+    secret,
+    on: { delivered: (s) => handled.push(`${s.id} ${s.status}`) },
+    onError: () => {},
+  });
+  const post = (body, headers) =>
+    handler.fetch(new Request('http://127.0.0.1/webhooks', { method: 'POST', body, headers }));
+  const body = JSON.stringify(shipment);
+  const headers = await build.createWebhookHeaders({ body, secret, eventId: 'evt-smoke-1' });
+  const first = await post(body, headers);
+  const firstBody = await first.json();
+  if (first.status !== 200 || firstBody.received !== true || firstBody.duplicate !== undefined) {
+    throw new Error(`${label}: a signed delivery got ${first.status} ${JSON.stringify(firstBody)}`);
+  }
+  if (handled.join() !== `${shipment.id} delivered`) {
+    throw new Error(`${label}: the delivered handler saw ${JSON.stringify(handled)}`);
+  }
+  const again = await post(body, headers);
+  const againBody = await again.json();
+  if (again.status !== 200 || againBody.duplicate !== true || handled.length !== 1) {
+    throw new Error(`${label}: a duplicate got ${again.status} ${JSON.stringify(againBody)}`);
+  }
+  const tampered = body.replace(`"id":${shipment.id}`, `"id":${shipment.id + 1}`);
+  if (tampered === body) throw new Error(`${label}: could not tamper with the body`);
+  const refused = await post(tampered, { ...headers, 'x-service-event-id': 'evt-smoke-2' });
+  const refusedBody = await refused.json();
+  if (refused.status !== 400 || refusedBody.error !== 'signature_mismatch' || handled.length !== 1) {
+    throw new Error(`${label}: a tampered delivery got ${refused.status} ${JSON.stringify(refusedBody)}`);
+  }
+}
+
+/** `client.on` / `once` / `off` emit for a request to the mock (in-process, `api.fetch`). */
+async function checkClientEvents() {
+  const api = createMockApi();
+  try {
+    const client = new FulfillmentClient({
+      apiToken: api.token,
+      baseUrl: api.baseUrl,
+      fetch: api.fetch,
+      logLevel: 'off',
+    });
+    const seen = [];
+    const removed = () => seen.push('a removed listener was called');
+    client
+      .on('request', (e) => seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}`))
+      .once('response', (e) => seen.push(`response ${e.status}`))
+      .on('error', removed)
+      .off('error', removed);
+    await client.warehouses.list();
+    await client.warehouses.list();
+    const expected = [
+      'request GET /merchant_api/v1/warehouses #1',
+      'response 200',
+      'request GET /merchant_api/v1/warehouses #1',
+    ];
+    if (JSON.stringify(seen) !== JSON.stringify(expected)) {
+      throw new Error(`client events: got ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+    }
+    const missing = await client.orders.retrieve(999_999).catch((e) => e);
+    if (!(missing instanceof NotFoundError) || seen.includes('a removed listener was called')) {
+      throw new Error('client events: off() did not remove the error listener');
+    }
+  } finally {
+    await api.close();
+  }
 }

@@ -1,14 +1,15 @@
 // The runtime smoke test, run by scripts/runtimes.mjs under Node, Bun and Deno inside a consumer
 // project that installed the packed package. It checks `import` and `require` of the entry points,
 // a round trip against the testing kit's mock (in-process through `api.fetch`, and through a real
-// server on 127.0.0.1 where the runtime has `node:http`), webhook signing and verification, and the
-// error classes. Every client option is passed, so no environment variable is read (Deno runs it
+// server on 127.0.0.1 where the runtime has `node:http`), webhook signing and verification, the webhook
+// handler (`createWebhookHandler(...).fetch`, from both builds), the client's events, the error
+// classes, and, over the real server, `connectMock` and the server's CORS answers. Every client option is passed, so no environment variable is read (Deno runs it
 // without --allow-env). Prints one line; exits with 1 on any failure.
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import * as sdk from 'merchant-fulfillment';
 import * as schemas from 'merchant-fulfillment/schemas';
-import { createMockApi } from 'merchant-fulfillment/testing';
+import { connectMock, createMockApi, MockControlError } from 'merchant-fulfillment/testing';
 
 const TOKEN = 'smoke-token-5f2c';
 const SKUS = 5;
@@ -163,6 +164,112 @@ async function webhooks(client, cjs) {
   check(error instanceof cjs.sdk.WebhookVerificationError, 'tampered webhook: not the CommonJS class');
   const wrongSecret = await rejection(sdk.verifyWebhook({ body, headers, secret: 'other' }), 'other secret');
   check(wrongSecret.reason === 'signature_mismatch', `wrong secret: reason ${wrongSecret.reason}`);
+
+  for (const [how, build] of [
+    ['import', sdk],
+    ['require', cjs.sdk],
+  ]) {
+    await webhookHandler(how, build, { body, tampered, shipment });
+  }
+  return shipment;
+}
+
+/**
+ * `createWebhookHandler(...).fetch` of one build, given Fetch API `Request`s: a signed delivery is
+ * handled (200) by the handler of its status, the same event id again is a duplicate (200, not
+ * handled again), a tampered body is refused (400, `signature_mismatch`).
+ */
+async function webhookHandler(how, build, { body, tampered, shipment }) {
+  const handled = [];
+  const failures = [];
+  const handler = build.createWebhookHandler({
+    secret: ['an-older-token', TOKEN],
+    on: { shipped: (s, event) => handled.push(`${event.id} ${s.id} ${s.status}`) },
+    onError: (error, context) => failures.push(`${context.stage} ${error?.reason}`),
+  });
+  const eventId = `evt-handler-${how}`;
+  const headers = await build.createWebhookHeaders({ body, secret: TOKEN, eventId });
+  const post = (text, extra = {}) =>
+    handler.fetch(
+      new Request('http://127.0.0.1/webhooks/fulfillment', {
+        method: 'POST',
+        body: text,
+        headers: { ...headers, ...extra },
+      }),
+    );
+  const ok = await post(body);
+  const okBody = await ok.json();
+  check(ok.status === 200 && okBody.received === true, `${how} handler: signed got ${ok.status}`);
+  check(
+    handled.join() === `${eventId} ${shipment.id} shipped`,
+    `${how} handler: handled ${JSON.stringify(handled)}`,
+  );
+  const again = await post(body);
+  const againBody = await again.json();
+  check(
+    again.status === 200 && againBody.duplicate === true,
+    `${how} handler: duplicate got ${again.status}`,
+  );
+  check(handled.length === 1, `${how} handler: a duplicate was handled again`);
+  const refused = await post(tampered, { [sdk.EVENT_ID_HEADER]: `${eventId}-tampered` });
+  const refusedBody = await refused.json();
+  check(
+    refused.status === 400 && refusedBody.error === 'signature_mismatch',
+    `${how} handler: tampered got ${refused.status} ${JSON.stringify(refusedBody)}`,
+  );
+  check(handled.length === 1, `${how} handler: a tampered delivery was handled`);
+  check(
+    failures.join() === 'verification signature_mismatch',
+    `${how} handler: onError told of ${failures.join() || 'nothing'}`,
+  );
+}
+
+/** The client's events: `on`, `once` and `off`, for one request. */
+async function clientEvents(client) {
+  const seen = [];
+  const removed = () => seen.push('removed');
+  client
+    .on('request', (e) => seen.push(`request ${e.attempt}`))
+    .once('response', (e) => seen.push(`response ${e.status}`))
+    .on('error', removed)
+    .off('error', removed);
+  await client.warehouses.list();
+  await client.warehouses.list();
+  const events = seen.join(', ');
+  check(events === 'request 1, response 200, request 1', `client events: ${events}`);
+}
+
+/**
+ * Over the real server: `connectMock` moves the restocking shipment (version 2 name `received`,
+ * answered in the version 1 view, `delivered`) and the client reads it back; an unknown id is a
+ * `MockControlError`; the token shows neither in `JSON.stringify` nor in the error. A preflight to
+ * the server started with `cors` is answered.
+ */
+async function remoteControl(client, server, shipmentId) {
+  const mock = connectMock(server.url, { token: TOKEN, timeoutMs: 10_000 });
+  check(!JSON.stringify(mock).includes(TOKEN), 'connectMock: the token shows in JSON.stringify');
+  const moved = await mock.advanceRestockingShipment(shipmentId, 'received');
+  check(moved.id === shipmentId && moved.status === 'delivered', `connectMock: moved to ${moved.status}`);
+  const read = await client.restockingShipments.v1.retrieve(shipmentId);
+  check(read.status === 'delivered', `connectMock: the client reads ${read.status}`);
+  const missing = await rejection(mock.advanceRestockingShipment(999_999, 'shipped'), 'unknown shipment');
+  check(missing instanceof MockControlError, `connectMock unknown id: ${missing}`);
+  check(
+    missing.code === 'rejected' && missing.status === 404,
+    `connectMock: ${missing.code} ${missing.status}`,
+  );
+  check(!String(missing.message).includes(TOKEN), 'connectMock: the token shows in an error');
+  const preflight = await globalThis.fetch(`${server.url}/merchant_api/v1/skus`, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'http://localhost:5173',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
+  });
+  await preflight.body?.cancel();
+  const allowed = preflight.headers.get('access-control-allow-origin');
+  check(preflight.status === 204 && allowed !== null, `cors preflight: ${preflight.status} ${allowed}`);
 }
 
 /** The error classes: a 404, a 422 from the API, a refused input, across the two builds. */
@@ -211,8 +318,9 @@ async function viaTransport(transport, cjs) {
   try {
     let baseUrl = api.baseUrl;
     let send = api.fetch;
+    let server;
     if (transport === 'http') {
-      const server = await api.listen({ port: 0, host: '127.0.0.1' });
+      server = await api.listen({ port: 0, host: '127.0.0.1', cors: 'http://localhost:5173' });
       baseUrl = server.url;
       send = globalThis.fetch;
     }
@@ -231,13 +339,15 @@ async function viaTransport(transport, cjs) {
     const cjsClient = newClient(cjs.sdk.FulfillmentClient, { baseUrl, fetch, logs });
     try {
       const pages = await roundTrip(client);
-      await webhooks(client, cjs);
+      const shipment = await webhooks(client, cjs);
       await errors(client, cjsClient, cjs, api);
+      await clientEvents(client);
       check(wrong.length === 0, wrong[0]);
       check(logs.length > 0, 'logLevel debug logged nothing');
       check(!logs.some((line) => line.includes(TOKEN)), 'the API token appears in a log line');
       const answered = api.state.requests.length;
       check(sent === answered, `the client sent ${sent} requests, the mock answered ${answered}`);
+      if (server) await remoteControl(client, server, shipment.id);
       return pages;
     } catch (error) {
       if (wrong.length > 0 && error instanceof Error) error.message += ` (and: ${wrong[0]})`;
@@ -264,7 +374,8 @@ try {
     }
   }
   console.log(
-    `ok ${name}: import+require, mock over ${transports.join('+')} (${pages} pages), webhooks, errors`,
+    `ok ${name}: import+require, mock over ${transports.join('+')} (${pages} pages), webhooks, ` +
+      `webhook handler, client events, errors${transports.includes('http') ? ', connectMock, cors' : ''}`,
   );
 } catch (error) {
   console.error(`FAIL ${name}: ${error?.stack ?? error}`);

@@ -7,9 +7,23 @@
  * kit, which fails at run time: its top-level await makes it ERR_REQUIRE_ASYNC_MODULE).
  */
 import { expectTypeOf } from 'expect-type';
-import { type APIPromise, FulfillmentClient, type Order, type Sku } from 'merchant-fulfillment';
+import {
+  type APIPromise,
+  createWebhookHandler,
+  FulfillmentClient,
+  type Order,
+  type RetryEvent,
+  type Sku,
+  type WebhookHandler,
+} from 'merchant-fulfillment';
 import { OrderSchema, SkuSchema } from 'merchant-fulfillment/schemas';
-import type { MockApi } from 'merchant-fulfillment/testing' with { 'resolution-mode': 'import' };
+import type {
+  MockApi,
+  MockConnection,
+  MockRestockingShipmentV1,
+  MockSeed,
+  MockStateFile,
+} from 'merchant-fulfillment/testing' with { 'resolution-mode': 'import' };
 import type { HttpHandler } from 'msw' with { 'resolution-mode': 'import' };
 
 const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
@@ -25,5 +39,35 @@ export async function mock(): Promise<MockApi> {
   const api = createMockApi();
   expectTypeOf(api).toEqualTypeOf<MockApi>();
   expectTypeOf(api.handlers).toEqualTypeOf<HttpHandler[]>();
+  expectTypeOf(api.exportState()).toEqualTypeOf<MockStateFile>();
   return api;
+}
+
+// The webhook handler, from the `require` declarations.
+const handler = createWebhookHandler({
+  secret: 'token',
+  on: { delivered: (s) => expectTypeOf(s.status).toEqualTypeOf<'delivered'>() },
+});
+expectTypeOf(handler).toEqualTypeOf<WebhookHandler>();
+// @ts-expect-error: 'received' is version 2's name; the webhook calls it 'delivered'
+createWebhookHandler({ secret: 'token', on: { received: () => {} } });
+
+// The client's events.
+client.on('retry', (e) => {
+  expectTypeOf(e).toEqualTypeOf<RetryEvent>();
+  return e.delayMs;
+});
+// @ts-expect-error: not an event of the client
+client.on('retrying', () => {});
+
+// A mock in another process, and fixtures, through the dynamic import.
+export async function remote(): Promise<MockConnection> {
+  const { connectMock, createMockApi } = await import('merchant-fulfillment/testing');
+  const seed: MockSeed = { skus: [{ name: 'Mug', merchant_sku_id: 'MUG' }] };
+  const api = createMockApi({ seed });
+  const mock = connectMock('http://127.0.0.1:4010', { token: api.token });
+  expectTypeOf(mock.advanceRestockingShipment(1, 'received')).toEqualTypeOf<
+    Promise<MockRestockingShipmentV1>
+  >();
+  return mock;
 }
