@@ -3,7 +3,8 @@
  * another process (`merchant-fulfillment-mock`, or `api.listen()` elsewhere). Its methods are the
  * in-process control methods ({@link MockControlMethods}), async, with the same arguments and
  * results. Plain `fetch` only (the kit never loads ky); the token travels only in the
- * `Authorization` header and never shows in an error, `JSON.stringify` or `util.inspect`.
+ * `Authorization` header and never shows in an error, `JSON.stringify` or `util.inspect`. An
+ * argument refused is described in the error only by its type, or a string by its length.
  */
 import type { MockReturnOptions } from './domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
@@ -14,12 +15,21 @@ import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
-  MOCK_COLLECTIONS,
+  checkDeliveriesQuery,
+  checkStateQuery,
+  describeValue,
   type MockCollectionName,
   type MockControlMethods,
   type MockControlRouteInfo,
+  type MockDeliveriesPage,
+  type MockDeliveriesQuery,
+  type MockRemoteFaultHandle,
+  type MockStateCollectionsQuery,
   type MockStatePage,
+  type MockStateQuery,
 } from './faces/control.js';
+
+export type { MockRemoteFaultHandle, MockStateCollectionsQuery, MockStateQuery } from './faces/control.js';
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
@@ -94,32 +104,13 @@ export class MockControlError extends Error {
   }
 }
 
-/** A fault injected through a connection (see {@link MockConnection.injectFault}). */
-export interface MockRemoteFaultHandle {
-  /** The fault's id (as {@link MockConnection.faults} lists it). */
-  readonly id: number;
-  /** Removes the fault: `true` when it was in force, `false` when it was already used up or removed. */
-  remove(): Promise<boolean>;
-}
-
-/** The query of {@link MockConnection.state} for one list of the snapshot. */
-export interface MockStateQuery<C extends MockCollectionName> {
-  /** The list to read. */
-  collection: C;
-  /** The page, from 1. Default 1. */
-  page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
-  limit?: number;
-}
-
-/** The query of {@link MockConnection.state} for several lists of the snapshot (each paginated). */
-export interface MockStateCollectionsQuery<C extends MockCollectionName> {
-  /** The lists to read. */
-  collections: readonly C[];
-  /** The page of each list, from 1. Default 1. */
-  page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
-  limit?: number;
+/** Options of one long call of a connection (`flushWebhooks`). */
+export interface MockCallOptions {
+  /**
+   * Time-out of this call in milliseconds, the answer's body included (an integer >= 1). Default:
+   * the connection's `timeoutMs`.
+   */
+  timeoutMs?: number;
 }
 
 /** What a connection shows to `JSON.stringify` and `util.inspect`: never the token. */
@@ -164,20 +155,49 @@ export interface MockConnection extends MockControlMethods<true> {
   faults(): Promise<FaultSummary[]>;
   /** Removes every fault in force; resolves with how many there were. */
   clearFaults(): Promise<number>;
-  /** Waits until no webhook delivery is in flight; resolves with every delivery, oldest first. */
-  flushWebhooks(): Promise<MockWebhookDelivery[]>;
-  /** The webhook deliveries so far, oldest first. */
+  /**
+   * Waits until no webhook delivery is in flight; resolves with every delivery, oldest first
+   * (`options.timeoutMs` overrides the connection's time-out for this call: the wait can be long).
+   */
+  flushWebhooks(query?: undefined, options?: MockCallOptions): Promise<MockWebhookDelivery[]>;
+  /**
+   * Waits until no webhook delivery is in flight; resolves with a page of those matching `query`
+   * (`status`, `eventId`, `url`, `page`, `limit`).
+   */
+  flushWebhooks(query: MockDeliveriesQuery, options?: MockCallOptions): Promise<MockDeliveriesPage>;
+  /**
+   * The webhook deliveries so far, oldest first — the in-process mock's `api.deliveries` property
+   * (or `api.readDeliveries()`), as a method. The same as {@link MockConnection.readDeliveries}.
+   */
   deliveries(): Promise<MockWebhookDelivery[]>;
+  /** A page of the webhook deliveries matching `query`, oldest first. */
+  deliveries(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
+  /** Every webhook delivery so far, oldest first (the name the in-process mock shares). */
+  readDeliveries(): Promise<MockWebhookDelivery[]>;
+  /** A page of the webhook deliveries matching `query`, oldest first. */
+  readDeliveries(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
   /** Sends again the deliveries that were given up (all, or those matching `filter`). */
   redeliverWebhooks(filter?: MockRedeliverFilter): Promise<MockWebhookDelivery[]>;
   /** Back to the initial state. */
   reset(): Promise<void>;
-  /** Every record of the mock (the whole snapshot: large after a long test; prefer a query). */
+  /**
+   * Every record of the mock (the whole snapshot: large after a long test; prefer a query) — the
+   * in-process mock's `api.state` property (or `api.readState()`), as a method. The same as
+   * {@link MockConnection.readState}.
+   */
   state(): Promise<MockStateSnapshot>;
   /** One page of one list of the snapshot, oldest record first. */
   state<C extends MockCollectionName>(query: MockStateQuery<C>): Promise<MockStatePage<C>>;
   /** One page of each list named. */
   state<C extends MockCollectionName>(
+    query: MockStateCollectionsQuery<C>,
+  ): Promise<{ [K in C]: MockStatePage<K> }>;
+  /** Every record of the mock (the name the in-process mock shares); see {@link MockConnection.state}. */
+  readState(): Promise<MockStateSnapshot>;
+  /** One page of one list of the snapshot, oldest record first. */
+  readState<C extends MockCollectionName>(query: MockStateQuery<C>): Promise<MockStatePage<C>>;
+  /** One page of each list named. */
+  readState<C extends MockCollectionName>(
     query: MockStateCollectionsQuery<C>,
   ): Promise<{ [K in C]: MockStatePage<K> }>;
   /** Every control route of the mock (`GET /__mock/`). */
@@ -194,11 +214,37 @@ function argumentError(method: string, argument: string, problem: string): MockC
   });
 }
 
-/** A short description of a value, for messages (a string only by length: it may be a secret). */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return value.length <= 40 ? `'${value}'` : 'a long string';
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
+/** A short description of a value, for messages (a string only by its length: it may be a secret). */
+const shown = describeValue;
+
+/** A `refuse` for the checks shared with the control routes: an `invalid_argument` error. */
+function refuseFor(method: string): (field: string, problem: string) => never {
+  return (field, problem) => {
+    throw argumentError(method, field, problem);
+  };
+}
+
+/** The query string of a deliveries query (with `page`, so the answer is always a page). */
+function deliveriesSearch(method: string, query: unknown): string {
+  const checked = checkDeliveriesQuery(query, refuseFor(method));
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(checked)) params.set(key, String(value));
+  if (!params.has('page')) params.set('page', '1');
+  return params.toString();
+}
+
+/** The time-out of one call: `options.timeoutMs`, else `fallback`. */
+function callTimeout(method: string, options: unknown, fallback: number): number {
+  if (options === undefined) return fallback;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw argumentError(method, 'options', `must be an object, got ${shown(options)}`);
+  }
+  const { timeoutMs } = options as MockCallOptions;
+  if (timeoutMs === undefined) return fallback;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw argumentError(method, 'options.timeoutMs', `must be an integer >= 1, got ${shown(timeoutMs)}`);
+  }
+  return timeoutMs;
 }
 
 function positiveId(method: string, name: string, value: unknown): number {
@@ -212,21 +258,6 @@ function optionalObject(method: string, name: string, value: unknown): void {
   if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw argumentError(method, name, `must be an object, got ${shown(value)}`);
   }
-}
-
-function pageNumber(name: string, value: unknown, max: number): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw argumentError('state', name, `must be an integer from 1 to ${max}, got ${shown(value)}`);
-  }
-}
-
-function collection(name: string, value: unknown): MockCollectionName {
-  const found = MOCK_COLLECTIONS.find((c) => c === value);
-  if (found === undefined) {
-    throw argumentError('state', name, `must be one of ${MOCK_COLLECTIONS.join(', ')}, got ${shown(value)}`);
-  }
-  return found;
 }
 
 /** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */
@@ -255,7 +286,7 @@ function rootUrl(url: unknown): string {
     throw argumentError('connectMock', 'url', `must be an absolute http(s) URL, got ${shown(String(url))}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw argumentError('connectMock', 'url', `must be an http(s) URL, got ${shown(parsed.protocol)}`);
+    throw argumentError('connectMock', 'url', `must be an http(s) URL, got '${parsed.protocol}'`);
   }
   if (parsed.username || parsed.password) {
     throw argumentError(
@@ -369,12 +400,45 @@ class Connection implements MockConnection {
     return (await this.#call<{ removed: number }>('DELETE', '/__mock/faults')).removed;
   }
 
-  async flushWebhooks(): Promise<MockWebhookDelivery[]> {
-    return (await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/flush')).data;
+  flushWebhooks(query?: undefined, options?: MockCallOptions): Promise<MockWebhookDelivery[]>;
+  flushWebhooks(query: MockDeliveriesQuery, options?: MockCallOptions): Promise<MockDeliveriesPage>;
+  flushWebhooks(query?: MockDeliveriesQuery, options?: MockCallOptions): Promise<unknown> {
+    const method = 'flushWebhooks';
+    return this.#later(async () => {
+      const timeoutMs = callTimeout(method, options, this.#timeoutMs);
+      if (query === undefined) {
+        const all = await this.#call<{ data: MockWebhookDelivery[] }>(
+          'POST',
+          '/__mock/webhooks/flush',
+          undefined,
+          timeoutMs,
+        );
+        return all.data;
+      }
+      const search = deliveriesSearch(method, query);
+      return this.#call('POST', `/__mock/webhooks/flush?${search}`, undefined, timeoutMs);
+    });
   }
 
-  async deliveries(): Promise<MockWebhookDelivery[]> {
-    return (await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries')).data;
+  deliveries(): Promise<MockWebhookDelivery[]>;
+  deliveries(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
+  deliveries(query?: MockDeliveriesQuery): Promise<unknown> {
+    return this.#deliveries('deliveries', query);
+  }
+
+  readDeliveries(): Promise<MockWebhookDelivery[]>;
+  readDeliveries(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
+  readDeliveries(query?: MockDeliveriesQuery): Promise<unknown> {
+    return this.#deliveries('readDeliveries', query);
+  }
+
+  #deliveries(method: string, query: MockDeliveriesQuery | undefined): Promise<unknown> {
+    return this.#later(async () => {
+      if (query === undefined) {
+        return (await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries')).data;
+      }
+      return this.#call('GET', `/__mock/deliveries?${deliveriesSearch(method, query)}`);
+    });
   }
 
   redeliverWebhooks(filter: MockRedeliverFilter = {}): Promise<MockWebhookDelivery[]> {
@@ -406,29 +470,28 @@ class Connection implements MockConnection {
   state(
     query?: MockStateQuery<MockCollectionName> | MockStateCollectionsQuery<MockCollectionName>,
   ): Promise<unknown> {
+    return this.#state('state', query);
+  }
+
+  readState(): Promise<MockStateSnapshot>;
+  readState<C extends MockCollectionName>(query: MockStateQuery<C>): Promise<MockStatePage<C>>;
+  readState<C extends MockCollectionName>(
+    query: MockStateCollectionsQuery<C>,
+  ): Promise<{ [K in C]: MockStatePage<K> }>;
+  readState(
+    query?: MockStateQuery<MockCollectionName> | MockStateCollectionsQuery<MockCollectionName>,
+  ): Promise<unknown> {
+    return this.#state('readState', query);
+  }
+
+  #state(method: string, query: unknown): Promise<unknown> {
     return this.#later(() => {
       if (query === undefined) return this.#call('GET', '/__mock/state');
-      optionalObject('state', 'query', query);
+      const { names, one, page, limit } = checkStateQuery(query, refuseFor(method));
       const params = new URLSearchParams();
-      if ('collections' in query) {
-        if (!Array.isArray(query.collections) || query.collections.length === 0) {
-          throw argumentError(
-            'state',
-            'collections',
-            `must be a non-empty array, got ${shown(query.collections)}`,
-          );
-        }
-        params.set(
-          'collections',
-          query.collections.map((c, i) => collection(`collections[${i}]`, c)).join(','),
-        );
-      } else {
-        params.set('collection', collection('collection', (query as { collection?: unknown }).collection));
-      }
-      pageNumber('page', query.page, 1_000_000_000);
-      pageNumber('limit', query.limit, 1000);
-      if (query.page !== undefined) params.set('page', String(query.page));
-      if (query.limit !== undefined) params.set('limit', String(query.limit));
+      params.set(one ? 'collection' : 'collections', names.join(','));
+      params.set('page', String(page));
+      params.set('limit', String(limit));
       return this.#call('GET', `/__mock/state?${params}`);
     });
   }
@@ -448,14 +511,14 @@ class Connection implements MockConnection {
   }
 
   /** Sends one control request and reads its JSON answer (`undefined` for an empty one). */
-  async #call<T>(method: string, route: string, body?: unknown): Promise<T> {
+  async #call<T>(method: string, route: string, body?: unknown, timeoutMs = this.#timeoutMs): Promise<T> {
     const label = `${method} ${route}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.#token}`,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -470,7 +533,7 @@ class Connection implements MockConnection {
     } catch (error) {
       if (isTimeout(error) || signal.aborted) {
         throw new MockControlError(
-          `The mock at ${this.baseUrl} did not answer ${label} within ${this.#timeoutMs} ms`,
+          `The mock at ${this.baseUrl} did not answer ${label} within ${timeoutMs} ms`,
           { code: 'timeout', route: label },
         );
       }

@@ -18,6 +18,7 @@ export {
   type ConnectMockOptions,
   connectMock,
   DEFAULT_CONTROL_TIMEOUT_MS,
+  type MockCallOptions,
   type MockConnection,
   type MockConnectionFetch,
   type MockConnectionSummary,
@@ -73,7 +74,12 @@ export type { FaultSummary as MockFaultSummary, MockFault, MockFaultHandle } fro
 export type { JsonObject, JsonValue } from './engine/json.js';
 export type { MockRateLimit } from './engine/rate-limit.js';
 export type { MockRequestEvent, MockRequestLogEntry } from './engine/request-log.js';
-export type { MockRedeliverFilter, MockWebhookRetry } from './engine/webhook-delivery.js';
+export {
+  MOCK_DELIVERY_STATUSES,
+  type MockDeliveryStatus,
+  type MockRedeliverFilter,
+  type MockWebhookRetry,
+} from './engine/webhook-delivery.js';
 export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './faces/cli.js';
 export { COMMANDS, COMMANDS_USAGE, type CommandIo, runCommand } from './faces/commands.js';
 export {
@@ -82,6 +88,9 @@ export {
   type MockControlAnswer,
   type MockControlMethods,
   type MockControlRouteInfo,
+  type MockDeliveriesPage,
+  type MockDeliveriesQuery,
+  type MockInjectedFault,
   type MockStatePage,
   type MockStatePagination,
 } from './faces/control.js';

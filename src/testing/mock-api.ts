@@ -28,8 +28,20 @@ import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-de
 import {
   answerControl,
   type ControlTarget,
+  checkDeliveriesQuery,
+  checkStateQuery,
+  deliveriesPage,
   isControlPath,
+  isPublicControlRoute,
+  type MockCollectionName,
   type MockControlMethods,
+  type MockDeliveriesPage,
+  type MockDeliveriesQuery,
+  type MockStateCollectionsQuery,
+  type MockStatePage,
+  type MockStateQuery,
+  type Refuse,
+  stateQueryAnswer,
 } from './faces/control.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
 import type { MockListenOptions, MockServer } from './faces/listen.js';
@@ -74,18 +86,54 @@ export interface MockApi extends MockControlMethods {
    * `handlers`, control methods); later status changes are delivered as usual.
    */
   close(): Promise<void>;
-  /** A snapshot of every record (fresh copies at each read). */
+  /**
+   * A snapshot of every record (fresh copies at each read). A property here; a connection
+   * (`connectMock`) has the method `state()` instead. The name both share is
+   * {@link MockApi.readState} (`api.readState()` is this snapshot).
+   */
   readonly state: MockStateSnapshot;
+  /**
+   * The whole snapshot (as {@link MockApi.state}), or one page of the lists a query names — the
+   * connection's `readState()` / `state()`, answered at once. Throws a `TypeError` naming the
+   * field for a bad query (`readState: limit must be an integer from 1 to 1000, got 0`).
+   */
+  readState(): MockStateSnapshot;
+  /** One page of one list of the snapshot, oldest record first. */
+  readState<C extends MockCollectionName>(query: MockStateQuery<C>): MockStatePage<C>;
+  /** One page of each list named. */
+  readState<C extends MockCollectionName>(
+    query: MockStateCollectionsQuery<C>,
+  ): { [K in C]: MockStatePage<K> };
   /**
    * The whole state as one JSON-serializable value (records, id counters, warehouses; not the
    * request log, faults or deliveries): save it, and start a mock from it with
    * `createMockApi({ initialState })`. Fresh copies at each call.
    */
   exportState(): MockStateFile;
-  /** Copies of the webhook deliveries so far, oldest first. */
+  /**
+   * Copies of the webhook deliveries so far, oldest first. A property here; a connection
+   * (`connectMock`) has the method `deliveries()` instead. The name both share is
+   * {@link MockApi.readDeliveries} (`api.readDeliveries()` is this list).
+   */
   readonly deliveries: MockWebhookDelivery[];
-  /** Resolves once every webhook delivery in flight has finished (delivered or out of attempts). */
-  flushWebhooks(): Promise<void>;
+  /**
+   * Every webhook delivery (as {@link MockApi.deliveries}), or a page of those matching `query`
+   * (`eventId`, `url`, `status`, `page`, `limit`) — the connection's `readDeliveries()` /
+   * `deliveries()`, answered at once. Throws a `TypeError` naming the field for a bad query.
+   */
+  readDeliveries(): MockWebhookDelivery[];
+  /** A page of the webhook deliveries matching `query`, oldest first. */
+  readDeliveries(query: MockDeliveriesQuery): MockDeliveriesPage;
+  /**
+   * Resolves once every webhook delivery in flight has finished (delivered or out of attempts),
+   * with every delivery, oldest first (as a connection's `flushWebhooks()`).
+   */
+  flushWebhooks(): Promise<MockWebhookDelivery[]>;
+  /**
+   * Resolves once every webhook delivery in flight has finished, with a page of those matching
+   * `query`. A bad query rejects at once with a `TypeError` naming the field.
+   */
+  flushWebhooks(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
   /**
    * Moves a restocking shipment to `status` (a version 1 or version 2 name; `received` = `delivered`)
    * as the warehouse would, and sends the webhook when the status changes. Moving to `restocked`
@@ -129,8 +177,12 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/** Methods that change nothing: requests with them do not call `onChange`. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
+function refuseIn(method: string): Refuse {
+  return (field, problem) => {
+    throw new TypeError(`${method}: ${field} ${problem}`);
+  };
+}
 
 /**
  * Creates a stateful in-memory mock of the whole Merchant API.
@@ -261,18 +313,13 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
     epoch: () => epoch,
     route: createApiRouter(config),
-    onRequest:
-      options?.onRequest || onChange
-        ? (event) => {
-            try {
-              options?.onRequest?.(event);
-            } finally {
-              if (!SAFE_METHODS.has(event.method)) changed();
-            }
-          }
-        : undefined,
+    onRequest: options?.onRequest,
+    // Only a 2xx answer of a mutating API route: refused requests change nothing. The control
+    // routes tell of their changes through the control methods (advance, fulfil, return, reset).
+    onChange: onChange ? changed : undefined,
     sideDoor: {
       owns: isControlPath,
+      isPublic: isPublicControlRoute,
       answer: (method, path, body, search) => answerControl(control, method, path, body, search),
     },
   });
@@ -317,7 +364,22 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     get deliveries(): MockWebhookDelivery[] {
       return dispatcher.deliveries();
     },
-    flushWebhooks: () => dispatcher.flush(),
+    readState: ((query?: unknown) => {
+      if (query === undefined) return state();
+      return stateQueryAnswer(state(), checkStateQuery(query, refuseIn('readState')));
+    }) as MockApi['readState'],
+    readDeliveries: ((query?: unknown) => {
+      if (query === undefined) return dispatcher.deliveries();
+      return deliveriesPage(dispatcher.deliveries(), checkDeliveriesQuery(query, refuseIn('readDeliveries')));
+    }) as MockApi['readDeliveries'],
+    flushWebhooks: (async (query?: unknown) => {
+      // The query is checked first: a mistake rejects at once, not after the wait.
+      const checked =
+        query === undefined ? undefined : checkDeliveriesQuery(query, refuseIn('flushWebhooks'));
+      await dispatcher.flush();
+      const all = dispatcher.deliveries();
+      return checked === undefined ? all : deliveriesPage(all, checked);
+    }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
       const view = advance(id, status, quantities);
       if (!view) throw new Error(`No restocking shipment with id ${id}`);

@@ -6,9 +6,12 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   MockApi,
+  MockCallOptions,
   MockCollectionName,
   MockConnection,
   MockControlMethods,
+  MockDeliveriesPage,
+  MockDeliveriesQuery,
   MockFaultHandle,
   MockOrder,
   MockRemoteFaultHandle,
@@ -23,6 +26,7 @@ import { connectMock } from '../../src/testing/index.js';
 type Shared = keyof MockControlMethods;
 
 declare const connection: MockConnection;
+declare const api: MockApi;
 
 describe('MockConnection and MockApi', () => {
   it('share the control methods: same parameters, the connection resolving with the same results', () => {
@@ -36,6 +40,10 @@ describe('MockConnection and MockApi', () => {
       | 'clearFaults'
       | 'redeliverWebhooks'
       | 'reset'
+      | 'injectFault'
+      | 'flushWebhooks'
+      | 'readDeliveries'
+      | 'readState'
     >();
     type Same<K extends Shared> = [Parameters<MockApi[K]>, Awaited<ReturnType<MockConnection[K]>>];
     expectTypeOf<Same<'advanceRestockingShipment'>>().toEqualTypeOf<
@@ -62,6 +70,55 @@ describe('MockConnection and MockApi', () => {
     expectTypeOf<Same<'reset'>>().toEqualTypeOf<
       [Parameters<MockConnection['reset']>, ReturnType<MockApi['reset']>]
     >();
+  });
+
+  it('injectFault, flushWebhooks, readDeliveries and readState are shared too', () => {
+    // injectFault: the same argument; the handle differs (live in-process, removed by a call remotely).
+    expectTypeOf<Parameters<MockApi['injectFault']>>().toEqualTypeOf<
+      Parameters<MockConnection['injectFault']>
+    >();
+    expectTypeOf(api.injectFault({ path: '/x' })).toEqualTypeOf<MockFaultHandle>();
+    // flushWebhooks: a promise of the same result on both sides, with or without a query.
+    expectTypeOf(api.flushWebhooks()).toEqualTypeOf<Promise<MockWebhookDelivery[]>>();
+    expectTypeOf(connection.flushWebhooks()).toEqualTypeOf<Promise<MockWebhookDelivery[]>>();
+    const query: MockDeliveriesQuery = {
+      status: 'failed',
+      url: 'https://shop.example/hooks',
+      page: 2,
+      limit: 10,
+    };
+    expectTypeOf(api.flushWebhooks(query)).toEqualTypeOf<Promise<MockDeliveriesPage>>();
+    expectTypeOf(connection.flushWebhooks(query)).toEqualTypeOf<Promise<MockDeliveriesPage>>();
+    // Only the connection takes a per-call time-out.
+    expectTypeOf(connection.flushWebhooks(undefined, { timeoutMs: 60_000 })).toEqualTypeOf<
+      Promise<MockWebhookDelivery[]>
+    >();
+    expectTypeOf<MockCallOptions['timeoutMs']>().toEqualTypeOf<number | undefined>();
+    // readDeliveries / readState: the in-process answer, and the connection's promise of it.
+    expectTypeOf(api.readDeliveries()).toEqualTypeOf<MockWebhookDelivery[]>();
+    expectTypeOf(connection.readDeliveries()).toEqualTypeOf<Promise<MockWebhookDelivery[]>>();
+    expectTypeOf(api.readDeliveries(query)).toEqualTypeOf<MockDeliveriesPage>();
+    expectTypeOf(connection.readDeliveries(query)).toEqualTypeOf<Promise<MockDeliveriesPage>>();
+    expectTypeOf(connection.deliveries(query)).toEqualTypeOf<Promise<MockDeliveriesPage>>();
+    expectTypeOf(api.readState()).toEqualTypeOf<MockStateSnapshot>();
+    expectTypeOf(connection.readState()).toEqualTypeOf<Promise<MockStateSnapshot>>();
+    expectTypeOf(api.readState({ collection: 'orders' })).toEqualTypeOf<MockStatePage<'orders'>>();
+    expectTypeOf(connection.readState({ collection: 'orders' })).toEqualTypeOf<
+      Promise<MockStatePage<'orders'>>
+    >();
+    expectTypeOf(api.readState({ collections: ['skus', 'orders'] })).toEqualTypeOf<{
+      skus: MockStatePage<'skus'>;
+      orders: MockStatePage<'orders'>;
+    }>();
+    expectTypeOf(connection.readState({ collections: ['skus', 'orders'] })).resolves.toEqualTypeOf<{
+      skus: MockStatePage<'skus'>;
+      orders: MockStatePage<'orders'>;
+    }>();
+    // The properties stay: the same values the reads give.
+    expectTypeOf(api.state).toEqualTypeOf<MockStateSnapshot>();
+    expectTypeOf(api.deliveries).toEqualTypeOf<MockWebhookDelivery[]>();
+    // @ts-expect-error an unknown delivery status
+    void api.readDeliveries({ status: 'lost' });
   });
 
   it('every result of the connection is a promise', () => {

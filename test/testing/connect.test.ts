@@ -273,7 +273,7 @@ describe('connectMock against api.listen()', () => {
     const cases: [Promise<unknown>, string, RegExp][] = [
       [mock.fulfillOrder(-1), 'id', /^fulfillOrder: id must be a positive integer, got -1$/],
       [mock.fulfillOrder(1.5), 'id', /got 1\.5/],
-      [mock.fulfillOrder('7' as never), 'id', /got '7'/],
+      [mock.fulfillOrder('7' as never), 'id', /got a string of 1 character$/],
       [
         mock.advanceRestockingShipment(1, '' as never),
         'status',
@@ -366,12 +366,21 @@ describe('connectMock against api.listen()', () => {
 });
 
 /** Reads the child's stdout until `pattern` matches (bounded). */
+/** Everything each child process has written to stdout so far. */
+const outputs = new WeakMap<ChildProcess, string>();
+
+/** What `child` has written to stdout so far (as read by {@link waitFor}). */
+function output(child: ChildProcess): string {
+  return outputs.get(child) ?? '';
+}
+
 function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
   return new Promise((resolvePromise, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got: ${out}`)), ms);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
+      outputs.set(child, out);
       const match = out.match(pattern);
       if (match) {
         clearTimeout(timer);
@@ -384,6 +393,90 @@ function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<Reg
     });
   });
 }
+
+describe('connectMock: the reads and flush with a query, a per-call time-out', () => {
+  test('deliveries, readDeliveries and flushWebhooks take the query of the control routes', async () => {
+    const { shipment } = await inbound();
+    await mock.advanceRestockingShipment(shipment.id, 'arrived');
+    await mock.flushWebhooks(); // the first given up (500, 500)
+    receiverStatus = 204;
+    await mock.advanceRestockingShipment(shipment.id, 'processing');
+    const all = await mock.flushWebhooks(undefined, { timeoutMs: 5_000 });
+    expect(all.map((d) => [d.status, d.delivered])).toEqual([
+      ['arrived', false],
+      ['processing', true],
+    ]);
+    expect(await mock.readDeliveries()).toEqual(all);
+    expect(await mock.deliveries()).toEqual(all);
+    expect(all).toEqual(api.deliveries);
+
+    const failed = await mock.deliveries({ status: 'failed' });
+    expect(failed).toEqual({
+      data: [all[0]],
+      pagination: { current_page: 1, page_count: 1, item_count: 1, items_per_page: 50 },
+    });
+    expect(await mock.readDeliveries({ status: 'failed' })).toEqual(api.readDeliveries({ status: 'failed' }));
+    // An empty query is a page too (page 1 of every delivery).
+    expect((await mock.readDeliveries({})).pagination.item_count).toBe(2);
+    const second = await mock.flushWebhooks({ url: all[1]!.url, page: 2, limit: 1 }, { timeoutMs: 5_000 });
+    expect(second.data).toEqual([all[1]]);
+    expect(second.pagination).toEqual({ current_page: 2, page_count: 2, item_count: 2, items_per_page: 1 });
+    expect((await mock.flushWebhooks({ eventId: all[1]!.eventId })).data).toEqual([all[1]]);
+
+    expect(await mock.readState()).toEqual(api.state);
+    expect(await mock.readState({ collection: 'skus' })).toEqual(api.readState({ collection: 'skus' }));
+    expect(await mock.readState({ collections: ['skus', 'restockingShipments'], limit: 1 })).toEqual(
+      api.readState({ collections: ['skus', 'restockingShipments'], limit: 1 }),
+    );
+
+    const cases: [Promise<unknown>, string, RegExp][] = [
+      [
+        mock.deliveries({ status: SECRET as never }),
+        'status',
+        /^deliveries: status must be one of delivered, failed, pending, got a string of 22 characters$/,
+      ],
+      [
+        mock.readDeliveries({ limit: 1001 }),
+        'limit',
+        /^readDeliveries: limit must be an integer from 1 to 1000, got 1001$/,
+      ],
+      [mock.flushWebhooks({ page: 0 }), 'page', /^flushWebhooks: page must be an integer/],
+      [
+        mock.flushWebhooks(undefined, { timeoutMs: 0 }),
+        'options.timeoutMs',
+        /must be an integer >= 1, got 0$/,
+      ],
+      [
+        mock.readState({ collection: 'nope' as never }),
+        'collection',
+        /^readState: collection must be one of/,
+      ],
+    ];
+    for (const [promise, argument, message] of cases) {
+      const error = await failure(promise);
+      expect(error).toMatchObject({ code: 'invalid_argument', argument });
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  test('flushWebhooks({ timeoutMs }) overrides the connection’s time-out for that call only', async () => {
+    const silent = await startServer(() => {}); // accepts, never answers
+    try {
+      const slow = connectMock(silent.url, { token: SECRET, timeoutMs: 20_000 });
+      const timeout = await failure(slow.flushWebhooks(undefined, { timeoutMs: 50 }));
+      expect(timeout).toMatchObject({ code: 'timeout', route: 'POST /__mock/webhooks/flush' });
+      expect(timeout.message).toBe(
+        `The mock at ${silent.url} did not answer POST /__mock/webhooks/flush within 50 ms`,
+      );
+      const paged = await failure(slow.flushWebhooks({ status: 'failed' }, { timeoutMs: 30 }));
+      expect(paged.route).toBe('POST /__mock/webhooks/flush?status=failed&page=1');
+      expect(paged.message).toMatch(/within 30 ms$/);
+      expect(slow.toJSON().timeoutMs).toBe(20_000);
+    } finally {
+      await silent.close();
+    }
+  });
+});
 
 describe('connectMock against the merchant-fulfillment-mock bin in a child process', () => {
   let sandbox = '';
@@ -418,14 +511,82 @@ describe('connectMock against the merchant-fulfillment-mock bin in a child proce
     if (sandbox) rmSync(sandbox, { recursive: true, force: true });
   });
 
+  /**
+   * Starts the bin with `args` and resolves with its URL once it has printed its LAST startup line
+   * (`last`: `State file: …` with `--state`, else `Control routes: …`), complete with its newline:
+   * the output may arrive in any chunks, and a line cut short must not be read.
+   */
+  async function startBin(
+    args: string[],
+    last = /^State file: [^\n]*\n/m,
+  ): Promise<{ proc: ChildProcess; url: string }> {
+    const proc = spawn(process.execPath, [join(sandbox, 'bin/merchant-fulfillment-mock.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    await waitFor(proc, last);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output(proc))?.[1];
+    expect(url).toBeDefined();
+    return { proc, url: url! };
+  }
+
+  /** Sends SIGTERM to `proc` by its pid and resolves with its exit code (bounded wait). */
+  function stop(proc: ChildProcess): Promise<number | null> {
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error('the mock did not exit after SIGTERM')), 10_000);
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        resolvePromise(code);
+      });
+      process.kill(proc.pid!, 'SIGTERM');
+    });
+  }
+
+  test('--state survives a restart: stopped by SIGTERM (exit 0), started again, records and ids kept', async () => {
+    const stateFile = join(sandbox, 'state.json');
+    rmSync(stateFile, { force: true });
+    const args = ['--port', '0', '--token', TOKEN, '--state', stateFile, '--quiet'];
+    const first = await startBin(args);
+    const remote = connectMock(first.url, { token: TOKEN });
+    const sdk = new FulfillmentClient({ apiToken: remote.token, baseUrl: remote.baseUrl, maxRetries: 0 });
+    const sku = await sdk.skus.create({ name: 'Mug', merchant_sku_id: 'MUG' });
+    const inbound = await sdk.restockingShipments.v1.create({
+      warehouse_id: 1,
+      restocking_shipment_items: [{ sku_id: sku.id, announced_quantity: 2 }],
+    });
+    await remote.advanceRestockingShipment(inbound.id, 'restocked');
+    const order = await sdk.orders.create({
+      merchant_order_id: 'O-1',
+      shipping_address: ADDRESS,
+      items: [{ merchant_item_id: 'O-1-1', sku_id: sku.id, quantity: 1, price_per_unit_in_cents: 900 }],
+    });
+    const shipment = await remote.fulfillOrder(order.id);
+    const before = await remote.state({ collection: 'orders' });
+    expect(before.data.map((o) => [o.id, o.status])).toEqual([[order.id, 'fulfilled']]);
+    expect(await stop(first.proc)).toBe(0);
+
+    const second = await startBin(args);
+    expect(output(second.proc)).toMatch(/State file: .* \(loaded;/);
+    const again = connectMock(second.url, { token: TOKEN });
+    expect(await again.state({ collection: 'orders' })).toEqual(before);
+    const shipments = await again.readState({ collection: 'shipments' });
+    expect(shipments.data).toEqual([shipment]);
+    // New ids continue after the saved ones.
+    const sdk2 = new FulfillmentClient({ apiToken: again.token, baseUrl: again.baseUrl, maxRetries: 0 });
+    const next = await sdk2.orders.create({
+      merchant_order_id: 'O-2',
+      shipping_address: ADDRESS,
+      items: [{ merchant_item_id: 'O-2-1', sku_id: sku.id, quantity: 1, price_per_unit_in_cents: 900 }],
+    });
+    expect(next.id).toBe(order.id + 1);
+    expect((await sdk2.skus.create({ name: 'Cup', merchant_sku_id: 'CUP' })).id).toBe(sku.id + 1);
+    expect((await again.state({ collection: 'orders' })).pagination.item_count).toBe(2);
+    expect(await stop(second.proc)).toBe(0);
+  });
+
   test('drives the mock the CLI started: client writes, remote control, state, reset', async () => {
-    child = spawn(
-      process.execPath,
-      [join(sandbox, 'bin/merchant-fulfillment-mock.mjs'), '--port', '0', '--token', TOKEN],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    const remote = connectMock(url!, { token: TOKEN });
+    const { url } = await startBin(['--port', '0', '--token', TOKEN], /^Control routes: [^\n]*\n/m);
+    const remote = connectMock(url, { token: TOKEN });
     const sdk = new FulfillmentClient({ apiToken: remote.token, baseUrl: remote.baseUrl, maxRetries: 0 });
     const sku = await sdk.skus.create({ name: 'Mug', merchant_sku_id: 'MUG' });
     const shipment = await sdk.restockingShipments.v1.create({

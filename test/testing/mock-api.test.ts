@@ -62,12 +62,12 @@ describe('closing abandons webhook deliveries in flight', () => {
     await sendWebhook(api);
     await until(() => hook.requests.length === 1);
     const socketClosed = new Promise<boolean>((r) => hook.requests[0]!.socket.once('close', () => r(true)));
-    const started = performance.now();
     await server.close();
-    expect(await within(api.flushWebhooks(), 1000, 'still in flight')).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // flushWebhooks() resolves with the deliveries, as a connection's does.
+    const flushed = await within(api.flushWebhooks(), 1000, 'still in flight');
+    expect(flushed).toEqual(api.deliveries);
     expect(await within(socketClosed, 1000, false)).toBe(true);
-    expect(api.deliveries).toEqual([
+    expect(flushed).toEqual([
       expect.objectContaining({
         attempts: 1,
         statusCodes: [],
@@ -132,5 +132,147 @@ describe('closing abandons webhook deliveries in flight', () => {
     await api.close();
     expect(await pending).toBeInstanceOf(TypeError);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('onChange: only when the state may have changed', () => {
+  test('refused requests (401, 404, 405, 400, 422, 429, a fault answering instead) do not call it', async () => {
+    let changes = 0;
+    const api = testApi({
+      rateLimit: { requests: 4, perMs: 60_000 },
+      onChange: () => {
+        changes += 1;
+      },
+    });
+    const refused: [string, string, unknown, string | null, number][] = [
+      ['POST', '/merchant_api/v1/skus', { name: 'A', merchant_sku_id: 'A' }, null, 401],
+      ['POST', '/merchant_api/v1/skus', { name: 'A', merchant_sku_id: 'A' }, 'wrong-token', 401],
+      ['POST', '/__mock/reset', undefined, null, 401],
+      ['POST', '/__mock/orders/1/fulfill', undefined, 'wrong-token', 401],
+      ['POST', '/__mock/orders/99/fulfill', undefined, TOKEN, 404],
+      ['POST', '/__mock/restocking_shipments/1/advance', { status: 'nope' }, TOKEN, 422],
+      ['DELETE', '/__mock/faults/7', undefined, TOKEN, 404],
+      ['POST', '/merchant_api/v1/nope', {}, TOKEN, 404],
+      ['PATCH', '/merchant_api/v1/warehouses', {}, TOKEN, 405],
+      ['POST', '/merchant_api/v1/skus', { name: 'A' }, TOKEN, 422],
+    ];
+    for (const [method, path, body, token, status] of refused) {
+      const answer = await mockRequest(api, method, path, body, token);
+      expect(answer.status, `${method} ${path}`).toBe(status);
+    }
+    expect((await mockRequest(api, 'POST', '/merchant_api/v1/skus', '{"name":')).status).toBe(400);
+    // The rate limit (4 a minute; 401s and control routes do not count) is used up by now: 429.
+    expect(
+      (await mockRequest(api, 'POST', '/merchant_api/v1/skus', { name: 'B', merchant_sku_id: 'B' })).status,
+    ).toBe(429);
+    expect(changes).toBe(0);
+
+    api.reset();
+    expect(changes).toBe(1);
+    api.injectFault({ path: '/merchant_api/v1/skus', status: 500, times: 1 });
+    expect(
+      (await mockRequest(api, 'POST', '/merchant_api/v1/skus', { name: 'A', merchant_sku_id: 'A' })).status,
+    ).toBe(500);
+    expect(changes).toBe(1);
+  });
+
+  test('a 2xx of a mutating API route calls it, an `after` fault too; successful control actions and reset', async () => {
+    let changes = 0;
+    const api = testApi({
+      onChange: () => {
+        changes += 1;
+      },
+    });
+    expect(
+      (await mockRequest(api, 'POST', '/merchant_api/v1/skus', { name: 'A', merchant_sku_id: 'A' })).status,
+    ).toBe(201);
+    expect(changes).toBe(1);
+    // The request is handled (the SKU stored), then the fault answers: the state did change.
+    api.injectFault({ path: '/merchant_api/v1/skus', status: 503, times: 1, after: true });
+    expect(
+      (await mockRequest(api, 'POST', '/merchant_api/v1/skus', { name: 'B', merchant_sku_id: 'B' })).status,
+    ).toBe(503);
+    expect(api.state.skus).toHaveLength(2);
+    expect(changes).toBe(2);
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus')).status).toBe(200);
+    expect(changes).toBe(2);
+    const shipment = await mockRequest(api, 'POST', '/merchant_api/v1/restocking_shipments', {
+      warehouse_id: 1,
+      restocking_shipment_items: [{ sku_id: 1, announced_quantity: 1 }],
+    });
+    expect(changes).toBe(3);
+    const advanced = await mockRequest(
+      api,
+      'POST',
+      `/__mock/restocking_shipments/${shipment.body.id}/advance`,
+      {
+        status: 'arrived',
+      },
+    );
+    expect(advanced.status).toBe(200);
+    expect(changes).toBe(4);
+    expect((await mockRequest(api, 'POST', '/__mock/reset')).status).toBe(204);
+    expect(changes).toBe(5);
+  });
+});
+
+describe('the reads a connection shares, in-process', () => {
+  test('flushWebhooks() resolves with the deliveries; readDeliveries and readState take the same queries', async () => {
+    let status = 500;
+    const api = testApi({
+      webhooks: ['https://shop.example/a', 'https://shop.example/b'],
+      webhookRetry: { attempts: 1, initialDelayMs: 1 },
+      webhookFetch: async (input) =>
+        new Response(null, { status: String(input).endsWith('/b') ? 204 : status }),
+    });
+    await sendWebhook(api);
+    const all = await api.flushWebhooks();
+    expect(all).toEqual(api.deliveries);
+    expect(all.map((d) => [d.url, d.delivered])).toEqual([
+      ['https://shop.example/a', false],
+      ['https://shop.example/b', true],
+    ]);
+    expect(api.readDeliveries()).toEqual(api.deliveries);
+    const failed = api.readDeliveries({ status: 'failed' });
+    expect(failed.data.map((d) => d.url)).toEqual(['https://shop.example/a']);
+    expect(failed.pagination).toEqual({ current_page: 1, page_count: 1, item_count: 1, items_per_page: 50 });
+    expect(api.readDeliveries({ url: 'https://shop.example/b', limit: 1 }).data).toEqual([all[1]]);
+    expect(api.readDeliveries({ eventId: all[0]!.eventId }).data).toEqual([all[0]]);
+    status = 204;
+    api.redeliverWebhooks();
+    const flushed = await api.flushWebhooks({ status: 'delivered', page: 2, limit: 1 });
+    expect(flushed.data.map((d) => d.url)).toEqual(['https://shop.example/b']);
+    expect(flushed.pagination).toEqual({ current_page: 2, page_count: 2, item_count: 2, items_per_page: 1 });
+
+    expect(api.readState()).toEqual(api.state);
+    expect(api.readState({ collection: 'skus', limit: 1 })).toEqual({
+      data: api.state.skus,
+      pagination: { current_page: 1, page_count: 1, item_count: 1, items_per_page: 1 },
+    });
+    const two = api.readState({ collections: ['skus', 'orders'] });
+    expect(Object.keys(two)).toEqual(['skus', 'orders']);
+    expect(two.orders.data).toEqual([]);
+  });
+
+  test('a bad query throws a TypeError naming the method and the field (a string only by its length)', async () => {
+    const api = testApi();
+    expect(() => api.readDeliveries({ status: TOKEN as never })).toThrow(
+      new TypeError(
+        'readDeliveries: status must be one of delivered, failed, pending, got a string of 13 characters',
+      ),
+    );
+    expect(() => api.readDeliveries({ limit: 0 })).toThrow(
+      /^readDeliveries: limit must be an integer from 1 to 1000, got 0$/,
+    );
+    expect(() => api.readDeliveries({ colour: 'red' } as never)).toThrow(
+      /^readDeliveries: colour unknown parameter/,
+    );
+    expect(() => api.readState({ collection: 'nope' as never })).toThrow(
+      /^readState: collection must be one of skus, orders, .*, got a string of 4 characters$/,
+    );
+    expect(() => api.readState({ collections: [] })).toThrow(
+      /^readState: collections must be a non-empty array/,
+    );
+    await expect(api.flushWebhooks({ page: -1 })).rejects.toThrow(/^flushWebhooks: page must be an integer/);
   });
 });

@@ -2,8 +2,13 @@
  * The request pipeline: turns one transport-neutral request into a result and logs it. Order of
  * checks for every API request: injected fault → response latency → authentication (401) → rate
  * limit (429) → route (404 / 405) → JSON body (400) → the route's handler (2xx / 404 / 422).
- * Requests on the side door (the control routes) go: authentication (401) → their own answer, with
- * no fault, latency, rate limit or log.
+ * Requests on the side door (the control routes) go: authentication (401, except for the routes it
+ * says are public) → their own answer, with no fault, latency, rate limit or log.
+ *
+ * `onChange` is told when a request may have changed the state: a route handler answered 2xx to a
+ * method other than `GET` / `HEAD` / `OPTIONS` (also when an `after` fault then answers instead).
+ * Refused requests (401, 404, 405, 400, 422, 429, a fault answering instead) do not tell it; the
+ * side door tells of its own changes.
  *
  * Before all of that, every request's body is held to the limits of `engine/json.ts`: over
  * `MAX_BODY_BYTES` (10 MiB) is `413` at once (not logged, as the HTTP server answers it); a JSON
@@ -47,6 +52,8 @@ export interface Epoch<S> {
 export interface SideDoor {
   /** Whether the side door answers this path. */
   owns(path: string): boolean;
+  /** Whether this request may be answered without a valid token (documentation only). */
+  isPublic(method: string, path: string): boolean;
   /**
    * Answers an authenticated request; `body.bad` says the body was not JSON, `search` is the query
    * string without `?`.
@@ -73,7 +80,15 @@ export interface PipelineSetup<S> {
    * it was, its status and duration.
    */
   onRequest?: ((event: MockRequestEvent) => void) | undefined;
+  /**
+   * Told after an API route handler answered 2xx to a method other than `GET` / `HEAD` /
+   * `OPTIONS`: the state may have changed (errors it throws are ignored).
+   */
+  onChange?: (() => void) | undefined;
 }
+
+/** Methods that change nothing. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -189,6 +204,13 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       body: body.value,
       id: match.id,
     });
+    if (result.status >= 200 && result.status < 300 && !SAFE_METHODS.has(request.method)) {
+      try {
+        setup.onChange?.();
+      } catch {
+        // A failing listener does not change the answer.
+      }
+    }
     const answered = { ...result, headers: { ...headers, ...result.headers } };
     return answered.status === 404 && match.id > 0
       ? withHint(answered, `no record with id ${match.id} (${request.method} ${request.path})`)
@@ -204,7 +226,8 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const body = parseBody(request);
     const token = BEARER.exec(request.authorization ?? '')?.[1];
     if (setup.sideDoor.owns(request.path)) {
-      if (token === undefined || !tokens.has(token)) {
+      const known = token !== undefined && tokens.has(token);
+      if (!known && !setup.sideDoor.isPublic(request.method, request.path)) {
         return withHint(unauthorized(), authHint(request.authorization, token));
       }
       try {

@@ -65,6 +65,24 @@ export interface MockRedeliverFilter {
   url?: string;
 }
 
+/**
+ * Where a delivery stands: `delivered` (a 2xx answer), `failed` (given up: out of attempts, or
+ * abandoned by `close()` / `reset()`; `redeliverWebhooks()` can send it again) or `pending` (an
+ * attempt in flight or a retry waiting).
+ */
+export type MockDeliveryStatus = 'delivered' | 'failed' | 'pending';
+
+/** Every {@link MockDeliveryStatus}. */
+export const MOCK_DELIVERY_STATUSES: readonly MockDeliveryStatus[] = ['delivered', 'failed', 'pending'];
+
+/** Where `delivery` stands (see {@link MockDeliveryStatus}). */
+export function deliveryStatus(
+  delivery: Pick<WebhookDelivery, 'delivered' | 'finished'>,
+): MockDeliveryStatus {
+  if (delivery.delivered) return 'delivered';
+  return delivery.finished ? 'failed' : 'pending';
+}
+
 /** A `fetch` as the dispatcher calls it. */
 export type DeliveryFetch = (input: string, init: RequestInit) => Promise<Response>;
 

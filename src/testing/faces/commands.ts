@@ -16,8 +16,14 @@ import type { MockReturnReason } from '../domain/resources.js';
 import type { MockQuantities, MockRestockQuantities } from '../domain/restocking.js';
 import type { RestockingStatusV1, RestockingStatusV2 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
-import type { MockRedeliverFilter } from '../engine/webhook-delivery.js';
-import { MOCK_COLLECTIONS, type MockCollectionName, type MockStatePage } from './control.js';
+import { MOCK_DELIVERY_STATUSES, type MockRedeliverFilter } from '../engine/webhook-delivery.js';
+import {
+  MOCK_COLLECTIONS,
+  type MockCollectionName,
+  type MockDeliveriesPage,
+  type MockDeliveriesQuery,
+  type MockStatePage,
+} from './control.js';
 
 /** The mock URL used without `--url` or `FULFILLMENT_MOCK_URL`. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
@@ -51,8 +57,12 @@ Commands:
   fulfil <order-id>                 fulfil an order (alias: fulfill)
   return <order-id>                 record a return of a fulfilled order
       [--reason <reason>] [--carrier <name>] [--item <sku_id>=<quantity>]...
-  flush-webhooks                    wait until no webhook delivery is in flight
-  deliveries                        list the webhook deliveries
+  flush-webhooks [filters] [--timeout <ms>]
+                                    wait until no webhook delivery is in flight
+                                    (--timeout: how long to wait, default 30000)
+  deliveries [filters]              list the webhook deliveries
+      filters: [--status delivered|failed|pending] [--event-id <id>] [--receiver <url>]
+               [--page <n>] [--limit <n>] (a page of 50 by default once one is given)
   redeliver [--event-id <id>] [--receiver <url>]
                                     send again the deliveries that were given up
   faults                            list the faults in force
@@ -99,8 +109,8 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   fulfil: [],
   fulfill: [],
   return: ['reason', 'carrier', 'item'],
-  'flush-webhooks': [],
-  deliveries: [],
+  'flush-webhooks': ['status', 'event-id', 'receiver', 'page', 'limit', 'timeout'],
+  deliveries: ['status', 'event-id', 'receiver', 'page', 'limit'],
   redeliver: ['event-id', 'receiver'],
   faults: [],
   'clear-faults': [],
@@ -202,6 +212,36 @@ function deliverySummary(deliveries: readonly MockWebhookDelivery[]): string {
   const pending = deliveries.filter((d) => !d.finished).length;
   const failed = deliveries.length - delivered - pending;
   return `${plural(deliveries.length, 'webhook delivery').replace('deliverys', 'deliveries')}: ${delivered} delivered, ${failed} given up, ${pending} in flight`;
+}
+
+/** The deliveries query of the filter options, or `undefined` when none is given. */
+function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery | undefined {
+  const query: MockDeliveriesQuery = {};
+  const status = single(parsed, 'status');
+  if (status !== undefined) {
+    const known = MOCK_DELIVERY_STATUSES.find((s) => s === status);
+    if (known === undefined) usage(`--status must be one of ${MOCK_DELIVERY_STATUSES.join(', ')}`);
+    query.status = known;
+  }
+  const eventId = single(parsed, 'event-id');
+  if (eventId !== undefined) query.eventId = eventId;
+  const receiver = single(parsed, 'receiver');
+  if (receiver !== undefined) query.url = receiver;
+  const page = single(parsed, 'page');
+  if (page !== undefined) query.page = count(page, '--page', 1);
+  const limit = single(parsed, 'limit');
+  if (limit !== undefined) query.limit = count(limit, '--limit', 1);
+  return Object.keys(query).length > 0 ? query : undefined;
+}
+
+/** The outcome of a list of deliveries, or of a page of them. */
+function deliveriesOutcome(answer: MockWebhookDelivery[] | MockDeliveriesPage): Outcome {
+  if (Array.isArray(answer)) return { result: answer, line: deliverySummary(answer) };
+  const p = answer.pagination;
+  return {
+    result: answer,
+    line: `Page ${p.current_page}/${Math.max(p.page_count, 1)} (${answer.data.length} of ${p.item_count} matching): ${deliverySummary(answer.data)}`,
+  };
 }
 
 /** A command's result and its one readable line. */
@@ -329,12 +369,18 @@ async function run(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
   positionalCount(parsed, []);
   switch (parsed.command) {
     case 'flush-webhooks': {
-      const deliveries = await mock.flushWebhooks();
-      return { result: deliveries, line: deliverySummary(deliveries) };
+      const query = deliveriesQuery(parsed);
+      const rawTimeout = single(parsed, 'timeout');
+      const options = rawTimeout === undefined ? {} : { timeoutMs: count(rawTimeout, '--timeout', 1) };
+      return deliveriesOutcome(
+        query === undefined
+          ? await mock.flushWebhooks(undefined, options)
+          : await mock.flushWebhooks(query, options),
+      );
     }
     case 'deliveries': {
-      const deliveries = await mock.deliveries();
-      return { result: deliveries, line: deliverySummary(deliveries) };
+      const query = deliveriesQuery(parsed);
+      return deliveriesOutcome(query === undefined ? await mock.deliveries() : await mock.deliveries(query));
     }
     case 'faults': {
       const faults = await mock.faults();

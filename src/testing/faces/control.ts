@@ -2,13 +2,15 @@
  * The control routes: the mock's control methods over HTTP, under `/__mock/` (outside
  * `/merchant_api/`), so that a client in any language can drive the mock through either face
  * (`connectMock` is the typed client of these routes). They need a valid `Authorization: Bearer
- * <token>` like the API, and are not subject to faults, latency or the rate limit, nor recorded in
- * the request log. `GET /__mock/` lists them, from the table below (`ROUTES`), so the list cannot
- * drift from what is served.
+ * <token>` like the API — all but the index `GET /__mock/` (and `GET /__mock`), which lists static
+ * documentation only (no record, no token) so that the URL the command line prints opens in a
+ * browser. They are not subject to faults, latency or the rate limit, nor recorded in the request
+ * log. `GET /__mock/` lists them, from the table below (`ROUTES`), so the list cannot drift from
+ * what is served.
  *
  * | route | body | answer |
  * |---|---|---|
- * | `GET /__mock/` | — | 200, `{ routes: [{ method, path, body, answers, description }…] }` |
+ * | `GET /__mock/` (no token needed) | — | 200, `{ routes: [{ method, path, body, query, answers, description }…] }` |
  * | `POST /__mock/restocking_shipments/{id}/advance` | `{ status, arrived?, damaged?, missing? }` | 200, the v1 shipment |
  * | `POST /__mock/orders/{id}/fulfill` | — | 201, the shipment |
  * | `POST /__mock/orders/{id}/returns` | `{ items?, reason?, carrier? }` | 201, the return |
@@ -17,8 +19,10 @@
  * | `DELETE /__mock/faults` | — | 200, `{ removed }` (every fault in force) |
  * | `DELETE /__mock/faults/{id}` | — | 200, `{ removed: 1 }` |
  * | `POST /__mock/reset` | — | 204 |
- * | `GET /__mock/deliveries` | — | 200, `{ data: [delivery…] }` |
+ * | `GET /__mock/deliveries` | — | 200, `{ data: [delivery…] }` (every one) |
+ * | `GET /__mock/deliveries?status=failed&url=…&eventId=…&page=2&limit=50` | — | 200, `{ data, pagination }` |
  * | `POST /__mock/webhooks/flush` | — | 200, `{ data: [delivery…] }` once none is in flight |
+ * | `POST /__mock/webhooks/flush?status=failed&page=1` | — | 200, `{ data, pagination }` once none is in flight |
  * | `POST /__mock/webhooks/redeliver` | `{ eventId?, url? }` | 200, `{ data: [delivery re-queued…] }` |
  * | `GET /__mock/state` | — | 200, the state snapshot |
  * | `GET /__mock/state?collection=orders&page=2&limit=50` | — | 200, `{ data, pagination }` |
@@ -27,7 +31,8 @@
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
  * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
  * each message is `<field>: <what is wrong>`, e.g. `items[0].quantity: must be an integer >= 1`;
- * or a move the mock refuses). Terse answers (`not found`, `method not allowed`, `bad request`)
+ * or a move the mock refuses). A string received is described only by its length (`got a string
+ * of 14 characters`): it may be a secret sent by mistake. Terse answers (`not found`, `method not allowed`, `bad request`)
  * carry the precise reason in the mock-only `x-mock-hint` header.
  */
 
@@ -35,6 +40,7 @@ import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
 import { type MockRestockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
 import {
+  RESTOCKING_STATUSES,
   type RestockingStatusV1,
   type RestockingStatusV2,
   restockingStatus,
@@ -42,13 +48,18 @@ import {
 } from '../domain/restocking-status.js';
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
-import type { FaultSummary, MockFault } from '../engine/faults.js';
+import type { FaultSummary, MockFault, MockFaultHandle } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import { matchPath, type RouteOf } from '../engine/router.js';
 import { isObject } from '../engine/validation.js';
-import type { MockRedeliverFilter } from '../engine/webhook-delivery.js';
+import {
+  deliveryStatus,
+  MOCK_DELIVERY_STATUSES,
+  type MockDeliveryStatus,
+  type MockRedeliverFilter,
+} from '../engine/webhook-delivery.js';
 
 /** The path prefix of the control routes. */
 export const CONTROL_PREFIX = '/__mock/';
@@ -71,6 +82,7 @@ export interface ControlTarget {
   clearFaults(): number;
   reset(): void;
   deliveries(): MockWebhookDelivery[];
+  /** Resolves once no webhook delivery is in flight. */
   flush(): Promise<void>;
   /** Re-queues the given-up deliveries matching `filter`; returns them. */
   redeliver(filter: MockRedeliverFilter): MockWebhookDelivery[];
@@ -83,10 +95,75 @@ export interface ControlTarget {
  */
 export type MockControlAnswer<T, Remote extends boolean> = Remote extends true ? Promise<T> : T;
 
+/** A fault injected through a connection (see `MockConnection.injectFault`). */
+export interface MockRemoteFaultHandle {
+  /** The fault's id (as `faults()` lists it). */
+  readonly id: number;
+  /** Removes the fault: `true` when it was in force, `false` when it was already used up or removed. */
+  remove(): Promise<boolean>;
+}
+
+/**
+ * The handle `injectFault` gives: the in-process {@link MockFaultHandle} (live counters, removed at
+ * once) or, through a connection, a {@link MockRemoteFaultHandle} (its id; removed by a call).
+ */
+export type MockInjectedFault<Remote extends boolean> = Remote extends true
+  ? Promise<MockRemoteFaultHandle>
+  : MockFaultHandle;
+
+/** The query of `readState` / `state` for one list of the snapshot. */
+export interface MockStateQuery<C extends MockCollectionName> {
+  /** The list to read. */
+  collection: C;
+  /** The page, from 1. Default 1. */
+  page?: number;
+  /** Records per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/** The query of `readState` / `state` for several lists of the snapshot (each paginated). */
+export interface MockStateCollectionsQuery<C extends MockCollectionName> {
+  /** The lists to read. */
+  collections: readonly C[];
+  /** The page of each list, from 1. Default 1. */
+  page?: number;
+  /** Records per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/**
+ * Which webhook deliveries to read, and which page of them (`GET /__mock/deliveries?…`,
+ * `readDeliveries(query)`, `flushWebhooks(query)`). Every filter given must match.
+ */
+export interface MockDeliveriesQuery {
+  /** Only the delivery of this event (`x-service-event-id`). */
+  eventId?: string;
+  /** Only the deliveries to this receiver URL. */
+  url?: string;
+  /** Only the deliveries in this state (see {@link MockDeliveryStatus}). */
+  status?: MockDeliveryStatus;
+  /** The page, from 1. Default 1. */
+  page?: number;
+  /** Deliveries per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/** A page of the webhook deliveries that match a {@link MockDeliveriesQuery}, oldest first. */
+export interface MockDeliveriesPage {
+  /** The deliveries of the page (with their bodies). */
+  data: MockWebhookDelivery[];
+  /** Where the page lies among the deliveries that match. */
+  pagination: MockStatePagination;
+}
+
 /**
  * The control methods the in-process mock (`MockApi`, `Remote` false) and a connection to a running
  * mock (`MockConnection`, `Remote` true) share: the same arguments and results, the connection's
- * wrapped in a promise.
+ * wrapped in a promise. Two differences remain, as far as a remote allows: `injectFault` gives a
+ * live handle in-process and a {@link MockRemoteFaultHandle} remotely; and the in-process
+ * `api.state` / `api.deliveries` are properties while a connection's `state()` / `deliveries()` are
+ * methods — `readState()` / `readDeliveries()` are the names both share. A connection's
+ * `flushWebhooks` also takes a per-call `{ timeoutMs }`.
  */
 export interface MockControlMethods<Remote extends boolean = false> {
   /** Moves a restocking shipment to `status` and returns its version 1 view. */
@@ -110,6 +187,40 @@ export interface MockControlMethods<Remote extends boolean = false> {
   redeliverWebhooks(filter?: MockRedeliverFilter): MockControlAnswer<MockWebhookDelivery[], Remote>;
   /** Back to the initial state. */
   reset(): MockControlAnswer<void, Remote>;
+  /**
+   * Adds a fault (see {@link MockFault}). In-process: a {@link MockFaultHandle} (live counters,
+   * `remove()` at once); through a connection: a {@link MockRemoteFaultHandle} (a RegExp `path` is
+   * sent as its source, and one with flags is refused).
+   */
+  injectFault(fault: MockFault): MockInjectedFault<Remote>;
+  /**
+   * Waits until no webhook delivery is in flight (delivered or given up), then resolves with every
+   * delivery, oldest first — a promise in-process too.
+   */
+  flushWebhooks(): Promise<MockWebhookDelivery[]>;
+  /** Waits until no webhook delivery is in flight, then resolves with a page of those matching `query`. */
+  flushWebhooks(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
+  /**
+   * Every webhook delivery so far, oldest first (copies). The in-process mock also has the property
+   * `api.deliveries` (the same list); a connection's `deliveries()` is this method.
+   */
+  readDeliveries(): MockControlAnswer<MockWebhookDelivery[], Remote>;
+  /** A page of the webhook deliveries matching `query`, oldest first. */
+  readDeliveries(query: MockDeliveriesQuery): MockControlAnswer<MockDeliveriesPage, Remote>;
+  /**
+   * Every record of the mock (the whole snapshot: large after a long test; prefer a query). The
+   * in-process mock also has the property `api.state` (the same snapshot); a connection's `state()`
+   * is this method.
+   */
+  readState(): MockControlAnswer<MockStateSnapshot, Remote>;
+  /** One page of one list of the snapshot, oldest record first. */
+  readState<C extends MockCollectionName>(
+    query: MockStateQuery<C>,
+  ): MockControlAnswer<MockStatePage<C>, Remote>;
+  /** One page of each list named. */
+  readState<C extends MockCollectionName>(
+    query: MockStateCollectionsQuery<C>,
+  ): MockControlAnswer<{ [K in C]: MockStatePage<K> }, Remote>;
 }
 
 /** The lists of the state snapshot, by name (`GET /__mock/state?collection=<name>`). */
@@ -198,15 +309,32 @@ function bad(field: string, problem: string): never {
   throw new BadControl(`${field}: ${problem}`);
 }
 
-/** A short description of a JSON value, for messages (strings only by length: they may be secrets). */
-function got(value: JsonValue | undefined): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'got null';
-  if (Array.isArray(value)) return 'got an array';
-  if (typeof value === 'object') return 'got an object';
-  if (typeof value === 'string') return value.length <= 40 ? `got '${value}'` : 'got a long string';
-  return `got ${String(value)}`;
+/**
+ * A short description of a value, for messages: a string only by its length (`a string of 7
+ * characters`), never its text, since it may be a secret sent by mistake (a token as `status`).
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string')
+    return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/** `got <description>` of a JSON value (`missing` for none), for messages. */
+function got(value: JsonValue | undefined): string {
+  return value === undefined ? 'missing' : `got ${describeValue(value)}`;
+}
+
+/** A query parameter's text described for a message: digits as they are, other text by length only. */
+function gotParam(raw: string): string {
+  return /^-?\d{1,12}$/.test(raw) ? `got '${raw}'` : `got ${describeValue(raw)}`;
+}
+
+/** Reports a problem of an argument or parameter (`field`) and throws. */
+export type Refuse = (field: string, problem: string) => never;
 
 /** The body as an object (an empty body is `{}`), with only the `allowed` fields. */
 function objectBody(body: JsonValue | undefined, allowed: readonly string[]): Record<string, JsonValue> {
@@ -223,6 +351,11 @@ function isInteger(value: JsonValue | undefined, min: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min;
 }
 
+/** Every status name an advance accepts (version 1, then the version 2 names that differ). */
+const STATUS_NAMES = [
+  ...new Set(Object.entries(RESTOCKING_STATUSES).flatMap(([v1, row]) => [v1, row.v2])),
+].join(', ');
+
 /** `status` and the restock quantities of an advance body. */
 function advanceArgs(body: Record<string, JsonValue>): {
   status: string;
@@ -234,9 +367,9 @@ function advanceArgs(body: Record<string, JsonValue>): {
   let next: RestockingStatusV1;
   try {
     next = toV1Status(status);
-  } catch (error) {
-    const message = (error as Error).message;
-    bad('status', message.charAt(0).toLowerCase() + message.slice(1));
+  } catch {
+    // The domain's message quotes the name: say which names exist, and the one sent only by length.
+    bad('status', `must be a version 1 or version 2 status (${STATUS_NAMES}), ${got(status)}`);
   }
   const out: Record<string, unknown> = {};
   for (const name of RESTOCK_FIGURES) {
@@ -388,7 +521,7 @@ function queryInteger(query: URLSearchParams, name: string, fallback: number, ma
   const raw = query.get(name);
   if (raw === null) return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    bad(name, `must be an integer from 1 to ${max}, got '${raw.slice(0, 40)}'`);
+    bad(name, `must be an integer from 1 to ${max}, ${gotParam(raw)}`);
   }
   return Number(raw);
 }
@@ -399,7 +532,7 @@ const STATE_PARAMS = ['collection', 'collections', 'page', 'limit'];
 function collectionName(raw: string, param: string): MockCollectionName {
   const name = MOCK_COLLECTIONS.find((c) => c === raw.trim());
   if (name === undefined)
-    bad(param, `unknown collection '${raw.slice(0, 40)}' (expected ${MOCK_COLLECTIONS.join(', ')})`);
+    bad(param, `unknown collection, ${gotParam(raw)} (expected ${MOCK_COLLECTIONS.join(', ')})`);
   return name;
 }
 
@@ -420,6 +553,163 @@ function statePage(
       items_per_page: limit,
     },
   };
+}
+
+/** The parameters of a deliveries query. */
+const DELIVERIES_PARAMS = ['eventId', 'url', 'status', 'page', 'limit'];
+
+/** An integer from 1 to `max`, or `undefined`; `refuse` names `field` otherwise. */
+function pageParam(value: unknown, field: string, max: number, refuse: Refuse): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    refuse(field, `must be an integer from 1 to ${max}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** Whether `value` is a plain object (not null, not an array). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A {@link MockDeliveriesQuery} checked field by field (from JS, or parsed from a query string):
+ * `refuse` is called with the field and what is wrong with it.
+ */
+export function checkDeliveriesQuery(query: unknown, refuse: Refuse): MockDeliveriesQuery {
+  if (!isRecord(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+  for (const key of Object.keys(query)) {
+    if (!DELIVERIES_PARAMS.includes(key)) {
+      refuse(key, `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
+    }
+  }
+  const out: MockDeliveriesQuery = {};
+  for (const key of ['eventId', 'url'] as const) {
+    const value = query[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') {
+      refuse(key, `must be a non-empty string, got ${describeValue(value)}`);
+    }
+    out[key] = value;
+  }
+  const { status } = query;
+  if (status !== undefined) {
+    const known = MOCK_DELIVERY_STATUSES.find((s) => s === status);
+    if (known === undefined) {
+      refuse('status', `must be one of ${MOCK_DELIVERY_STATUSES.join(', ')}, got ${describeValue(status)}`);
+    }
+    out.status = known;
+  }
+  const page = pageParam(query.page, 'page', 1_000_000_000, refuse);
+  const limit = pageParam(query.limit, 'limit', STATE_MAX_LIMIT, refuse);
+  if (page !== undefined) out.page = page;
+  if (limit !== undefined) out.limit = limit;
+  return out;
+}
+
+/** One page of the deliveries matching `query` (already checked), oldest first. */
+export function deliveriesPage(
+  all: readonly MockWebhookDelivery[],
+  query: MockDeliveriesQuery,
+): MockDeliveriesPage {
+  const { eventId, url, status, page = 1, limit = STATE_DEFAULT_LIMIT } = query;
+  const chosen = all.filter(
+    (d) =>
+      (eventId === undefined || d.eventId === eventId) &&
+      (url === undefined || d.url === url) &&
+      (status === undefined || deliveryStatus(d) === status),
+  );
+  return {
+    data: chosen.slice((page - 1) * limit, page * limit),
+    pagination: {
+      current_page: page,
+      page_count: Math.ceil(chosen.length / limit),
+      item_count: chosen.length,
+      items_per_page: limit,
+    },
+  };
+}
+
+/**
+ * The deliveries query of a query string, or `undefined` when it has no parameter (then the
+ * answer is every delivery, unpaginated: `{ data }`).
+ */
+function deliveriesQueryOf(query: URLSearchParams): MockDeliveriesQuery | undefined {
+  const raw: Record<string, unknown> = {};
+  for (const key of new Set(query.keys())) {
+    if (!DELIVERIES_PARAMS.includes(key)) {
+      bad(key, `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
+    }
+    if (query.getAll(key).length > 1) bad(key, 'given more than once');
+    const value = query.get(key)!;
+    raw[key] =
+      key === 'page' || key === 'limit'
+        ? queryInteger(query, key, 1, key === 'page' ? 1_000_000_000 : STATE_MAX_LIMIT)
+        : value;
+  }
+  if (Object.keys(raw).length === 0) return undefined;
+  return checkDeliveriesQuery(raw, bad);
+}
+
+/** `{ data }` (every delivery) without a query, else `{ data, pagination }`. */
+function answerDeliveries(target: ControlTarget, query: URLSearchParams): MockResult {
+  const checked = deliveriesQueryOf(query);
+  const all = target.deliveries();
+  return json(200, checked === undefined ? { data: all } : deliveriesPage(all, checked));
+}
+
+/** A state query checked: the lists to read, whether one was named alone, and the page. */
+export interface CheckedStateQuery {
+  /** The lists, in the order asked. */
+  names: MockCollectionName[];
+  /** `collection` (one page) rather than `collections` (a page of each). */
+  one: boolean;
+  /** The page, from 1. */
+  page: number;
+  /** The page size. */
+  limit: number;
+}
+
+/** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked field by field. */
+export function checkStateQuery(query: unknown, refuse: Refuse): CheckedStateQuery {
+  if (!isRecord(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+  const name = (value: unknown, field: string): MockCollectionName => {
+    const found = MOCK_COLLECTIONS.find((c) => c === value);
+    if (found === undefined) {
+      refuse(field, `must be one of ${MOCK_COLLECTIONS.join(', ')}, got ${describeValue(value)}`);
+    }
+    return found;
+  };
+  let names: MockCollectionName[];
+  const one = !('collections' in query);
+  if (!one) {
+    if ('collection' in query) refuse('collections', 'give either collection or collections, not both');
+    const list = query.collections;
+    if (!Array.isArray(list) || list.length === 0) {
+      refuse('collections', `must be a non-empty array, got ${describeValue(list)}`);
+    }
+    names = list.map((c: unknown, i) => name(c, `collections[${i}]`));
+  } else {
+    names = [name(query.collection, 'collection')];
+  }
+  return {
+    names,
+    one,
+    page: pageParam(query.page, 'page', 1_000_000_000, refuse) ?? 1,
+    limit: pageParam(query.limit, 'limit', STATE_MAX_LIMIT, refuse) ?? STATE_DEFAULT_LIMIT,
+  };
+}
+
+/** The answer to a checked state query: one page, or a page of each list. */
+export function stateQueryAnswer(
+  snapshot: MockStateSnapshot,
+  query: CheckedStateQuery,
+):
+  | MockStatePage<MockCollectionName>
+  | Partial<Record<MockCollectionName, MockStatePage<MockCollectionName>>> {
+  const { names, one, page, limit } = query;
+  if (one) return statePage(snapshot, names[0]!, page, limit);
+  return Object.fromEntries(names.map((n) => [n, statePage(snapshot, n, page, limit)]));
 }
 
 /** `GET /__mock/state`: the full snapshot without parameters, else pages of the lists named. */
@@ -456,6 +746,9 @@ function attempt(action: () => MockResult): MockResult {
   }
 }
 
+/** The query of the deliveries routes, as `GET /__mock/` lists it. */
+const DELIVERIES_QUERY = `eventId?, url?, status? (${MOCK_DELIVERY_STATUSES.join(' | ')}), page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT})`;
+
 const ROUTES: readonly RouteOf<ControlMethod>[] = [
   {
     segments: [],
@@ -464,7 +757,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
         handle: () => json(200, { routes: routeIndex() }),
         body: null,
         answers: '200, { routes: [{ method, path, body, query, answers, description }] }',
-        description: 'Lists every control route (this list).',
+        description: 'Lists every control route (this list). The one route that needs no token.',
       },
     },
   },
@@ -586,9 +879,10 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     segments: ['deliveries'],
     methods: {
       GET: {
-        handle: ({ target }) => json(200, { data: target.deliveries() }),
+        handle: ({ target, query }) => answerDeliveries(target, query),
         body: null,
-        answers: '200, { data: [delivery] }',
+        query: DELIVERIES_QUERY,
+        answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
         description: 'The webhook deliveries so far, oldest first.',
       },
     },
@@ -597,12 +891,17 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     segments: ['webhooks', 'flush'],
     methods: {
       POST: {
-        handle: async ({ target }) => {
+        handle: async ({ target, query }) => {
+          // The query is checked first: a mistake is answered at once, not after the wait.
+          const checked = deliveriesQueryOf(query);
           await target.flush();
-          return json(200, { data: target.deliveries() });
+          const all = target.deliveries();
+          return json(200, checked === undefined ? { data: all } : deliveriesPage(all, checked));
         },
         body: null,
-        answers: '200, { data: [delivery] } once none is in flight',
+        query: DELIVERIES_QUERY,
+        answers:
+          'once none is in flight: 200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
         description: 'Waits until every webhook delivery has finished (delivered or given up).',
       },
     },
@@ -647,6 +946,14 @@ export function routeIndex(): MockControlRouteInfo[] {
       description: m.description,
     })),
   );
+}
+
+/**
+ * Whether a control request may be answered without a token: `GET` (or `HEAD`) `/__mock/` or
+ * `/__mock`, the index: static documentation only, no record.
+ */
+export function isPublicControlRoute(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && (path === CONTROL_PREFIX || path === '/__mock');
 }
 
 /** Whether `path` is a control route's (under `/__mock/`). */

@@ -133,10 +133,13 @@ describe('GET /__mock/state with a query', () => {
   });
 
   test.each([
-    ['collection=nope', /^collection: unknown collection 'nope' \(expected skus, orders,/],
-    ['collections=skus,nope', /^collections: unknown collection 'nope'/],
+    [
+      'collection=nope',
+      /^collection: unknown collection, got a string of 4 characters \(expected skus, orders,/,
+    ],
+    ['collections=skus,nope', /^collections: unknown collection, got a string of 4 characters/],
     ['collection=skus&page=0', /^page: must be an integer from 1 to/],
-    ['collection=skus&page=x', /^page: must be an integer from 1 to \d+, got 'x'$/],
+    ['collection=skus&page=x', /^page: must be an integer from 1 to \d+, got a string of 1 character$/],
     ['collection=skus&limit=1001', /^limit: must be an integer from 1 to 1000, got '1001'$/],
     ['collection=skus&limit=-1', /^limit: /],
     ['page=2', /^page: needs collection or collections$/],
@@ -226,6 +229,12 @@ describe('a malformed control body names the field', () => {
     const cases: [string, unknown, RegExp][] = [
       [advance, [], /^body: must be a JSON object, got an array$/],
       [advance, { status: 5 }, /^status: is required: a version 1 or version 2 status, got 5$/],
+      // A string is described only by its length: a token sent by mistake is never echoed.
+      [
+        advance,
+        { status: TOKEN },
+        /^status: must be a version 1 or version 2 status \(created, .*\), got a string of 13 characters$/,
+      ],
       [
         advance,
         { stauts: 'arrived' },
@@ -237,7 +246,7 @@ describe('a malformed control body names the field', () => {
       [
         advance,
         { status: 'restocked', arrived: { 1: 'x' } },
-        /^arrived\.1: must be an integer >= 0, got 'x'$/,
+        /^arrived\.1: must be an integer >= 0, got a string of 1 character$/,
       ],
       [
         advance,
@@ -248,11 +257,15 @@ describe('a malformed control body names the field', () => {
       [
         '/__mock/orders/1/returns',
         { reason: 'lost' },
-        /^reason: must be one of customer_return, .*, got 'lost'$/,
+        /^reason: must be one of customer_return, .*, got a string of 4 characters$/,
       ],
       ['/__mock/orders/1/returns', { carrier: 7 }, /^carrier: must be a string, got 7$/],
       ['/__mock/orders/1/returns', { items: [] }, /^items: must be a non-empty array, got an array$/],
-      ['/__mock/orders/1/returns', { items: ['x'] }, /^items\[0\]: must be an object, got 'x'$/],
+      [
+        '/__mock/orders/1/returns',
+        { items: ['x'] },
+        /^items\[0\]: must be an object, got a string of 1 character$/,
+      ],
       [
         '/__mock/orders/1/returns',
         {
@@ -261,7 +274,7 @@ describe('a malformed control body names the field', () => {
             { sku_id: 1, quantity: 'two' },
           ],
         },
-        /^items\[1\]\.quantity: must be an integer >= 1, got 'two'$/,
+        /^items\[1\]\.quantity: must be an integer >= 1, got a string of 3 characters$/,
       ],
       ['/__mock/orders/1/returns', { items: [{ quantity: 1 }] }, /^items\[0\]\.sku_id: is required/],
       [
@@ -309,7 +322,11 @@ describe('a malformed control body names the field', () => {
       ],
       ['/__mock/faults', { pathPattern: '^/x(?!y)' }, /^pathPattern: Invalid fault: /],
       ['/__mock/webhooks/redeliver', { eventId: 5 }, /^eventId: must be a non-empty string, got 5$/],
-      ['/__mock/webhooks/redeliver', { url: '' }, /^url: must be a non-empty string, got ''$/],
+      [
+        '/__mock/webhooks/redeliver',
+        { url: '' },
+        /^url: must be a non-empty string, got a string of 0 characters$/,
+      ],
       [
         '/__mock/webhooks/redeliver',
         { event_id: 'x' },
@@ -382,4 +399,116 @@ describe('x-mock-hint on terse answers (the body stays the provider’s)', () =>
     expect(faulted.status).toBe(404);
     expect(faulted.headers.get('x-mock-hint')).toBeNull();
   });
+});
+
+describe('the index needs no token; every other control route does', () => {
+  test('GET /__mock/ and /__mock answer without a token (documentation only); the rest are 401', async () => {
+    for (const path of ['/__mock/', '/__mock']) {
+      const open = await send('GET', path, undefined, null);
+      expect(open.status, path).toBe(200);
+      expect(Object.keys(open.body)).toEqual(['routes']);
+      expect(open.body).toEqual((await send('GET', path)).body);
+      // A wrong token changes nothing for the index either.
+      expect((await send('GET', path, undefined, 'not-a-token')).status).toBe(200);
+    }
+    const index = (await send('GET', '/__mock/', undefined, null)).body.routes as {
+      method: string;
+      path: string;
+    }[];
+    const guarded = index.filter((r) => r.path !== '/__mock/');
+    expect(guarded.map((r) => `${r.method} ${r.path}`)).toEqual(EXPECTED_ROUTES.slice(1));
+    for (const route of guarded) {
+      const path = route.path.replace('{id}', '1');
+      for (const token of [null, 'not-a-token']) {
+        const answer = await send(route.method, path, undefined, token);
+        expect(answer.status, `${route.method} ${path} with ${token}`).toBe(401);
+        expect(answer.body).toEqual({ success: false, errors: ['authentication required'] });
+      }
+    }
+    // Other methods on the index, and paths under it, still need the token.
+    expect((await send('POST', '/__mock/', undefined, null)).status).toBe(401);
+    expect((await send('GET', '/__mock/nope', undefined, null)).status).toBe(401);
+  });
+});
+
+describe('GET /__mock/deliveries and POST /__mock/webhooks/flush with a query', () => {
+  /** Three deliveries: the first and last given up (receiver 500), the second delivered. */
+  async function threeDeliveries(): Promise<string[]> {
+    const sku = await send('POST', '/merchant_api/v1/skus', skuBody('MUG'));
+    for (const status of [500, 204, 500]) {
+      receiverStatus = status;
+      const shipment = await send('POST', '/merchant_api/v1/restocking_shipments', {
+        warehouse_id: 1,
+        restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }],
+      });
+      await send('POST', `/__mock/restocking_shipments/${shipment.body.id}/advance`, { status: 'arrived' });
+      await send('POST', '/__mock/webhooks/flush');
+    }
+    const all = await send('GET', '/__mock/deliveries');
+    expect(all.body.data.map((d: { delivered: boolean }) => d.delivered)).toEqual([false, true, false]);
+    return all.body.data.map((d: { eventId: string }) => d.eventId);
+  }
+
+  const ids = (answer: { body: { data: { eventId: string }[] } }) => answer.body.data.map((d) => d.eventId);
+
+  test('filters (status, eventId, url) and pages; without a query, every delivery as before', async () => {
+    const [first, second, third] = await threeDeliveries();
+    const all = await send('GET', '/__mock/deliveries');
+    expect(Object.keys(all.body)).toEqual(['data']);
+    expect(all.body.data[0].body).toMatch(/^\{/);
+
+    const failed = await send('GET', '/__mock/deliveries?status=failed');
+    expect(ids(failed)).toEqual([first, third]);
+    expect(failed.body.pagination).toEqual({
+      current_page: 1,
+      page_count: 1,
+      item_count: 2,
+      items_per_page: 50,
+    });
+    expect(ids(await send('GET', '/__mock/deliveries?status=delivered'))).toEqual([second]);
+    expect(ids(await send('GET', '/__mock/deliveries?status=pending'))).toEqual([]);
+    expect(ids(await send('GET', `/__mock/deliveries?eventId=${third}`))).toEqual([third]);
+    expect(ids(await send('GET', '/__mock/deliveries?url=https://elsewhere.example/hooks'))).toEqual([]);
+    const page2 = await send(
+      'GET',
+      `/__mock/deliveries?url=${encodeURIComponent('https://shop.example/hooks')}&page=2&limit=2`,
+    );
+    expect(ids(page2)).toEqual([third]);
+    expect(page2.body.pagination).toEqual({
+      current_page: 2,
+      page_count: 2,
+      item_count: 3,
+      items_per_page: 2,
+    });
+
+    // The flush answers the same shapes.
+    expect((await send('POST', '/__mock/webhooks/flush')).body).toEqual(all.body);
+    const flushed = await send('POST', '/__mock/webhooks/flush?status=failed&limit=1');
+    expect(ids(flushed)).toEqual([first]);
+    expect(flushed.body.pagination).toMatchObject({ page_count: 2, item_count: 2, items_per_page: 1 });
+  });
+
+  test.each([
+    ['status=lost', /^status: must be one of delivered, failed, pending, got a string of 4 characters$/],
+    ['status=tok_mock_test', /^status: must be one of .*, got a string of 13 characters$/],
+    ['limit=0', /^limit: must be an integer from 1 to 1000, got '0'$/],
+    ['page=x', /^page: must be an integer from 1 to \d+, got a string of 1 character$/],
+    ['eventId=', /^eventId: must be a non-empty string, got a string of 0 characters$/],
+    ['status=failed&status=delivered', /^status: given more than once$/],
+    ['state=failed', /^state: unknown parameter \(expected eventId, url, status, page, limit\)$/],
+  ])(
+    '?%s is 422 naming the parameter (a string only by its length), for both routes',
+    async (query, message) => {
+      for (const [method, path] of [
+        ['GET', '/__mock/deliveries'],
+        ['POST', '/__mock/webhooks/flush'],
+      ] as const) {
+        const answer = await send(method, `${path}?${query}`);
+        expect(answer.status).toBe(422);
+        expect(answer.body.errors).toHaveLength(1);
+        expect(answer.body.errors[0]).toMatch(message);
+        expect(answer.body.errors[0]).not.toContain(TOKEN);
+      }
+    },
+  );
 });
