@@ -81,10 +81,12 @@ export interface MockApiOptions {
    */
   onRequest?: (event: MockRequestEvent) => void;
   /**
-   * Called after anything that may have changed the state: every API or control request other
-   * than `GET` / `HEAD` / `OPTIONS` (whatever its answer), and the control methods that change
-   * records (`advanceRestockingShipment`, `fulfillOrder`, `createReturn`, `reset`). Errors it
-   * throws are ignored. Meant for saving the state (`api.exportState()`).
+   * Called after anything that may have changed the state: a 2xx answer of an API request other
+   * than `GET` / `HEAD` / `OPTIONS` (also when an `after` fault then answers instead), and a control
+   * action that succeeded (`advanceRestockingShipment` when the status changes, `fulfillOrder`,
+   * `createReturn`, `reset`), in JS or over `/__mock/`. Refused requests (401, 404, 405, 400, 422,
+   * 429, a fault answering instead) do not call it. Errors it throws are ignored. Meant for saving
+   * the state (`api.exportState()`).
    */
   onChange?: () => void;
 }
