@@ -1,7 +1,9 @@
 /**
  * The route table of the Merchant API: which domain rule answers which method and path under
- * `/merchant_api/`, the list query (`page`, `limit`, `created_at[...]`) and the version 1 list
- * envelope. Matching itself is the engine's (`engine/router.ts`).
+ * `/merchant_api/`, the list query (`page`, `limit`, `created_at[...]`; a malformed one is the
+ * provider's terse `400 bad request`, with the parameter and the reason in the mock-only
+ * `x-mock-hint` header) and the version 1 list envelope. Matching itself is the engine's
+ * (`engine/router.ts`).
  */
 import {
   type Collection,
@@ -11,6 +13,7 @@ import {
   pageOf,
   type Timestamped,
 } from '../engine/collection.js';
+import { withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import {
   type MatchOf,
@@ -50,28 +53,67 @@ function written<T>(outcome: T | Invalid, status: number, view: (value: T) => un
   return outcome instanceof Invalid ? failure(422, ...outcome.errors) : json(status, view(outcome));
 }
 
-/** Reads `page`, `limit` and `created_at[...]`; `undefined` when one of them is malformed. */
-function listQuery(
-  query: URLSearchParams,
-  pageSize: number,
-): { page: number; limit: number; range: CreatedRange } | undefined {
-  const int = (name: string, fallback: number): number | undefined => {
+/** The list query as read: page, page size and the `created_at` range. */
+interface ListQuery {
+  page: number;
+  limit: number;
+  range: CreatedRange;
+}
+
+/** A malformed list query: which parameter and what is wrong with it. */
+interface RefusedQuery {
+  hint: string;
+}
+
+/** Longest part of a refused query value quoted in a hint. */
+const HINT_VALUE_MAX = 40;
+
+/**
+ * `raw` quoted for the `x-mock-hint` header: cut to `HINT_VALUE_MAX` characters, and every
+ * character outside printable ASCII escaped (`\u00e9`), as a header value cannot carry them all.
+ */
+function quoted(raw: string): string {
+  const cut = raw.length > HINT_VALUE_MAX ? `${raw.slice(0, HINT_VALUE_MAX)}...` : raw;
+  return JSON.stringify(cut).replace(
+    /[^\x20-\x7e]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Reads `page`, `limit` and `created_at[...]`, or says which one is malformed and why. */
+function listQuery(query: URLSearchParams, pageSize: number): ListQuery | RefusedQuery {
+  const int = (name: string, fallback: number): number | RefusedQuery => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;
-    return /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined;
+    if (/^\d{1,9}$/.test(raw) && Number(raw) >= 1) return Number(raw);
+    return { hint: `query parameter ${name} must be an integer from 1 to 999999999, got ${quoted(raw)}` };
   };
   const page = int('page', 1);
+  if (typeof page !== 'number') return page;
   const limit = int('limit', pageSize);
-  if (page === undefined || limit === undefined) return undefined;
+  if (typeof limit !== 'number') return limit;
   const range: CreatedRange = {};
   for (const bound of ['gte', 'gt', 'lte', 'lt'] as const) {
-    const raw = query.get(`created_at[${bound}]`);
+    const name = `created_at[${bound}]`;
+    const raw = query.get(name);
     if (raw === null) continue;
     const ms = Date.parse(raw);
-    if (Number.isNaN(ms)) return undefined;
+    if (Number.isNaN(ms)) {
+      return {
+        hint: `query parameter ${name} must be a date-time such as 2025-01-01T00:00:00Z, got ${quoted(raw)}`,
+      };
+    }
     range[bound] = ms;
   }
   return { page, limit, range };
+}
+
+/**
+ * The provider's terse `400 bad request` for a malformed list query, with the mock-only
+ * `x-mock-hint` header naming the parameter and what is wrong with it (the body unchanged).
+ */
+function badQuery(refused: RefusedQuery): MockResult {
+  return withHint(failure(400, 'bad request'), refused.hint);
 }
 
 /** The version 1 list envelope. */
@@ -98,7 +140,7 @@ function includesBatches(query: URLSearchParams): boolean {
 
 function listSkus(ctx: Context, pageSize: number): MockResult {
   const q = listQuery(ctx.query, pageSize);
-  if (!q) return failure(400, 'bad request');
+  if ('hint' in q) return badQuery(q);
   const codes = listParam(ctx.query, 'merchant_sku_ids');
   const view = (sku: Parameters<typeof skuView>[0]) => skuView(sku, ctx.state);
   if (codes.length === 0) return envelope(ctx.state.skus.page(q.range, q.page, q.limit), view);
@@ -114,7 +156,7 @@ function listSkus(ctx: Context, pageSize: number): MockResult {
 
 function listOrders(ctx: Context, pageSize: number): MockResult {
   const q = listQuery(ctx.query, pageSize);
-  if (!q) return failure(400, 'bad request');
+  if ('hint' in q) return badQuery(q);
   const batches = includesBatches(ctx.query);
   return envelope(ctx.state.orders.page(q.range, q.page, q.limit), (o) => orderView(o, batches));
 }
@@ -126,14 +168,14 @@ function listStored<T extends Timestamped & { view: unknown }>(
 ): Handler {
   return (ctx) => {
     const q = listQuery(ctx.query, pageSize);
-    if (!q) return failure(400, 'bad request');
+    if ('hint' in q) return badQuery(q);
     return envelope(pick(ctx.state).page(q.range, q.page, q.limit), (r) => r.view);
   };
 }
 
 function listWarehouses(ctx: Context, pageSize: number): MockResult {
   const q = listQuery(ctx.query, pageSize);
-  if (!q) return failure(400, 'bad request');
+  if ('hint' in q) return badQuery(q);
   const all = ctx.state.warehouses;
   return envelope(
     pageOf(all.length, (i) => all[i]!, q.page, q.limit),

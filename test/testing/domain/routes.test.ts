@@ -28,6 +28,52 @@ describe('routing', () => {
     }
   });
 
+  test("a malformed list parameter: the provider's body, x-mock-hint naming the parameter and why", async () => {
+    const api = testApi();
+    const integer = 'must be an integer from 1 to 999999999';
+    for (const [path, hint] of [
+      ['/v1/orders?page=0', `query parameter page ${integer}, got "0"`],
+      ['/v1/skus?limit=abc', `query parameter limit ${integer}, got "abc"`],
+      ['/v1/shipments?page=2&limit=-1', `query parameter limit ${integer}, got "-1"`],
+      ['/v1/warehouses?page=1000000000', `query parameter page ${integer}, got "1000000000"`],
+      [
+        '/v1/returns?created_at[lt]=2025-01-01&created_at[gte]=yesterday',
+        'query parameter created_at[gte] must be a date-time such as 2025-01-01T00:00:00Z, got "yesterday"',
+      ],
+    ] as const) {
+      const answer = await mockRequest(api, 'GET', `/merchant_api${path}`);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toEqual({ success: false, errors: ['bad request'] });
+      expect(answer.headers.get('x-mock-hint'), path).toBe(hint);
+    }
+    const fine = await mockRequest(
+      api,
+      'GET',
+      '/merchant_api/v1/orders?page=1&limit=5&created_at[gte]=2025-01-01',
+    );
+    expect(fine.status).toBe(200);
+    expect(fine.headers.get('x-mock-hint')).toBeNull();
+  });
+
+  test('the hint quotes a refused value safely for a header: escaped, cut to 40 characters', async () => {
+    const api = testApi();
+    const server = await api.listen({ port: 0 });
+    try {
+      const value = `\r\né${'9'.repeat(50)}`;
+      const answer = await mockRequest(
+        server.url,
+        'GET',
+        `/merchant_api/v1/orders?limit=${encodeURIComponent(value)}`,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('x-mock-hint')).toBe(
+        `query parameter limit must be an integer from 1 to 999999999, got "\\r\\n\\u00e9${'9'.repeat(37)}..."`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   test('every endpoint of the spec answers', async () => {
     const api = testApi();
     const routes = [

@@ -67,6 +67,11 @@ interface Run {
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
+  /**
+   * Settles with the exit code once the process has exited AND its stdout and stderr are drained
+   * (`'close'`): on `'exit'` alone the last output may still be in the pipes.
+   */
+  closed: Promise<number | null>;
 }
 
 function run(args: string[]): Run {
@@ -80,31 +85,48 @@ function run(args: string[]): Run {
   child.stderr!.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  return { child, stdout: () => out, stderr: () => err };
+  const closed = new Promise<number | null>((resolvePromise) => {
+    child.once('close', (code: number | null) => resolvePromise(code));
+  });
+  return { child, stdout: () => out, stderr: () => err, closed };
 }
 
-/** Starts the server on a free port and resolves with its URL. */
+/** The first complete line (its `\n` arrived) of `text` that starts with `prefix`. */
+function lineOf(text: string, prefix: string): string | undefined {
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .find((line) => line.startsWith(prefix));
+}
+
+/**
+ * Starts the server on a free port and resolves with its URL once the whole startup banner is out.
+ * The banner is several writes (URL, token, control routes, state file), which a busy machine
+ * delivers in separate chunks: seeing the URL does not mean the later lines have arrived.
+ */
 async function serve(args: string[]): Promise<Run & { url: string }> {
   const started = run(['--port', '0', '--token', TOKEN, ...args]);
-  await until(() => /listening on http/.test(started.stdout()) || started.child.exitCode !== null, 10_000);
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(started.stdout())?.[1];
-  if (!url) throw new Error(`did not start: ${started.stderr()}`);
+  const last = args.includes('--state') ? 'State file: ' : 'Control routes: ';
+  await until(() => lineOf(started.stdout(), last) !== undefined || started.child.exitCode !== null, 10_000);
+  const url = /^Merchant Fulfillment mock API listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(
+    lineOf(started.stdout(), 'Merchant Fulfillment mock API listening on ') ?? '',
+  )?.[1];
+  if (!url || lineOf(started.stdout(), last) === undefined) {
+    throw new Error(`did not start: ${started.stdout()}${started.stderr()}`);
+  }
   return { ...started, url };
 }
 
-/** Resolves with the exit code (bounded: SIGKILL after `ms`). */
-function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
-  return new Promise((resolvePromise, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolvePromise(child.exitCode);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+/** Resolves with the exit code once the output is drained (bounded: SIGKILL after `ms`). */
+function exitOf(started: Run, ms = 5_000): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      started.child.kill('SIGKILL');
       reject(new Error('the process did not exit by itself'));
     }, ms);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolvePromise(code);
-    });
   });
+  return Promise.race([started.closed, late]).finally(() => clearTimeout(timer));
 }
 
 const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
@@ -112,7 +134,7 @@ const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 describe('merchant-fulfillment-mock (process)', () => {
   test('--version prints the version and exits 0', async () => {
     const version = run(['--version']);
-    expect(await exitOf(version.child)).toBe(0);
+    expect(await exitOf(version)).toBe(0);
     expect(version.stdout().trim()).toBe(VERSION);
   });
 
@@ -120,18 +142,18 @@ describe('merchant-fulfillment-mock (process)', () => {
     const server = await serve([]);
     await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     await mockRequest(server.url, 'GET', '/__mock/state', undefined, TOKEN);
-    await until(() => server.stdout().includes('/__mock/state'));
+    await until(() => lineOf(server.stdout(), 'GET /__mock/state ') !== undefined);
     expect(server.stdout()).toMatch(/^POST \/merchant_api\/v1\/skus 201 \d+ ms$/m);
     expect(server.stdout()).toMatch(/^GET \/__mock\/state 200 \d+ ms \(control\)$/m);
     const afterStartup = server.stdout().slice(server.stdout().indexOf('Control routes'));
     expect(afterStartup).not.toContain(TOKEN);
     server.child.kill('SIGTERM');
-    expect(await exitOf(server.child)).toBe(0);
+    expect(await exitOf(server)).toBe(0);
 
     const quiet = await serve(['--quiet']);
     await mockRequest(quiet.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     quiet.child.kill('SIGTERM');
-    expect(await exitOf(quiet.child)).toBe(0);
+    expect(await exitOf(quiet)).toBe(0);
     expect(quiet.stdout()).not.toContain('/merchant_api/v1/skus 201');
   });
 
@@ -148,7 +170,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     );
     expect(order.body.id).toBe(1);
     first.child.kill('SIGTERM');
-    expect(await exitOf(first.child)).toBe(0);
+    expect(await exitOf(first)).toBe(0);
     expect(readState(file).orders).toHaveLength(1);
     expect(readdirSync(dir)).toEqual(['state.json']); // no temporary file left behind
 
@@ -165,7 +187,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     );
     expect(next.body.id).toBe(2);
     second.child.kill('SIGTERM');
-    expect(await exitOf(second.child)).toBe(0);
+    expect(await exitOf(second)).toBe(0);
   });
 
   test('--state after a crash (SIGKILL once a change was saved): the file is valid and loads', async () => {
@@ -179,7 +201,7 @@ describe('merchant-fulfillment-mock (process)', () => {
       await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody(`S${i}`), TOKEN);
     }
     first.child.kill('SIGKILL');
-    await exitOf(first.child);
+    await exitOf(first);
     const saved = readState(file);
     expect(saved.orders).toHaveLength(1);
 
@@ -187,7 +209,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     const orders = await mockRequest(second.url, 'GET', '/merchant_api/v1/orders', undefined, TOKEN);
     expect(orders.body.data).toMatchObject([{ id: 1, merchant_order_id: 'O-1' }]);
     second.child.kill('SIGTERM');
-    expect(await exitOf(second.child)).toBe(0);
+    expect(await exitOf(second)).toBe(0);
   });
 
   test('an invalid state file: exit 2, a message naming the field, the file untouched', async () => {
@@ -195,14 +217,14 @@ describe('merchant-fulfillment-mock (process)', () => {
     const first = await serve(['--state', file]);
     await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     first.child.kill('SIGTERM');
-    expect(await exitOf(first.child)).toBe(0);
+    expect(await exitOf(first)).toBe(0);
     const saved = readState(file);
     saved.skus[0].status = 'gone';
     const content = JSON.stringify(saved, null, 2);
     writeFileSync(file, content);
 
     const second = run(['--port', '0', '--state', file]);
-    expect(await exitOf(second.child)).toBe(2);
+    expect(await exitOf(second)).toBe(2);
     expect(second.stderr().trim()).toBe(
       `The state file '${file}' is invalid: skus[0].status: must be one of active, deleted`,
     );
@@ -213,13 +235,13 @@ describe('merchant-fulfillment-mock (process)', () => {
     const server = await serve(['--quiet']);
     await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     const reset = run(['reset', '--url', server.url, '--token', TOKEN]);
-    expect(await exitOf(reset.child)).toBe(0);
+    expect(await exitOf(reset)).toBe(0);
     const skus = await mockRequest(server.url, 'GET', '/merchant_api/v1/skus', undefined, TOKEN);
     expect(skus.body.data).toEqual([]);
     const refused = run(['fulfil', '99', '--url', server.url, '--token', TOKEN]);
-    expect(await exitOf(refused.child)).toBe(1);
+    expect(await exitOf(refused)).toBe(1);
     expect(refused.stderr()).not.toContain(TOKEN);
     server.child.kill('SIGTERM');
-    expect(await exitOf(server.child)).toBe(0);
+    expect(await exitOf(server)).toBe(0);
   });
 });

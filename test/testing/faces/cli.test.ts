@@ -2,7 +2,7 @@
  * The command line (`faces/cli.ts`) and the bin script around it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -181,7 +181,8 @@ describe('runCli', () => {
       api.advanceRestockingShipment(shipment.body.id, 'arrived');
       await until(() => api.deliveries[0]!.attempts === 1);
       await running!.close();
-      expect(await within(api.flushWebhooks(), 1000, 'in flight')).toBeUndefined();
+      // Nothing is left in flight: the flush settles at once.
+      expect(await within(api.flushWebhooks(), 1000, 'in flight')).not.toBe('in flight');
       expect(api.deliveries[0]).toMatchObject({ finished: true, error: 'abandoned: the mock was closed' });
     } finally {
       await running?.close();
@@ -238,32 +239,43 @@ function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<Reg
   });
 }
 
-function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
-  return new Promise((resolvePromise, reject) => {
-    if (child.exitCode !== null) return resolvePromise(child.exitCode);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the process did not exit by itself'));
-    }, ms);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolvePromise(code);
-    });
-  });
+/** The spawned bin's exit code, once its output is drained too (`'close'`, not `'exit'`). */
+const closed = new WeakMap<ChildProcess, Promise<number | null>>();
+
+/** Spawns the bin of the layout at `root` with `args`, its stdout and stderr piped. */
+function spawnBin(root: string, args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [join(root, BIN), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  closed.set(
+    child,
+    new Promise((resolvePromise) => child.once('close', (code: number | null) => resolvePromise(code))),
+  );
+  return child;
 }
 
 /**
- * The bin script, spawned with node: against the package's own build (`dist/testing.js`) when it
- * exists, and always against a fresh bundle of the sources laid out the same way (bin/ + dist/).
+ * Resolves with the exit code once the process has exited and its stdout and stderr are drained
+ * (on `'exit'` alone, the last output may still be in the pipes). Bounded: SIGKILL after `ms`.
+ */
+function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the process did not exit by itself'));
+    }, ms);
+  });
+  return Promise.race([closed.get(child)!, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The bin script, spawned with node against a fresh bundle of the sources laid out as the package is
+ * (bin/ + dist/). Never against the checkout's own dist/: a build running meanwhile rewrites it.
  */
 describe('the bin', () => {
   let sandbox = '';
-  const layouts: [string, string][] = [];
 
   beforeAll(async () => {
-    if (existsSync(join(ROOT, 'dist/testing.js'))) layouts.push(['package build', ROOT]);
-    const esbuild = await import('esbuild').catch(() => undefined);
-    if (!esbuild) return;
+    const esbuild = await import('esbuild');
     sandbox = mkdtempSync(join(tmpdir(), 'mf-mock-bin-'));
     mkdirSync(join(sandbox, 'bin'));
     copyFileSync(join(ROOT, BIN), join(sandbox, BIN));
@@ -279,7 +291,6 @@ describe('the bin', () => {
       external: ['msw'],
       logLevel: 'silent',
     });
-    layouts.push(['sources bundle', sandbox]);
   }, 30_000);
 
   afterAll(() => {
@@ -287,66 +298,54 @@ describe('the bin', () => {
   });
 
   test('serves the API, prints URL and token, and exits by itself on SIGTERM', async () => {
-    expect(layouts.length).toBeGreaterThan(0);
-    for (const [name, root] of layouts) {
-      const child = spawn(process.execPath, [join(root, BIN), '--port', '0', '--token', 'bin-token'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      try {
-        const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-        const answer = await mockRequest(url!, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
-        expect(answer.status, name).toBe(200);
-        child.kill('SIGTERM');
-        expect(await exitOf(child), name).toBe(0);
-      } finally {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+    const child = spawnBin(sandbox, ['--port', '0', '--token', 'bin-token']);
+    try {
+      const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+      const answer = await mockRequest(url!, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
+      expect(answer.status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 
-  // The next tests need the current sources: only the fresh bundle (dist/ may be an older build).
-  const fresh = () => layouts.filter(([name]) => name === 'sources bundle');
-
-  test('SIGTERM while a webhook delivery hangs: the process still exits at once', async () => {
-    expect(fresh()).toHaveLength(1);
+  test('SIGTERM while a webhook delivery hangs: the process still exits by itself', async () => {
     const arrived: IncomingMessage[] = [];
     const silent = await startServer((req: IncomingMessage) => {
       arrived.push(req); // accepts the delivery, never answers
     });
+    // The delivery's own time-out is far beyond the bounded wait for the exit below: exiting by
+    // itself at all proves the delivery was abandoned.
+    const child = spawnBin(sandbox, [
+      '--port',
+      '0',
+      '--token',
+      'bin-token',
+      '--webhook',
+      `${silent.url}/hooks`,
+      '--webhook-timeout',
+      '600000',
+    ]);
     try {
-      for (const [name, root] of fresh()) {
-        const child = spawn(
-          process.execPath,
-          [join(root, BIN), '--port', '0', '--token', 'bin-token', '--webhook', `${silent.url}/hooks`],
-          { stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        try {
-          const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-          const sku = await mockRequest(url!, 'POST', '/merchant_api/v1/skus', skuBody('A'), 'bin-token');
-          const shipment = await mockRequest(
-            url!,
-            'POST',
-            '/merchant_api/v1/restocking_shipments',
-            { warehouse_id: 1, restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }] },
-            'bin-token',
-          );
-          const path = `/__mock/restocking_shipments/${shipment.body.id}/advance`;
-          expect((await mockRequest(url!, 'POST', path, { status: 'arrived' }, 'bin-token')).status).toBe(
-            200,
-          );
-          await until(() => arrived.length === 1);
-          const deliveries = await mockRequest(url!, 'GET', '/__mock/deliveries', undefined, 'bin-token');
-          expect(deliveries.body.data[0]).toMatchObject({ finished: false });
-          const started = performance.now();
-          child.kill('SIGTERM');
-          // The delivery's own time-out is 5 s: exiting well before proves it was abandoned.
-          expect(await exitOf(child, 2_000), name).toBe(0);
-          expect(performance.now() - started).toBeLessThan(2_000);
-        } finally {
-          if (child.exitCode === null) child.kill('SIGKILL');
-        }
-      }
+      const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+      const sku = await mockRequest(url!, 'POST', '/merchant_api/v1/skus', skuBody('A'), 'bin-token');
+      const shipment = await mockRequest(
+        url!,
+        'POST',
+        '/merchant_api/v1/restocking_shipments',
+        { warehouse_id: 1, restocking_shipment_items: [{ sku_id: sku.body.id, announced_quantity: 1 }] },
+        'bin-token',
+      );
+      const path = `/__mock/restocking_shipments/${shipment.body.id}/advance`;
+      expect((await mockRequest(url!, 'POST', path, { status: 'arrived' }, 'bin-token')).status).toBe(200);
+      await until(() => arrived.length === 1);
+      const deliveries = await mockRequest(url!, 'GET', '/__mock/deliveries', undefined, 'bin-token');
+      expect(deliveries.body.data[0]).toMatchObject({ finished: false });
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
     } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await silent.close();
     }
   });
@@ -355,35 +354,27 @@ describe('the bin', () => {
     const taken = await startServer(() => {});
     const port = new URL(taken.url).port;
     try {
-      for (const [name, root] of fresh()) {
-        const child = spawn(process.execPath, [join(root, BIN), '--port', port], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr!.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        expect(await exitOf(child), name).toBe(2);
-        expect(stderr.trim()).toBe(
-          `Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
-        );
-      }
+      const child = spawnBin(sandbox, ['--port', port]);
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      expect(await exitOf(child)).toBe(2);
+      expect(stderr.trim()).toBe(
+        `Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
+      );
     } finally {
       await taken.close();
     }
   });
 
   test('a usage error exits with status 2', async () => {
-    for (const [name, root] of layouts) {
-      const child = spawn(process.execPath, [join(root, BIN), '--bogus'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      expect(await exitOf(child), name).toBe(2);
-      expect(stderr).toMatch(/Unknown option '--bogus'/);
-    }
+    const child = spawnBin(sandbox, ['--bogus']);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exitOf(child)).toBe(2);
+    expect(stderr).toMatch(/Unknown option '--bogus'/);
   });
 });
