@@ -9,9 +9,9 @@ import { type MockSeed, MockSeedError } from '../domain/seed.js';
 import type { MockRequestEvent } from '../engine/request-log.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
-import { COMMANDS_USAGE } from './commands.js';
+import { COMMANDS_USAGE, processEnv } from './commands.js';
 import type { MockServer } from './listen.js';
-import { FileProblem, readJsonFile, StateSaver } from './state-file.js';
+import { FileProblem, readJsonFile, removeStaleTemps, StateSaver } from './state-file.js';
 
 /** The help text of the server. */
 const SERVER_USAGE = `Usage: merchant-fulfillment-mock [options]
@@ -21,7 +21,8 @@ Starts an in-memory mock of the Merchant Fulfillment API on a local HTTP server.
 Options:
   --port <n>                  port to listen on, 1-65535 (default 4010; 0 picks a free one)
   --host <host>               interface to listen on (default 127.0.0.1)
-  --token <token>             accepted API token, repeatable (default: a random one)
+  --token <token>             accepted API token, repeatable (default: env
+                              FULFILLMENT_MOCK_TOKEN, else a random one)
   --webhook <url>             receiver of restocking shipment webhooks, repeatable
   --webhook-attempts <n>      attempts per webhook delivery, the first included (default 5)
   --webhook-backoff <ms>      delay before the first retry, doubled for each later one (default 50)
@@ -70,6 +71,8 @@ export interface CliIo {
   out?: (line: string) => void;
   /** Receives each line about a problem that does not stop the mock (a failed save). */
   err?: (line: string) => void;
+  /** Environment variables (`FULFILLMENT_MOCK_TOKEN`). Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A running mock started by {@link runCli}. */
@@ -228,7 +231,9 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   }
   const { values, flags } = parsed;
   const options: MockApiOptions = {};
-  const tokens = values.get('token');
+  // The subcommands read FULFILLMENT_MOCK_TOKEN: a mock started in the same shell accepts it too.
+  const envToken = (io.env ?? processEnv()).FULFILLMENT_MOCK_TOKEN?.trim();
+  const tokens = values.get('token') ?? (envToken ? [envToken] : undefined);
   if (tokens) options.tokens = tokens;
   const webhooks = values.get('webhook');
   if (webhooks) options.webhooks = webhooks;
@@ -254,6 +259,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
 
   const stateFile = values.get('state')?.[0];
   const seedFile = values.get('seed')?.[0];
+  // Temporary files a crash left behind (a save interrupted before its rename) are removed.
+  if (stateFile !== undefined) await removeStaleTemps(stateFile);
   const saved = stateFile === undefined ? undefined : await readOptionFile('state', stateFile);
   if (saved !== undefined) options.initialState = saved as MockStateFile;
   else if (seedFile !== undefined) {
@@ -308,8 +315,11 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
     api: running,
     server,
     close: async () => {
-      await running.close();
-      await saver?.close();
+      try {
+        await running.close();
+      } finally {
+        await saver?.close();
+      }
     },
   };
 }

@@ -408,7 +408,7 @@ async function run(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
 }
 
 /** The process's environment, where the runtime has one. */
-function processEnv(): Readonly<Record<string, string | undefined>> {
+export function processEnv(): Readonly<Record<string, string | undefined>> {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 }
 

@@ -60,12 +60,45 @@ export async function readJsonFile(file: string): Promise<unknown> {
 
 let sequence = 0;
 
+/** The name of a temporary file of a save of `base`, without its unique part. */
+function tempPrefix(base: string): string {
+  return `.${base}.`;
+}
+
+/**
+ * Removes the temporary files that saves of `file` left behind when the process died between the
+ * write and the rename (older than `minAgeMs`, so that a save in flight in another process is left
+ * alone). Best effort: a file that cannot be listed or removed is left as it is.
+ */
+export async function removeStaleTemps(file: string, minAgeMs = 60_000): Promise<void> {
+  const { fs, path } = await node();
+  const dir = path.dirname(file);
+  const prefix = tempPrefix(path.basename(file));
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const temp = path.join(dir, name);
+    try {
+      const { mtimeMs } = await fs.promises.stat(temp);
+      if (now - mtimeMs >= minAgeMs) await fs.promises.rm(temp, { force: true });
+    } catch {
+      // best effort
+    }
+  }
+}
+
 /** Writes `text` to `file` crash-safely: a temporary file next to it, flushed, renamed over it. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const { fs, path } = await node();
   const dir = path.dirname(file);
   sequence += 1;
-  const temp = path.join(dir, `.${path.basename(file)}.${Date.now().toString(36)}-${sequence}.tmp`);
+  const temp = path.join(dir, `${tempPrefix(path.basename(file))}${Date.now().toString(36)}-${sequence}.tmp`);
   try {
     const handle = await fs.promises.open(temp, 'w');
     try {

@@ -234,6 +234,48 @@ describe('--state', () => {
   });
 });
 
+describe('closing and the token', () => {
+  test('the final save happens even when closing the mock fails', async () => {
+    const file = join(dir, 'mock.json');
+    const cli = await start(['--state', file, '--quiet']);
+    await until(() => existsSync(file));
+    await mockRequest(cli.server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), T);
+    const close = cli.api.close.bind(cli.api);
+    // The mock's own close fails after closing: the state is still saved, and the error surfaces.
+    Object.defineProperty(cli.api, 'close', {
+      value: async () => {
+        await close();
+        throw new Error('close failed');
+      },
+    });
+    running = running.filter((r) => r !== cli);
+    await expect(cli.close()).rejects.toThrow('close failed');
+    expect(JSON.parse(readFileSync(file, 'utf8')).skus).toHaveLength(1);
+  });
+
+  test('without --token, FULFILLMENT_MOCK_TOKEN is the accepted token (what the subcommands send)', async () => {
+    const lines: string[] = [];
+    const cli = await runCli(['--port=0', '--quiet'], {
+      out: (l) => lines.push(l),
+      env: { FULFILLMENT_MOCK_TOKEN: ' env-token ' },
+    });
+    if (!cli) throw new Error('nothing started');
+    running.push(cli);
+    expect(cli.api.tokens).toEqual(['env-token']);
+    expect(
+      (await mockRequest(cli.server.url, 'GET', '/merchant_api/v1/warehouses', undefined, 'env-token'))
+        .status,
+    ).toBe(200);
+    const flag = await runCli(['--port=0', '--quiet', '--token=flag-token'], {
+      out: () => {},
+      env: { FULFILLMENT_MOCK_TOKEN: 'env-token' },
+    });
+    if (!flag) throw new Error('nothing started');
+    running.push(flag);
+    expect(flag.api.tokens).toEqual(['flag-token']); // --token wins
+  });
+});
+
 describe('--seed', () => {
   const seed = {
     skus: [{ merchant_sku_id: 'MUG', name: 'Mug' }],

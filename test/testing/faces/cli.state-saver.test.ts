@@ -3,11 +3,24 @@
  * flight, the last change always written), a final save on close, failures reported and retried,
  * and the crash-safe write itself (temporary file, rename, nothing left behind).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { readJsonFile, StateSaver, writeFileAtomic } from '../../../src/testing/faces/state-file.js';
+import {
+  readJsonFile,
+  removeStaleTemps,
+  StateSaver,
+  writeFileAtomic,
+} from '../../../src/testing/faces/state-file.js';
 
 /** A writer whose writes finish when the test says so. */
 function gatedWriter() {
@@ -131,6 +144,21 @@ describe('the files', () => {
     await expect(writeFileAtomic(blocked, 'x')).rejects.toThrow();
     expect(readFileSync(file, 'utf8')).toBe('old');
     expect(readdirSync(dir).sort()).toEqual(['blocked', 'state.json']);
+  });
+
+  test('removeStaleTemps removes what an interrupted save left, not a fresh save in flight nor other files', async () => {
+    const file = join(dir, 'state.json');
+    writeFileSync(file, '{}');
+    const stale = join(dir, '.state.json.abc-1.tmp');
+    const fresh = join(dir, '.state.json.abc-2.tmp');
+    const other = join(dir, '.other.json.abc-1.tmp');
+    for (const f of [stale, fresh, other]) writeFileSync(f, 'partial');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(stale, old, old);
+    utimesSync(other, old, old);
+    await removeStaleTemps(file);
+    expect(readdirSync(dir).sort()).toEqual(['.other.json.abc-1.tmp', '.state.json.abc-2.tmp', 'state.json']);
+    await removeStaleTemps(join(dir, 'missing-dir', 'state.json')); // nothing to list: no error
   });
 
   test('readJsonFile: undefined for a missing file, the value otherwise, a problem for bad JSON', async () => {
