@@ -13,9 +13,30 @@ import { LruMap } from '../core/lru.js';
  * what you already hold for the shipment (compare with the status you stored, or re-read the
  * shipment from the API).
  *
- * Implement it over a shared store when several processes receive webhooks (e.g. Redis
- * `SET id 1 NX EX 86400` → seen when the reply is not `OK`, or an insert into a table with a unique
- * key on the event id).
+ * **One phase** (`seen`, `forget`): `seen(id)` records the id before it is handled and `forget(id)`
+ * drops it when handling fails. Enough for one process. `createWebhookHandler` requires `forget`
+ * (or the two-phase methods) so that a failed event's retry is handled.
+ *
+ * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store.
+ * With one phase, a retry that reaches process B while process A is still handling the event is
+ * acknowledged as a duplicate; if A then fails, the provider holds an acknowledgement and the event
+ * is lost. With two phases, B sees `in_progress` and answers with a non-2xx status, so the provider
+ * retries later. `createWebhookHandler` uses them when all three are present. The in-progress
+ * claim must expire (a TTL longer than your slowest handler) so that a crashed process does not
+ * block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
+ *
+ * Over **Redis** (each a single atomic command):
+ * - `seen(id)`: `SET key done NX PX 86400000` → a duplicate when the reply is not `OK`;
+ * - `claim(id)`: `SET key in_progress NX GET PX 300000` (Redis 7+) → `new` when the reply is nil,
+ *   otherwise the previous value, `done` or `in_progress`;
+ * - `complete(id)`: `SET key done XX PX 86400000`; `release(id)` and `forget(id)`: `DEL key`.
+ *
+ * Over a **SQL table** `webhook_events(id text primary key, state text, expires_at timestamp)`:
+ * - `claim(id)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
+ *   `INSERT … VALUES ($1, 'in_progress', now() + interval '5 minutes') ON CONFLICT (id) DO NOTHING`
+ *   → `new` when a row was inserted, otherwise `SELECT state` → `done` or `in_progress`;
+ * - `complete(id)`: `UPDATE … SET state = 'done', expires_at = now() + interval '1 day' WHERE id = $1`;
+ * - `release(id)`: `DELETE … WHERE id = $1 AND state = 'in_progress'`.
  */
 export interface WebhookDeduplicator {
   /**
@@ -24,27 +45,57 @@ export interface WebhookDeduplicator {
    */
   seen(id: string): Promise<boolean> | boolean;
   /**
-   * Optional: forgets `id`, so that the provider's retry of a call whose handling failed is processed
-   * instead of being skipped as a duplicate. Its result is ignored (a promise is awaited).
+   * Forgets `id`, so that the provider's retry of a call whose handling failed is processed instead
+   * of being skipped as a duplicate. Its result is ignored (a promise is awaited). Optional here, but
+   * `createWebhookHandler` refuses a deduplicator that has neither `forget` nor the two-phase methods.
    */
   forget?(id: string): unknown;
+  /**
+   * Two phases, step 1: atomically claims `id` for handling. Returns `new` when the id was neither
+   * done nor claimed (it is now claimed, in progress, until `complete`, `release` or the claim's
+   * expiry), `in_progress` when another claim holds it, `done` when it was completed. Returns a
+   * promise (write it `async`), so that its string literals keep their type.
+   */
+  claim?(id: string): Promise<'new' | 'in_progress' | 'done'>;
+  /**
+   * Two phases, step 2 on success: records `id` as done (handled), so that later deliveries are
+   * duplicates. Its result is ignored (a promise is awaited).
+   */
+  complete?(id: string): unknown;
+  /**
+   * Two phases, step 2 on failure: drops the in-progress claim of `id`, so that the provider's retry
+   * is handled. Its result is ignored (a promise is awaited).
+   */
+  release?(id: string): unknown;
 }
 
 /** Options of {@link InMemoryWebhookDeduplicator}. */
 export interface InMemoryWebhookDeduplicatorOptions {
   /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
   maxEntries?: number;
-  /** How long an id is remembered after it was last seen, in milliseconds. Default 24 hours. */
+  /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
   ttlMs?: number;
+  /**
+   * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
+   * completed or released, in milliseconds; after that the id can be claimed again. Default 5 minutes.
+   */
+  inProgressTtlMs?: number;
   /** Clock in milliseconds (for tests). Default `Date.now`. */
   now?: () => number;
 }
 
+/** One remembered id: its state and when it entered it. */
+interface Entry {
+  readonly state: 'done' | 'in_progress';
+  readonly at: number;
+}
+
 /**
  * A {@link WebhookDeduplicator} in process memory: a least-recently-used set of event ids, bounded
- * by `maxEntries`, each remembered for `ttlMs` after it was last seen. Expired ids are dropped
- * lazily on use (no timer keeps the process alive). Suits a single process; it forgets everything
- * on restart.
+ * by `maxEntries`, each remembered for `ttlMs` after it was last seen or completed (a claim in
+ * progress for `inProgressTtlMs`). Expired ids are dropped lazily on use (no timer keeps the process
+ * alive). Suits a single process; it forgets everything on restart. Implements both the one-phase
+ * (`seen`, `forget`) and the two-phase (`claim`, `complete`, `release`) protocols.
  *
  * If handling an event fails, call {@link InMemoryWebhookDeduplicator.forget | forget(id)} and
  * answer with a 5xx status, so that the provider's retry is processed.
@@ -65,36 +116,80 @@ export interface InMemoryWebhookDeduplicatorOptions {
  */
 export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   readonly #ttlMs: number;
+  readonly #inProgressTtlMs: number;
   readonly #now: () => number;
-  /** id → time last seen; least recently seen first. */
-  readonly #entries: LruMap<string, number>;
+  /** id → state and time; least recently used first. */
+  readonly #entries: LruMap<string, Entry>;
 
-  /** @throws {RangeError} when `maxEntries` is not an integer >= 1 or `ttlMs` is not > 0. */
+  /**
+   * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
+   * is not > 0.
+   */
   constructor(options: InMemoryWebhookDeduplicatorOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
     const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+    const inProgressTtlMs = options.inProgressTtlMs ?? 5 * 60 * 1000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError(`maxEntries must be an integer >= 1, got ${maxEntries}`);
     }
     if (!(ttlMs > 0)) throw new RangeError(`ttlMs must be > 0, got ${ttlMs}`);
+    if (!(inProgressTtlMs > 0)) throw new RangeError(`inProgressTtlMs must be > 0, got ${inProgressTtlMs}`);
     this.#entries = new LruMap(maxEntries);
     this.#ttlMs = ttlMs;
+    this.#inProgressTtlMs = inProgressTtlMs;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Returns `true` when `id` was seen within the last `ttlMs`; records it as seen now. */
+  #live(entry: Entry | undefined, now: number): entry is Entry {
+    if (entry === undefined) return false;
+    return now - entry.at < (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
+  }
+
+  /** The live entry of `id` (after dropping expired ids from the least recently used end). */
+  #lookup(id: string, now: number): Entry | undefined {
+    this.#entries.evictWhile((entry) => !this.#live(entry, now));
+    const entry = this.#entries.peek(id);
+    return this.#live(entry, now) ? entry : undefined;
+  }
+
+  /**
+   * Returns `true` when `id` was seen within the last `ttlMs` (or is claimed, in progress); records
+   * it as seen now (a claim in progress is left as it is).
+   */
   seen(id: string): boolean {
     const now = this.#now();
-    // Drop expired ids from the least recently seen end; stop at the first live one.
-    this.#entries.evictWhile((last) => !(now - last < this.#ttlMs));
-    const last = this.#entries.peek(id);
-    const duplicate = last !== undefined && now - last < this.#ttlMs;
-    this.#entries.set(id, now);
-    return duplicate;
+    const entry = this.#lookup(id, now);
+    if (entry?.state === 'in_progress') return true;
+    this.#entries.set(id, { state: 'done', at: now });
+    return entry !== undefined;
   }
 
   /** Forgets `id` (e.g. after handling it failed, so that a retry is processed). Returns whether it was known. */
   forget(id: string): boolean {
+    return this.#entries.delete(id);
+  }
+
+  /**
+   * Claims `id`: `done` when it was seen or completed within `ttlMs`, `in_progress` when it was
+   * claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new` (and it is
+   * now claimed, at once: the promise only carries the answer).
+   */
+  async claim(id: string): Promise<'new' | 'in_progress' | 'done'> {
+    const now = this.#now();
+    const entry = this.#lookup(id, now);
+    if (entry) return entry.state;
+    this.#entries.set(id, { state: 'in_progress', at: now });
+    return 'new';
+  }
+
+  /** Records `id` as done (handled) now: later claims of it are `done` for `ttlMs`. */
+  complete(id: string): void {
+    this.#entries.set(id, { state: 'done', at: this.#now() });
+  }
+
+  /** Drops the claim of `id` when it is in progress (a done id stays done). Returns whether it dropped one. */
+  release(id: string): boolean {
+    if (this.#entries.peek(id)?.state !== 'in_progress') return false;
     return this.#entries.delete(id);
   }
 

@@ -7,7 +7,9 @@ import { FulfillmentError } from '../core/errors.js';
  * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
  * an option has the wrong type or value (the options object itself, `headers`, a header name,
  * `signature`, `eventId`, `maxBodyBytes`); its message names the option. `body_too_large`: the raw
- * body is longer than `maxBodyBytes` (refused before any HMAC work).
+ * body is longer than `maxBodyBytes` (refused before any HMAC work). `response_already_sent`:
+ * `handler.node` found the response already sent or ended by other code, so it could not answer
+ * (reported to `onError`, never thrown).
  */
 export type WebhookVerificationReason =
   | 'invalid_options'
@@ -20,7 +22,8 @@ export type WebhookVerificationReason =
   | 'malformed_signature'
   | 'signature_mismatch'
   | 'missing_event_id'
-  | 'invalid_payload';
+  | 'invalid_payload'
+  | 'response_already_sent';
 
 /** A webhook delivery failed verification; `reason` says why in machine-readable form. */
 export class WebhookVerificationError extends FulfillmentError {

@@ -42,7 +42,7 @@ export type WebhookStatusEvent<S extends RestockingShipmentV1Status = Restocking
  * Handles the events of one status: receives the shipment (its `status` narrowed to that status)
  * and the verified event (`id`, `type`, `data`). May be async; when it throws or rejects, the call
  * is answered 500 so that the provider retries it, and its event id is forgotten by the
- * deduplicator so that the retry is handled.
+ * deduplicator (or its claim released) so that the retry is handled.
  */
 export type WebhookStatusHandler<S extends RestockingShipmentV1Status> = (
   shipment: WebhookShipment<S>,
@@ -100,8 +100,11 @@ export type WebhookEventHandler = (
 export interface WebhookErrorContext {
   /**
    * What failed: `body` (too large, or the client went away while sending it), `configuration` (the
-   * receiver handed over a parsed or consumed body: fix the route), `verification` (signature, event
-   * id or payload), `deduplicator` (its `seen` or `forget` threw), `handler` (your handler threw).
+   * receiver handed over a parsed, consumed or locked body, other code already answered, or the
+   * request or response objects misbehaved: fix the route; the message says how), `verification`
+   * (signature, event id or payload), `deduplicator` (one of its methods threw, or `claim` returned
+   * something else than `new`, `in_progress` or `done`; reported even when the answer is 200),
+   * `handler` (your handler threw).
    */
   stage: 'body' | 'configuration' | 'verification' | 'deduplicator' | 'handler';
   /** The HTTP status answered (`null` when no answer could be sent). */
@@ -122,14 +125,18 @@ export interface WebhookHandlerOptions {
    * acknowledged and ignored when there is no `onEvent`.
    */
   on?: WebhookStatusHandlers | undefined;
-  /** The handler of every event whose status has no handler in `on` (unknown statuses included). */
+  /**
+   * The handler of every event whose status has no handler in `on` (unknown statuses included).
+   * Without it, an event of a status this version of the SDK does not know is acknowledged and
+   * logged once per such status with `console.warn` (pass `onEvent` to handle or silence them).
+   */
   onEvent?: WebhookEventHandler | undefined;
   /**
    * Told of every failed call (for logging): the error (a {@link WebhookVerificationError} for the
    * `body`, `configuration` and `verification` stages; what was thrown otherwise) and where it
    * happened. Its result is ignored and what it throws is swallowed. Default: `console.error` for
-   * the receiver's failures (answered 5xx, or a response other code already sent), nothing for the
-   * sender's (4xx, or a client that went away).
+   * the receiver's failures (answered 5xx, a `configuration` or `deduplicator` stage), nothing for
+   * the sender's (4xx, or a client that went away) nor for a `409 in_progress`, which is not a failure.
    */
   onError?: ((error: unknown, context: WebhookErrorContext) => unknown) | undefined;
   /**
@@ -137,8 +144,19 @@ export interface WebhookHandlerOptions {
    * handled again. Default: a new {@link InMemoryWebhookDeduplicator} (one process). Pass one over a
    * shared store (Redis, a table) when several processes receive webhooks, or `false` to handle
    * every delivery (your handlers are idempotent on their own).
+   *
+   * It must have `forget` (one phase: `seen`, then `forget` when handling fails) or all of `claim`,
+   * `complete` and `release` (two phases, used when present: required for a store shared by several
+   * processes, see {@link WebhookDeduplicator}); otherwise `createWebhookHandler` throws.
    */
   deduplicator?: WebhookDeduplicator | false | undefined;
+  /**
+   * How long a duplicate that arrives while the same event id is being handled in this process waits
+   * for that handling to end, in milliseconds: it is then answered as the first was (200 duplicate
+   * when it succeeded). Past this, it is answered `409 { "error": "in_progress" }` so that the
+   * provider retries it later. An integer from 0 (answer 409 at once) to 2 147 483 647. Default 5000.
+   */
+  duplicateWaitMs?: number | undefined;
   /** The largest body accepted, in bytes: a larger one is answered 413 unread. Default 1 MiB. */
   maxBodyBytes?: number | undefined;
   /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
@@ -173,6 +191,7 @@ const KNOWN_OPTIONS = [
   'onError',
   'deduplicator',
   'maxBodyBytes',
+  'duplicateWaitMs',
   'signatureHeader',
   'eventIdHeader',
 ] as const satisfies readonly (keyof WebhookHandlerOptions)[];
@@ -226,24 +245,72 @@ function optionalFunction<T>(value: unknown, option: string): T | undefined {
   return value as T;
 }
 
-function deduplicatorOption(value: unknown): WebhookDeduplicator | undefined {
-  if (value === undefined || value === null) return new InMemoryWebhookDeduplicator();
-  if (value === false) return undefined;
-  const candidate = value as { seen?: unknown; forget?: unknown };
-  if (typeof value !== 'object' || typeof candidate.seen !== 'function') {
+/** How the handler records event ids: one phase (`seen`, `forget`) or two (`claim`, `complete`, `release`). */
+type Dedupe =
+  | { readonly kind: 'one_phase'; readonly store: OnePhaseStore }
+  | { readonly kind: 'two_phases'; readonly store: Required<WebhookDeduplicator> };
+
+/** A deduplicator with `forget`. */
+type OnePhaseStore = WebhookDeduplicator & { forget(id: string): unknown };
+
+const TWO_PHASE_METHODS = ['claim', 'complete', 'release'] as const;
+
+function deduplicatorOption(value: unknown): Dedupe | undefined {
+  const store = value === undefined || value === null ? new InMemoryWebhookDeduplicator() : value;
+  if (store === false) return undefined;
+  const candidate = store as Partial<Record<'seen' | 'forget' | (typeof TWO_PHASE_METHODS)[number], unknown>>;
+  if (typeof store !== 'object' || typeof candidate.seen !== 'function') {
     throw invalid(
       'deduplicator',
-      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(value)}.`,
+      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
     );
   }
-  if (candidate.forget !== undefined && typeof candidate.forget !== 'function') {
+  for (const method of ['forget', ...TWO_PHASE_METHODS] as const) {
+    if (candidate[method] !== undefined && typeof candidate[method] !== 'function') {
+      throw invalid(
+        'deduplicator',
+        `has a ${method} property that is not a function (${describe(candidate[method])}).`,
+      );
+    }
+  }
+  const present = TWO_PHASE_METHODS.filter((method) => candidate[method] !== undefined);
+  if (present.length === TWO_PHASE_METHODS.length) {
+    return { kind: 'two_phases', store: store as Required<WebhookDeduplicator> };
+  }
+  if (present.length > 0) {
     throw invalid(
       'deduplicator',
-      `has a forget property that is not a function (${describe(candidate.forget)}).`,
+      `has ${present.join(' and ')} but not ${TWO_PHASE_METHODS.filter((m) => !present.includes(m)).join(' and ')}: ` +
+        'the two-phase protocol needs claim, complete and release together.',
     );
   }
-  return value as WebhookDeduplicator;
+  if (candidate.forget === undefined) {
+    throw invalid(
+      'deduplicator',
+      'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
+        'whose handling failed would be acknowledged as a duplicate and never handled. Add forget(id), ' +
+        'or the two-phase methods for a store shared by several processes.',
+    );
+  }
+  return { kind: 'one_phase', store: store as OnePhaseStore };
 }
+
+/** `duplicateWaitMs` (`undefined` or `null`: the default): an integer number of milliseconds a timer can wait. */
+function duplicateWaitOption(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_DUPLICATE_WAIT_MS;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIMER_MS) {
+    const got = typeof value === 'number' ? String(value) : describe(value);
+    throw invalid(
+      'duplicateWaitMs',
+      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
+    );
+  }
+  return value;
+}
+
+const DEFAULT_DUPLICATE_WAIT_MS = 5000;
+/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const JSON_TYPE = 'application/json';
 
@@ -274,7 +341,10 @@ function safely(fn: () => unknown): void {
  * `console.error`; not the sender's (4xx, or a client that went away).
  */
 function defaultOnError(error: unknown, context: WebhookErrorContext): void {
-  const receivers = context.stage === 'configuration' || (context.responseStatus ?? 0) >= 500;
+  const receivers =
+    context.stage === 'configuration' ||
+    context.stage === 'deduplicator' ||
+    (context.responseStatus ?? 0) >= 500;
   if (!receivers) return;
   const about =
     context.eventId === undefined ? '' : ` (event ${context.eventId}, status ${context.shipmentStatus})`;
@@ -288,15 +358,19 @@ function defaultOnError(error: unknown, context: WebhookErrorContext): void {
  *
  * - `200 { "received": true }` once the handler succeeded (or when no handler wants the status);
  * - `200 { "received": true, "duplicate": true }` for an event id already handled, without calling
- *   the handler again. A duplicate that arrives while the first delivery is still being handled (in
- *   this process) waits for it: 200 if it succeeds, 500 if it fails;
+ *   the handler again. A duplicate that arrives while the first delivery is still being handled in
+ *   this process waits for it (at most `duplicateWaitMs`): 200 if it succeeds, 500 if it fails;
+ * - `409 { "error": "in_progress" }` when the event id is being handled elsewhere: claimed by another
+ *   process (a two-phase `deduplicator`), or still being handled here after `duplicateWaitMs`. Not
+ *   an acknowledgement: the provider retries later, and the event is never acknowledged unhandled;
  * - `400 { "error": reason, "message" }` when verification fails (the
  *   {@link WebhookVerificationError} `reason`), `413` for a body over `maxBodyBytes`, `405` (with
  *   `Allow: POST`) for another method;
  * - `500 { "error": "handler_failed" }` when the handler throws (never its message): the event id is
- *   forgotten, so that the provider's retry is handled; `500 { "error": "deduplicator_failed" }`
- *   when the deduplicator throws; `500` with the reason and a message when the route handed over a
- *   parsed or consumed body (a misconfigured receiver).
+ *   forgotten (or its claim released), so that the provider's retry is handled;
+ *   `500 { "error": "deduplicator_failed" }` when the deduplicator throws;
+ *   `500 { "error": "parsed_body" }` when the route handed over a parsed, consumed or locked body (a
+ *   misconfigured receiver: the message naming the fix goes to `onError`, not into the answer).
  *
  * Every option is checked here: a wrong one throws a {@link WebhookVerificationError} with reason
  * `invalid_options` (or `missing_secret`) whose message names it. No answer and no error quotes a
@@ -334,9 +408,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const onError =
     optionalFunction<NonNullable<WebhookHandlerOptions['onError']>>(options.onError, 'onError') ??
     defaultOnError;
-  const deduplicator = deduplicatorOption(options.deduplicator);
-  /** Event ids being handled in this process → whether handling succeeded. */
-  const inFlight = new Map<string, Promise<boolean>>();
+  const dedupe = deduplicatorOption(options.deduplicator);
+  const duplicateWaitMs = duplicateWaitOption(options.duplicateWaitMs);
+  /** Event ids being handled in this process → the answer of that handling, once it ends. */
+  const inFlight = new Map<string, Promise<WebhookAnswer>>();
+  /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
+  const warned = new Set<string>();
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
@@ -344,10 +421,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const refusal = (outcome: Extract<BodyOutcome, { kind: 'refused' }>): WebhookAnswer => {
     const { error, status } = outcome;
     report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
+    // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
+    if (status >= 500) return { status, body: { error: error.reason } };
     return {
       status,
       body: { error: error.reason, message: error.message },
-      ...(status === 413 ? { headers: { connection: 'close' } } : {}),
+      headers: { connection: 'close' },
     };
   };
 
@@ -373,43 +452,116 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return { status, body: { error: error.reason, message: error.message } };
     }
     const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
-    if (!deduplicator) {
-      return (await run(event, context)) ? ok() : failed();
-    }
+    if (!dedupe) return (await run(event, context)) ? ok() : failed();
     const pending = inFlight.get(event.id);
-    if (pending) return (await pending) ? ok(true) : failed();
-    let settle!: (succeeded: boolean) => void;
-    inFlight.set(
-      event.id,
-      new Promise<boolean>((resolve) => {
-        settle = resolve;
-      }),
-    );
-    let succeeded = false;
-    try {
-      let duplicate: boolean;
-      try {
-        duplicate = (await deduplicator.seen(event.id)) === true;
-      } catch (error) {
-        report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-        return { status: 500, body: { error: 'deduplicator_failed' } };
-      }
-      if (duplicate) {
-        succeeded = true;
-        return ok(true);
-      }
-      succeeded = await run(event, context);
-      if (succeeded) return ok();
-      try {
-        await deduplicator.forget?.(event.id);
-      } catch (error) {
-        report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-      }
-      return failed();
-    } finally {
-      inFlight.delete(event.id);
-      settle(succeeded);
+    if (pending) {
+      const first = await within(pending, duplicateWaitMs);
+      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
     }
+    let settle!: (answer: WebhookAnswer) => void;
+    const mine = new Promise<WebhookAnswer>((resolve) => {
+      settle = resolve;
+    });
+    inFlight.set(event.id, mine);
+    let result: WebhookAnswer = failed();
+    try {
+      result = await (dedupe.kind === 'two_phases'
+        ? twoPhases(dedupe.store, event, context)
+        : onePhase(dedupe.store, event, context));
+      return result;
+    } finally {
+      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
+      settle(result);
+    }
+  };
+
+  /** A deduplicator method that threw: reported, and the id dropped best-effort (the store may have recorded it). */
+  const storeFailed = (
+    error: unknown,
+    context: { eventId: string; shipmentStatus: string },
+    drop: () => unknown,
+  ): WebhookAnswer => {
+    report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+    safely(drop);
+    return { status: 500, body: { error: 'deduplicator_failed' } };
+  };
+
+  /** Calls `step` of the store; what it throws is reported (at the given answer status) and swallowed. */
+  const quietly = async (
+    step: () => unknown,
+    context: { eventId: string; shipmentStatus: string },
+    responseStatus: number,
+  ): Promise<void> => {
+    try {
+      await step();
+    } catch (error) {
+      report(error, { stage: 'deduplicator', responseStatus, ...context });
+    }
+  };
+
+  /** One phase: `seen` records the id; `forget` drops it when handling fails. */
+  const onePhase = async (
+    store: OnePhaseStore,
+    event: RestockingShipmentStatusUpdatedEvent,
+    context: { eventId: string; shipmentStatus: string },
+  ): Promise<WebhookAnswer> => {
+    let duplicate: boolean;
+    try {
+      duplicate = (await store.seen(event.id)) === true;
+    } catch (error) {
+      return storeFailed(error, context, () => store.forget(event.id));
+    }
+    if (duplicate) return ok(true);
+    if (await run(event, context)) return ok();
+    await quietly(() => store.forget(event.id), context, 500);
+    return failed();
+  };
+
+  /** Two phases: `claim`, then `complete` once handled or `release` when handling fails. */
+  const twoPhases = async (
+    store: Required<WebhookDeduplicator>,
+    event: RestockingShipmentStatusUpdatedEvent,
+    context: { eventId: string; shipmentStatus: string },
+  ): Promise<WebhookAnswer> => {
+    let claim: unknown;
+    try {
+      claim = await store.claim(event.id);
+      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
+        throw new TypeError(
+          `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+        );
+      }
+    } catch (error) {
+      return storeFailed(error, context, () => store.release(event.id));
+    }
+    if (claim === 'done') return ok(true);
+    if (claim === 'in_progress') return IN_PROGRESS;
+    if (await run(event, context)) {
+      // Handled: answer 200 even if recording it fails (a retry may then be handled again).
+      await quietly(() => store.complete(event.id), context, 200);
+      return ok();
+    }
+    await quietly(() => store.release(event.id), context, 500);
+    return failed();
+  };
+
+  /**
+   * Without `onEvent`, an event of a status this version does not know is acknowledged: say so once
+   * per status (at most `MAX_WARNED_STATUSES` of them), since no handler will ever see it.
+   */
+  const warnUnknown = (status: string): void => {
+    if ((STATUSES as readonly string[]).includes(status) || warned.has(status)) return;
+    if (warned.size >= MAX_WARNED_STATUSES) return;
+    warned.add(status);
+    // The status comes from a verified body (the provider's own value), never from the caller.
+    const name = status.length > 64 ? `${status.slice(0, 64)}…` : status;
+    safely(() =>
+      console.warn(
+        `[merchant-fulfillment] webhook events with status ${JSON.stringify(name)}, unknown to this version ` +
+          'of the SDK, are acknowledged without being handled: pass onEvent to handle them (or to ' +
+          'silence this notice).',
+      ),
+    );
   };
 
   /** Calls the event's handler; `false` (reported) when it throws or rejects. */
@@ -418,6 +570,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     context: { eventId: string; shipmentStatus: string },
   ): Promise<boolean> => {
     const handler = handlers.get(context.shipmentStatus) ?? onEvent;
+    if (!handler) warnUnknown(context.shipmentStatus);
     try {
       await handler?.(event.data, event);
       return true;
@@ -432,18 +585,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
     }
     let result: WebhookAnswer;
-    if (request.method !== 'POST') result = METHOD_NOT_ALLOWED;
-    else {
-      const outcome = await readRequestBody(request, limit);
-      if (outcome.kind === 'refused') result = refusal(outcome);
-      else if (outcome.kind === 'aborted') {
-        const error = new WebhookVerificationError(
-          'invalid_body',
-          'The webhook request body could not be read to its end.',
-        );
-        report(error, { stage: 'body', responseStatus: 400 });
-        result = { status: 400, body: { error: error.reason, message: error.message } };
-      } else result = await answer(request.headers, outcome.body);
+    try {
+      result = await answerRequest(request);
+    } catch (error) {
+      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
+      report(error, { stage: 'configuration', responseStatus: 500 });
+      result = { status: 500, body: { error: 'internal_error' } };
     }
     return new Response(JSON.stringify(result.body), {
       status: result.status,
@@ -451,31 +598,62 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     });
   };
 
+  const answerRequest = async (request: Request): Promise<WebhookAnswer> => {
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+    const outcome = await readRequestBody(request, limit);
+    if (outcome.kind === 'refused') return refusal(outcome);
+    if (outcome.kind === 'aborted') {
+      const error = new WebhookVerificationError(
+        'invalid_body',
+        'The webhook request body could not be read to its end.',
+      );
+      report(error, { stage: 'body', responseStatus: 400 });
+      return { status: 400, body: { error: error.reason, message: error.message } };
+    }
+    return answer(request.headers, outcome.body);
+  };
+
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
     let result: WebhookAnswer | undefined;
-    if (req.method !== 'POST') result = METHOD_NOT_ALLOWED;
-    else {
-      const outcome = await readNodeBody(req, limit);
-      if (outcome.kind === 'refused') result = refusal(outcome);
-      else if (outcome.kind === 'body') result = await answer(req.headers, outcome.body);
-      else
-        report(
-          new WebhookVerificationError(
-            'invalid_body',
-            'The client closed the connection before sending the whole webhook body.',
-          ),
-          { stage: 'body', responseStatus: null },
-        );
+    try {
+      result = await answerNode(req);
+    } catch (error) {
+      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
+      report(error, { stage: 'configuration', responseStatus: 500 });
+      result = { status: 500, body: { error: 'internal_error' } };
     }
-    if (result && !writeNodeAnswer(res, result)) {
+    let written: boolean;
+    try {
+      written = result === undefined || writeNodeAnswer(res, result);
+    } catch (error) {
+      report(error, { stage: 'configuration', responseStatus: null });
+      return;
+    }
+    if (!written) {
       report(
         new WebhookVerificationError(
-          'invalid_options',
+          'response_already_sent',
           'The webhook response was already sent by other code: handler.node must be the only one to answer the request (in Fastify, call reply.hijack() first).',
         ),
         { stage: 'configuration', responseStatus: null },
       );
     }
+  };
+
+  /** The answer to a Node request; `undefined` when the client went away (no one to answer). */
+  const answerNode = async (req: NodeWebhookRequest): Promise<WebhookAnswer | undefined> => {
+    if (req.method !== 'POST') return METHOD_NOT_ALLOWED;
+    const outcome = await readNodeBody(req, limit);
+    if (outcome.kind === 'refused') return refusal(outcome);
+    if (outcome.kind === 'body') return answer(req.headers, outcome.body);
+    report(
+      new WebhookVerificationError(
+        'invalid_body',
+        'The client closed the connection before sending the whole webhook body.',
+      ),
+      { stage: 'body', responseStatus: null },
+    );
+    return undefined;
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });
@@ -485,19 +663,47 @@ function ok(duplicate = false): WebhookAnswer {
   return { status: 200, body: duplicate ? { received: true, duplicate: true } : { received: true } };
 }
 
+/**
+ * The answer to a delivery whose event id is being handled elsewhere (another process holds the
+ * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
+ * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
+ */
+const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
+
+/** At most this many unknown statuses are logged (each once). */
+const MAX_WARNED_STATUSES = 32;
+
+/**
+ * `promise`'s value, or `undefined` once `ms` milliseconds passed first. The timer does not keep
+ * the process alive (`unref` where available) and is cleared as soon as either happens.
+ */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+    (timer as { unref?: () => unknown }).unref?.();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function failed(): WebhookAnswer {
   return { status: 500, body: { error: 'handler_failed' } };
 }
 
 /** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
 async function readRequestBody(request: Request, limit: number): Promise<BodyOutcome> {
-  if (request.bodyUsed) {
+  if (request.bodyUsed || request.body?.locked === true) {
     return {
       kind: 'refused',
       status: 500,
       error: new WebhookVerificationError(
         'parsed_body',
-        'The webhook request body was already read (by c.req.json(), req.json() or a middleware) before ' +
+        'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
           'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
           'is read), since the signature covers its raw bytes.',
       ),
@@ -506,19 +712,25 @@ async function readRequestBody(request: Request, limit: number): Promise<BodyOut
   const declared = declaredLength(request.headers);
   if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
   if (!request.body) return { kind: 'body', body: new Uint8Array(0) };
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
+    const reader = request.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
+      // A stream of anything but bytes (a misbehaving body) cannot be the signed body.
+      const chunk: unknown = value;
+      if (!ArrayBuffer.isView(chunk)) {
+        reader.cancel().catch(() => {});
+        return { kind: 'aborted' };
+      }
+      size += chunk.byteLength;
       if (size > limit) {
         reader.cancel().catch(() => {});
         return tooLarge(undefined, limit);
       }
-      chunks.push(value);
+      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     }
   } catch {
     return { kind: 'aborted' };

@@ -116,7 +116,66 @@ describe('InMemoryWebhookDeduplicator', () => {
     [{ ttlMs: 0 }],
     [{ ttlMs: -1 }],
     [{ ttlMs: Number.NaN }],
+    [{ inProgressTtlMs: 0 }],
+    [{ inProgressTtlMs: Number.NaN }],
   ])('rejects invalid options %j', (options) => {
     expect(() => new InMemoryWebhookDeduplicator(options)).toThrow(RangeError);
+  });
+});
+
+describe('InMemoryWebhookDeduplicator: two phases (claim, complete, release)', () => {
+  it('claim is new once, in_progress while claimed, done once completed', async () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    expect(await dedup.claim('a')).toBe('new');
+    expect(await dedup.claim('a')).toBe('in_progress');
+    dedup.complete('a');
+    expect(await dedup.claim('a')).toBe('done');
+    expect(await dedup.claim('b')).toBe('new');
+  });
+
+  it('release drops a claim in progress (the retry can claim it), never a done id', async () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    expect(await dedup.claim('a')).toBe('new');
+    expect(dedup.release('a')).toBe(true);
+    expect(await dedup.claim('a')).toBe('new');
+    dedup.complete('a');
+    expect(dedup.release('a')).toBe(false);
+    expect(await dedup.claim('a')).toBe('done');
+  });
+
+  it('a claim that is neither completed nor released expires after inProgressTtlMs (a crashed process)', async () => {
+    const clock = manualClock();
+    const dedup = new InMemoryWebhookDeduplicator({ inProgressTtlMs: 1000, ttlMs: 60_000, now: clock.now });
+    expect(await dedup.claim('a')).toBe('new');
+    clock.advance(999);
+    expect(await dedup.claim('a')).toBe('in_progress');
+    clock.advance(1);
+    expect(await dedup.claim('a')).toBe('new'); // claimed again, by whoever asks now
+    dedup.complete('a');
+    clock.advance(59_999);
+    expect(await dedup.claim('a')).toBe('done'); // done lasts ttlMs, not inProgressTtlMs
+    clock.advance(1);
+    expect(await dedup.claim('a')).toBe('new');
+  });
+
+  it('defaults to a 5-minute in-progress ttl', async () => {
+    const clock = manualClock();
+    const dedup = new InMemoryWebhookDeduplicator({ now: clock.now });
+    await dedup.claim('a');
+    clock.advance(5 * 60 * 1000 - 1);
+    expect(await dedup.claim('a')).toBe('in_progress');
+    clock.advance(1);
+    expect(await dedup.claim('a')).toBe('new');
+  });
+
+  it('seen and claim agree: a seen id is done, a claimed id is seen (and stays claimed)', async () => {
+    const dedup = new InMemoryWebhookDeduplicator();
+    expect(dedup.seen('a')).toBe(false);
+    expect(await dedup.claim('a')).toBe('done');
+    expect(await dedup.claim('b')).toBe('new');
+    expect(dedup.seen('b')).toBe(true);
+    expect(await dedup.claim('b')).toBe('in_progress');
+    expect(dedup.forget('b')).toBe(true);
+    expect(await dedup.claim('b')).toBe('new');
   });
 });

@@ -237,7 +237,7 @@ describe('handler.node after a body parser', () => {
     expect(onEvent).toHaveBeenCalledOnce();
   });
 
-  it('refuses a body express.json() parsed: 500 naming the fix, reported as configuration', async () => {
+  it('refuses a body express.json() parsed: 500 parsed_body, the fix reported to onError as configuration', async () => {
     const onEvent = vi.fn();
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onEvent, onError });
@@ -247,7 +247,8 @@ describe('handler.node after a body parser', () => {
     const url = await serveExpress(app);
     const answer = await post(url);
     expect(answer).toMatchObject({ status: 500, json: { error: 'parsed_body' } });
-    expect(String(answer.json.message)).toMatch(/already parsed.*express\.raw/);
+    expect(answer.json).toEqual({ error: 'parsed_body' }); // no setup help for an unauthenticated caller
+    expect(String(onError.mock.calls[0]![0].message)).toMatch(/already parsed.*express\.raw/);
     expect(onEvent).not.toHaveBeenCalled();
     expect(onError).toHaveBeenCalledOnce();
     expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
@@ -266,8 +267,8 @@ describe('handler.node after a body parser', () => {
       return s;
     });
     const answer = await post(url);
-    expect(answer).toMatchObject({ status: 500, json: { error: 'parsed_body' } });
-    expect(String(answer.json.message)).toContain('already read to its end');
+    expect(answer).toEqual({ status: 500, type: 'application/json', json: { error: 'parsed_body' } });
+    expect(String(onError.mock.calls[0]![0].message)).toContain('already read to its end');
   });
 
   it('reads the stream when Express 4 style parsing left an empty object on an unread request', async () => {
@@ -301,6 +302,34 @@ describe('handler.node after a body parser', () => {
     expect(JSON.parse(empty.body!)).toMatchObject({ error: 'signature_mismatch' });
   });
 
+  it('never rejects: a request whose headers throw, or a response whose setHeader throws, is reported', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: TOKEN, onError });
+    const res = fakeResponse();
+    const req = {
+      method: 'POST',
+      get headers(): Record<string, string> {
+        throw new Error('headers getter');
+      },
+    };
+    await expect(handler.node(req, res)).resolves.toBeUndefined();
+    expect([res.statusCode, JSON.parse(res.body!)]).toEqual([500, { error: 'internal_error' }]);
+    const broken = {
+      ...fakeResponse(),
+      setHeader: () => {
+        throw new TypeError('invalid header');
+      },
+    };
+    const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
+    await expect(
+      handler.node({ method: 'POST', headers, body: Buffer.from(SHIPMENT_BODY) }, broken),
+    ).resolves.toBeUndefined();
+    expect(onError.mock.calls.map(([, c]) => c)).toEqual([
+      { stage: 'configuration', responseStatus: 500 },
+      { stage: 'configuration', responseStatus: null },
+    ]);
+  });
+
   it('reports a response some other code already sent, and writes nothing', async () => {
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onError });
@@ -310,5 +339,6 @@ describe('handler.node after a body parser', () => {
     expect(res.end).not.toHaveBeenCalled();
     expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: null });
     expect(String(onError.mock.calls[0]![0].message)).toContain('reply.hijack()');
+    expect(onError.mock.calls[0]![0].reason).toBe('response_already_sent');
   });
 });

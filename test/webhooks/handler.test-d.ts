@@ -9,11 +9,13 @@ import type { Context } from 'hono';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createWebhookHandler,
+  InMemoryWebhookDeduplicator,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
   type RestockingShipmentV1,
   type RestockingShipmentV1Status,
+  type WebhookDeduplicator,
   type WebhookHandler,
   type WebhookStatusHandlers,
 } from '../../src/index.js';
@@ -66,6 +68,34 @@ describe('createWebhookHandler types', () => {
     // @ts-expect-error: `true` is not a deduplicator
     createWebhookHandler({ secret: 'token', deduplicator: true });
     createWebhookHandler({ secret: ['old', 'new'], deduplicator: false, maxBodyBytes: 2048 });
+  });
+
+  it('takes a one-phase or a two-phase deduplicator, and duplicateWaitMs', () => {
+    createWebhookHandler({ secret: 'token', deduplicator: { seen: () => false, forget: () => {} } });
+    createWebhookHandler({
+      secret: 'token',
+      duplicateWaitMs: 2000,
+      deduplicator: {
+        seen: async () => false,
+        claim: async () => 'in_progress',
+        complete: async () => {},
+        release: async () => {},
+      },
+    });
+    createWebhookHandler({ secret: 'token', deduplicator: new InMemoryWebhookDeduplicator() });
+    expectTypeOf(new InMemoryWebhookDeduplicator().claim('id')).resolves.toEqualTypeOf<
+      'new' | 'in_progress' | 'done'
+    >();
+    expectTypeOf<Awaited<ReturnType<NonNullable<WebhookDeduplicator['claim']>>>>().toEqualTypeOf<
+      'new' | 'in_progress' | 'done'
+    >();
+    createWebhookHandler({
+      secret: 'token',
+      // @ts-expect-error: claim answers 'new', 'in_progress' or 'done', not a Redis reply
+      deduplicator: { seen: () => false, claim: async () => 'OK', complete: () => {}, release: () => {} },
+    });
+    // @ts-expect-error: duplicateWaitMs is a number of milliseconds
+    createWebhookHandler({ secret: 'token', duplicateWaitMs: '5s' });
   });
 
   it('offers a Fetch face for Next.js, Hono and workers', () => {

@@ -120,6 +120,30 @@ describe('createWebhookHandler: answers', () => {
     expect(restocked).not.toHaveBeenCalled();
   });
 
+  it('without onEvent, warns once per unknown status (never for a known one); onEvent silences it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const handler = createWebhookHandler({ secret: TOKEN, on: { restocked: () => {} } });
+    for (const [status, id] of [
+      ['lost_at_sea', 'a'],
+      ['lost_at_sea', 'b'],
+      ['cancelled', 'c'],
+      ['teleported', 'd'],
+    ] as const) {
+      expect(await read(await handler.fetch(await statusDelivery(status, id)))).toMatchObject({
+        status: 200,
+        json: { received: true },
+      });
+    }
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/status "lost_at_sea", unknown to this version.*onEvent/);
+    expect(String(warn.mock.calls[1]![0])).toContain('"teleported"');
+    expect(warn.mock.calls.flat().join(' ')).not.toContain(TOKEN);
+    warn.mockClear();
+    const silent = createWebhookHandler({ secret: TOKEN, onEvent: () => {} });
+    expect((await silent.fetch(await statusDelivery('lost_at_sea'))).status).toBe(200);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('400 with the reason and a message when verification fails, without calling a handler', async () => {
     const onEvent = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onEvent, ...quiet });
@@ -328,14 +352,27 @@ describe('createWebhookHandler: the body', () => {
     expect(onEvent).toHaveBeenCalledOnce();
   });
 
-  it('500 naming the fix when the body was already read', async () => {
+  it('500 { error: "parsed_body" } when the body was already read; onError gets the fix', async () => {
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onError });
     const request = await delivery();
     await request.json();
     const answer = await read(await handler.fetch(request));
-    expect(answer).toMatchObject({ status: 500, json: { error: 'parsed_body' } });
-    expect(String(answer.json.message)).toContain('c.req.raw');
+    expect(answer).toEqual({ status: 500, type: 'application/json', json: { error: 'parsed_body' } });
+    expect(String(onError.mock.calls[0]![0].message)).toContain('c.req.raw');
+    expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
+  });
+
+  it('500 { error: "parsed_body" } for a body locked by a reader but not read, never a rejection', async () => {
+    const onError = vi.fn();
+    const onEvent = vi.fn();
+    const handler = createWebhookHandler({ secret: TOKEN, onError, onEvent });
+    const request = await delivery();
+    request.body!.getReader(); // a middleware peeked with a reader
+    expect(request.bodyUsed).toBe(false);
+    const answer = await read(await handler.fetch(request));
+    expect(answer).toEqual({ status: 500, type: 'application/json', json: { error: 'parsed_body' } });
+    expect(onEvent).not.toHaveBeenCalled();
     expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
   });
 });
@@ -353,9 +390,10 @@ describe('createWebhookHandler: duplicates', () => {
     expect(onEvent.mock.calls.map(([, e]) => e.id)).toEqual(['evt-1', 'evt-2']);
   });
 
-  it('a failed event is forgotten: the retry is handled and then acknowledged as a duplicate', async () => {
+  it('a failed event is released: the retry is handled and then acknowledged as a duplicate', async () => {
     const deduplicator = new InMemoryWebhookDeduplicator();
-    const forget = vi.spyOn(deduplicator, 'forget');
+    const release = vi.spyOn(deduplicator, 'release');
+    const complete = vi.spyOn(deduplicator, 'complete');
     let fail = true;
     const handled: string[] = [];
     const handler = createWebhookHandler({
@@ -370,11 +408,13 @@ describe('createWebhookHandler: duplicates', () => {
       ...quiet,
     });
     expect((await handler.fetch(await delivery())).status).toBe(500);
-    expect(forget).toHaveBeenCalledWith('evt-1');
+    expect(release).toHaveBeenCalledWith('evt-1');
+    expect(complete).not.toHaveBeenCalled();
     fail = false;
     expect(await read(await handler.fetch(await delivery()))).toMatchObject({ json: { received: true } });
     expect(await read(await handler.fetch(await delivery()))).toMatchObject({ json: { duplicate: true } });
     expect(handled).toEqual(['evt-1']);
+    expect(complete).toHaveBeenCalledOnce();
   });
 
   it('a concurrent duplicate waits for the first delivery and is acknowledged once it succeeds', async () => {
@@ -454,16 +494,22 @@ describe('createWebhookHandler: duplicates', () => {
     expect(commands).toEqual(['SET evt-1 NX', 'DEL evt-1', 'SET evt-1 NX', 'SET evt-1 NX']);
   });
 
-  it('500 { error: "deduplicator_failed" } when the deduplicator throws; the handler is not called', async () => {
+  it('500 { error: "deduplicator_failed" } when seen throws; the handler is not called; forget is tried', async () => {
     const onEvent = vi.fn();
     const onError = vi.fn();
+    const forget = vi.fn(() => Promise.reject(new Error('still down')));
     for (const seen of [
       () => {
         throw new Error('redis down');
       },
       () => Promise.reject(new Error('redis down')),
     ]) {
-      const handler = createWebhookHandler({ secret: TOKEN, deduplicator: { seen }, onEvent, onError });
+      const handler = createWebhookHandler({
+        secret: TOKEN,
+        deduplicator: { seen, forget },
+        onEvent,
+        onError,
+      });
       expect(await read(await handler.fetch(await delivery()))).toMatchObject({
         status: 500,
         json: { error: 'deduplicator_failed' },
@@ -471,6 +517,8 @@ describe('createWebhookHandler: duplicates', () => {
     }
     expect(onEvent).not.toHaveBeenCalled();
     expect(onError.mock.calls.map(([, c]) => c.stage)).toEqual(['deduplicator', 'deduplicator']);
+    // The store may have recorded the id before its reply was lost: it is dropped, best-effort.
+    expect(forget.mock.calls).toEqual([['evt-1'], ['evt-1']]);
   });
 
   it('a forget that throws is reported; the answer stays 500 handler_failed', async () => {

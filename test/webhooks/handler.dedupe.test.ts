@@ -1,0 +1,398 @@
+/**
+ * createWebhookHandler and its deduplicator: the two-phase protocol over a store shared by several
+ * processes (an event is never acknowledged while unhandled), the deduplicators it refuses, what
+ * happens when the store fails, and the bounded wait of a concurrent duplicate.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createWebhookHandler,
+  createWebhookHeaders,
+  type RestockingShipmentStatusUpdatedEvent,
+  type RestockingShipmentV1,
+  type WebhookDeduplicator,
+  type WebhookHandlerOptions,
+} from '../../src/index.js';
+import { SHIPMENT_BODY, TOKEN } from './fixtures.js';
+import { rejection } from './helpers.js';
+
+const URL_ = 'https://shop.example/webhooks/fulfillment';
+
+async function delivery(eventId = 'evt-1'): Promise<Request> {
+  const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN, eventId });
+  return new Request(URL_, { method: 'POST', body: SHIPMENT_BODY, headers });
+}
+
+async function read(response: Response) {
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets pending callbacks run (a few macrotask turns). Bounded. */
+async function settle(turns = 5) {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Lets callbacks run (one macrotask turn at a time) until `condition` holds; fails past `turns`. */
+async function until(condition: () => boolean, turns = 5000) {
+  for (let i = 0; i < turns && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(condition()).toBe(true);
+}
+
+const quiet: Pick<WebhookHandlerOptions, 'onError'> = { onError: () => {} };
+
+/**
+ * A fake shared store (think Redis) reached asynchronously by several processes: `SET NX GET` to
+ * claim, `SET XX` to complete, `DEL` to release, with an in-progress TTL on a clock the test moves.
+ */
+function sharedStore() {
+  let now = 0;
+  const keys = new Map<string, { value: 'in_progress' | 'done'; expiresAt: number }>();
+  const log: string[] = [];
+  const get = (id: string) => {
+    const entry = keys.get(id);
+    if (entry && entry.expiresAt <= now) keys.delete(id);
+    return keys.get(id);
+  };
+  /** The view of one process: every command is a network round trip. */
+  const client = (): WebhookDeduplicator => ({
+    async seen(id) {
+      await settle(1);
+      const had = get(id) !== undefined;
+      if (!had) keys.set(id, { value: 'done', expiresAt: now + 86_400_000 });
+      return had;
+    },
+    async forget(id) {
+      await settle(1);
+      keys.delete(id);
+    },
+    async claim(id) {
+      await settle(1);
+      log.push(`claim ${id}`);
+      const previous = get(id);
+      if (previous) return previous.value;
+      keys.set(id, { value: 'in_progress', expiresAt: now + 300_000 });
+      return 'new';
+    },
+    async complete(id) {
+      await settle(1);
+      log.push(`complete ${id}`);
+      if (get(id)) keys.set(id, { value: 'done', expiresAt: now + 86_400_000 });
+    },
+    async release(id) {
+      await settle(1);
+      log.push(`release ${id}`);
+      if (get(id)?.value === 'in_progress') keys.delete(id);
+    },
+  });
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { client, log, advance };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('createWebhookHandler: two phases over a shared store', () => {
+  it('a retry reaching process B while A is still handling is not acknowledged; after A fails, B handles it', async () => {
+    const store = sharedStore();
+    const gate = deferred();
+    /** Whether the event was handled (successfully) by anyone, when each answer was given. */
+    let handled = false;
+    const aHandler = vi.fn(async () => {
+      await gate.promise; // slow...
+      throw new Error('A failed'); // ...then failing
+    });
+    const bHandler = vi.fn((_s: RestockingShipmentV1, _e: RestockingShipmentStatusUpdatedEvent) => {
+      handled = true;
+    });
+    const a = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: store.client(),
+      onEvent: aHandler,
+      ...quiet,
+    });
+    const b = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: store.client(),
+      onEvent: bHandler,
+      ...quiet,
+    });
+    const answers: { process: string; status: number; json: Record<string, unknown>; handled: boolean }[] =
+      [];
+    const send = async (process: 'A' | 'B') => {
+      const answer = await read(await (process === 'A' ? a : b).fetch(await delivery()));
+      answers.push({ process, ...answer, handled });
+      return answer;
+    };
+
+    const first = send('A'); // the provider's first delivery reaches A, which is slow
+    await until(() => aHandler.mock.calls.length === 1);
+    // The provider timed out and retries: the retry reaches B while A still holds the claim.
+    expect(await send('B')).toEqual({ status: 409, json: { error: 'in_progress' } });
+    expect(bHandler).not.toHaveBeenCalled();
+    gate.resolve(); // A's handler fails
+    expect(await first).toEqual({ status: 500, json: { error: 'handler_failed' } });
+    // The provider keeps retrying; the claim was released, so B handles the event.
+    expect(await send('B')).toEqual({ status: 200, json: { received: true } });
+    expect(await send('A')).toEqual({ status: 200, json: { received: true, duplicate: true } });
+    expect(bHandler).toHaveBeenCalledOnce();
+    // Never acknowledged (2xx) while unhandled.
+    for (const answer of answers) if (answer.status < 300) expect(answer.handled).toBe(true);
+    expect(store.log).toEqual([
+      'claim evt-1',
+      'claim evt-1',
+      'release evt-1',
+      'claim evt-1',
+      'complete evt-1',
+      'claim evt-1',
+    ]);
+  });
+
+  it('a claim left by a crashed process expires: the retry is then handled', async () => {
+    const store = sharedStore();
+    const crashed = store.client();
+    expect(await crashed.claim?.('evt-1')).toBe('new'); // claimed, then the process died
+    const onEvent = vi.fn();
+    const b = createWebhookHandler({ secret: TOKEN, deduplicator: store.client(), onEvent, ...quiet });
+    expect((await b.fetch(await delivery())).status).toBe(409);
+    store.advance(300_000);
+    expect(await read(await b.fetch(await delivery()))).toEqual({ status: 200, json: { received: true } });
+    expect(onEvent).toHaveBeenCalledOnce();
+  });
+
+  it('prefers the two phases when the store has them: seen and forget are not called', async () => {
+    const store = sharedStore();
+    const client = store.client();
+    const seen = vi.spyOn(client, 'seen');
+    const forget = vi.spyOn(client, 'forget');
+    let fail = true;
+    const onEvent = vi.fn(() => {
+      if (fail) throw new Error('x');
+    });
+    const handler = createWebhookHandler({ secret: TOKEN, deduplicator: client, onEvent, ...quiet });
+    expect((await handler.fetch(await delivery())).status).toBe(500);
+    fail = false;
+    expect((await handler.fetch(await delivery())).status).toBe(200);
+    expect(seen).not.toHaveBeenCalled();
+    expect(forget).not.toHaveBeenCalled();
+  });
+
+  it('claim that throws: 500 deduplicator_failed, the handler is not called, release is tried', async () => {
+    const onError = vi.fn();
+    const onEvent = vi.fn();
+    const release = vi.fn(() => Promise.reject(new Error('still down')));
+    const handler = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: {
+        seen: () => false,
+        claim: () => Promise.reject(new Error('redis down')),
+        complete: () => {},
+        release,
+      },
+      onEvent,
+      onError,
+    });
+    expect(await read(await handler.fetch(await delivery()))).toEqual({
+      status: 500,
+      json: { error: 'deduplicator_failed' },
+    });
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(release).toHaveBeenCalledWith('evt-1');
+    expect(onError.mock.calls.map(([, c]) => c)).toEqual([
+      { stage: 'deduplicator', responseStatus: 500, eventId: 'evt-1', shipmentStatus: 'arrived' },
+    ]);
+  });
+
+  it('claim that returns something else than new, in_progress or done: 500 deduplicator_failed', async () => {
+    const onError = vi.fn();
+    const onEvent = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: {
+        seen: () => false,
+        claim: async () => 'OK' as never,
+        complete: () => {},
+        release: () => {},
+      },
+      onEvent,
+      onError,
+    });
+    expect((await handler.fetch(await delivery())).status).toBe(500);
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(String(onError.mock.calls[0]![0].message)).toContain("not 'new', 'in_progress' or 'done'");
+  });
+
+  it('complete that throws: still 200 (the event was handled), reported by default on console.error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onEvent = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: {
+        seen: () => false,
+        claim: async () => 'new',
+        complete: () => {
+          throw new Error('redis down');
+        },
+        release: () => {},
+      },
+      onEvent,
+    });
+    expect(await read(await handler.fetch(await delivery()))).toEqual({
+      status: 200,
+      json: { received: true },
+    });
+    expect(onEvent).toHaveBeenCalledOnce();
+    expect(error).toHaveBeenCalledOnce();
+    expect(String(error.mock.calls[0]![0])).toContain('webhook call failed at deduplicator (event evt-1');
+  });
+});
+
+describe('createWebhookHandler: deduplicators it refuses', () => {
+  const seen = () => false;
+  const fn = () => {};
+  it.each([
+    ['seen only (a failed event would never be retried)', { seen }, /has no forget\(id\) method/],
+    [
+      'claim without complete and release',
+      { seen, forget: fn, claim: fn },
+      /has claim but not complete and release/,
+    ],
+    ['complete and release without claim', { seen, complete: fn, release: fn }, /but not claim/],
+    [
+      'a claim that is not a function',
+      { seen, forget: fn, claim: 1 },
+      /claim property that is not a function/,
+    ],
+    ['no seen', { forget: fn }, /an object with a seen\(id\) method/],
+  ])('%s: invalid_options naming deduplicator', (_name, deduplicator, message) => {
+    let thrown: unknown;
+    try {
+      createWebhookHandler({ secret: TOKEN, deduplicator: deduplicator as unknown as WebhookDeduplicator });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ name: 'WebhookVerificationError', reason: 'invalid_options' });
+    expect((thrown as Error).message).toMatch(/^Webhook option 'deduplicator' /);
+    expect((thrown as Error).message).toMatch(message);
+  });
+
+  it('accepts seen + forget, and seen + claim + complete + release', () => {
+    expect(() => createWebhookHandler({ secret: TOKEN, deduplicator: { seen, forget: fn } })).not.toThrow();
+    expect(() =>
+      createWebhookHandler({
+        secret: TOKEN,
+        deduplicator: { seen, claim: async () => 'new', complete: fn, release: fn },
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWaitMs', () => {
+  it('behind a handler that never settles, the duplicate is answered 409 in_progress (fake timers)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const onEvent = vi.fn(() => new Promise<never>(() => {}));
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent, ...quiet });
+    void handler.fetch(await delivery());
+    await until(() => onEvent.mock.calls.length === 1);
+    let answered = false;
+    const duplicate = handler.fetch(await delivery()).then((response) => {
+      answered = true;
+      return response;
+    });
+    await until(() => vi.getTimerCount() === 1); // the duplicate waits
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(answered).toBe(false); // the default wait is 5 seconds
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await read(await duplicate)).toEqual({ status: 409, json: { error: 'in_progress' } });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(onEvent).toHaveBeenCalledOnce();
+  });
+
+  it('the timer is cleared when the first delivery settles, and the in-flight entry is gone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const gate = deferred();
+    let calls = 0;
+    const onEvent = vi.fn(() => (++calls === 1 ? gate.promise : undefined));
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 60_000, ...quiet });
+    const first = handler.fetch(await delivery());
+    await until(() => onEvent.mock.calls.length === 1);
+    const duplicate = handler.fetch(await delivery());
+    await until(() => vi.getTimerCount() === 1);
+    gate.reject(new Error('failed'));
+    expect((await first).status).toBe(500);
+    expect(await read(await duplicate)).toEqual({ status: 500, json: { error: 'handler_failed' } });
+    expect(vi.getTimerCount()).toBe(0);
+    // Nothing left in flight: the provider's retry is handled at once, without waiting.
+    expect(await read(await handler.fetch(await delivery()))).toEqual({
+      status: 200,
+      json: { received: true },
+    });
+    expect(onEvent).toHaveBeenCalledTimes(2);
+  });
+
+  it('the wait timer does not keep the process alive (unref)', async () => {
+    const real = globalThis.setTimeout;
+    const timers: { hasRef?: () => boolean }[] = [];
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = real(...args);
+      if (args[1] === 12_345) timers.push(timer); // the duplicate's wait, not anyone else's timer
+      return timer;
+    }) as typeof setTimeout);
+    const gate = deferred();
+    const onEvent = vi.fn(() => gate.promise);
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 12_345, ...quiet });
+    const first = handler.fetch(await delivery());
+    await until(() => onEvent.mock.calls.length === 1);
+    const duplicate = handler.fetch(await delivery());
+    await until(() => timers.length === 1);
+    gate.resolve();
+    await first;
+    expect((await duplicate).status).toBe(200);
+    expect(timers[0]!.hasRef?.()).toBe(false);
+  });
+
+  it('duplicateWaitMs: 0 answers a concurrent duplicate 409 at once', async () => {
+    const gate = deferred();
+    const onEvent = vi.fn(() => gate.promise);
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 0 });
+    const first = handler.fetch(await delivery());
+    await until(() => onEvent.mock.calls.length === 1);
+    expect(await read(await handler.fetch(await delivery()))).toEqual({
+      status: 409,
+      json: { error: 'in_progress' },
+    });
+    gate.resolve();
+    expect((await first).status).toBe(200);
+  });
+
+  it.each([
+    [-1, /got -1/],
+    [1.5, /got 1.5/],
+    [Number.NaN, /got NaN/],
+    [2 ** 31, /got 2147483648/],
+    ['100', /got string/],
+  ])('duplicateWaitMs %s: invalid_options naming the option', async (value, message) => {
+    const err = await rejection(
+      Promise.resolve().then(() =>
+        createWebhookHandler({ secret: TOKEN, duplicateWaitMs: value as unknown as number }),
+      ),
+      'invalid_options',
+    );
+    expect(err.message).toMatch(
+      /^Webhook option 'duplicateWaitMs' must be an integer number of milliseconds/,
+    );
+    expect(err.message).toMatch(message);
+  });
+});
