@@ -6,11 +6,9 @@
  * `merchant-fulfillment-mock` bin started in a child process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { APIError, FulfillmentClient } from '../../src/index.js';
@@ -22,9 +20,8 @@ import {
   type MockServer,
 } from '../../src/testing/index.js';
 import { closedPort, startServer } from '../helpers/http-server.js';
-import { ADDRESS, TOKEN, testApi } from './helpers.js';
+import { ADDRESS, binSandbox, TOKEN, testApi } from './helpers.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'tok_connect_secret_123';
 
 /** A webhook receiver answering `status` (500 until told otherwise). */
@@ -483,23 +480,7 @@ describe('connectMock against the merchant-fulfillment-mock bin in a child proce
   let child: ChildProcess | undefined;
 
   beforeAll(async () => {
-    const esbuild = await import('esbuild');
-    sandbox = mkdtempSync(join(tmpdir(), 'mf-connect-bin-'));
-    mkdirSync(join(sandbox, 'bin'));
-    copyFileSync(
-      join(ROOT, 'bin/merchant-fulfillment-mock.mjs'),
-      join(sandbox, 'bin/merchant-fulfillment-mock.mjs'),
-    );
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'src/testing/index.ts')],
-      outfile: join(sandbox, 'dist/testing.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
-      external: ['msw'],
-      logLevel: 'silent',
-    });
+    sandbox = await binSandbox('mf-connect-bin-');
   }, 30_000);
 
   afterEach(() => {

@@ -3,6 +3,10 @@
  * mock with a known token and clock, bodies, and small waits. Imports nothing from vitest, so
  * fixture scripts run by plain `node` use it too.
  */
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createMockApi, type MockApi, type MockApiOptions } from '../../src/testing/index.js';
 
 /** The token every test mock accepts. */
@@ -190,4 +194,33 @@ export async function within<T, F>(promise: Promise<T>, ms: number, fallback: F)
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The mock's bin script, relative to the repository (and to a {@link binSandbox}). */
+export const MOCK_BIN = 'bin/merchant-fulfillment-mock.mjs';
+
+/**
+ * A temporary folder laid out as the package is — the bin script and a fresh one-file bundle of
+ * the kit's sources as `dist/testing.js` — for tests that spawn the bin. Never the checkout's own
+ * `dist/`: a build running meanwhile rewrites it. No `node_modules` beside it, so msw cannot be
+ * found there: this also proves the HTTP server face works without the optional peer. Returns the
+ * folder; remove it when done.
+ */
+export async function binSandbox(prefix: string): Promise<string> {
+  const esbuild = await import('esbuild');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const sandbox = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(sandbox, 'bin'));
+  copyFileSync(join(root, MOCK_BIN), join(sandbox, MOCK_BIN));
+  await esbuild.build({
+    entryPoints: [join(root, 'src/testing/index.ts')],
+    outfile: join(sandbox, 'dist/testing.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    external: ['msw'],
+    logLevel: 'silent',
+  });
+  return sandbox;
 }

@@ -5,25 +5,14 @@
  * subcommands dispatched to `runCommand`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { VERSION } from '../../../src/version.js';
-import { mockRequest, orderBody, skuBody, until } from '../helpers.js';
+import { binSandbox, MOCK_BIN, mockRequest, orderBody, skuBody, until } from '../helpers.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const BIN = 'bin/merchant-fulfillment-mock.mjs';
+const BIN = MOCK_BIN;
 const TOKEN = 'bin-secret-token';
 
 let sandbox = '';
@@ -31,20 +20,7 @@ let dir = '';
 let children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  const esbuild = await import('esbuild');
-  sandbox = mkdtempSync(join(tmpdir(), 'mf-mock-bin-state-'));
-  mkdirSync(join(sandbox, 'bin'));
-  copyFileSync(join(ROOT, BIN), join(sandbox, BIN));
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'src/testing/index.ts')],
-    outfile: join(sandbox, 'dist/testing.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    external: ['msw'],
-    logLevel: 'silent',
-  });
+  sandbox = await binSandbox('mf-mock-bin-state-');
 }, 30_000);
 
 afterAll(() => {

@@ -2,18 +2,15 @@
  * The command line (`faces/cli.ts`) and the bin script around it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI_USAGE, CliUsageError, runCli } from '../../../src/testing/index.js';
 import { startServer } from '../../helpers/http-server.js';
-import { ADDRESS, mockRequest, orderBody, skuBody, until, within } from '../helpers.js';
+import { ADDRESS, binSandbox, MOCK_BIN, mockRequest, orderBody, skuBody, until, within } from '../helpers.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const BIN = 'bin/merchant-fulfillment-mock.mjs';
+const BIN = MOCK_BIN;
 
 describe('runCli', () => {
   test('starts the server and prints its URL and token', async () => {
@@ -275,22 +272,7 @@ describe('the bin', () => {
   let sandbox = '';
 
   beforeAll(async () => {
-    const esbuild = await import('esbuild');
-    sandbox = mkdtempSync(join(tmpdir(), 'mf-mock-bin-'));
-    mkdirSync(join(sandbox, 'bin'));
-    copyFileSync(join(ROOT, BIN), join(sandbox, BIN));
-    // One file, no code splitting, and no node_modules next to it: msw cannot be found there, so
-    // this also proves the HTTP server face works without the optional peer dependency.
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'src/testing/index.ts')],
-      outfile: join(sandbox, 'dist/testing.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
-      external: ['msw'],
-      logLevel: 'silent',
-    });
+    sandbox = await binSandbox('mf-mock-bin-');
   }, 30_000);
 
   afterAll(() => {

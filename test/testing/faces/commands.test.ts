@@ -4,10 +4,8 @@
  * a child process against a mock the bin started.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   COMMANDS,
@@ -17,9 +15,16 @@ import {
   runCommand,
 } from '../../../src/testing/index.js';
 import { closedPort } from '../../helpers/http-server.js';
-import { mockRequest, orderBody, restockingShipment, skuBody, TOKEN, testApi } from '../helpers.js';
+import {
+  binSandbox,
+  mockRequest,
+  orderBody,
+  restockingShipment,
+  skuBody,
+  TOKEN,
+  testApi,
+} from '../helpers.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SECRET = 'tok_commands_secret_42';
 
 let api: MockApi;
@@ -309,23 +314,7 @@ describe('the bin dispatches subcommands', () => {
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const esbuild = await import('esbuild');
-    sandbox = mkdtempSync(join(tmpdir(), 'mf-commands-bin-'));
-    mkdirSync(join(sandbox, 'bin'));
-    copyFileSync(
-      join(ROOT, 'bin/merchant-fulfillment-mock.mjs'),
-      join(sandbox, 'bin/merchant-fulfillment-mock.mjs'),
-    );
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'src/testing/index.ts')],
-      outfile: join(sandbox, 'dist/testing.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
-      external: ['msw'],
-      logLevel: 'silent',
-    });
+    sandbox = await binSandbox('mf-commands-bin-');
   }, 30_000);
 
   afterEach(() => {
