@@ -34,13 +34,17 @@ import { verifyWebhook } from './verify.js';
 export type WebhookShipment<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
   RestockingShipmentV1 & { status: S };
 
-/** The verified event as the handler of status `S` receives it: `data.status` is `S`. */
+/**
+ * The verified event as a handler receives it: the event id (`id`, the same on every retry of the
+ * call), the shipment's new `status` (`S` for the handler of status `S`), `type` and `data` (the
+ * shipment, whose `status` is the same).
+ */
 export type WebhookStatusEvent<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
-  RestockingShipmentStatusUpdatedEvent & { data: WebhookShipment<S> };
+  RestockingShipmentStatusUpdatedEvent & { status: S; data: WebhookShipment<S> };
 
 /**
  * Handles the events of one status: receives the shipment (its `status` narrowed to that status)
- * and the verified event (`id`, `type`, `data`). May be async; when it throws or rejects, the call
+ * and the verified event (`id`, `status`, `type`, `data`). May be async; when it throws or rejects, the call
  * is answered 500 so that the provider retries it, and its event id is forgotten by the
  * deduplicator (or its claim released) so that the retry is handled.
  */
@@ -91,10 +95,7 @@ const STATUSES: readonly (keyof WebhookStatusHandlers)[] = RESTOCKING_SHIPMENT_V
  * status this version of the SDK does not know yet (the status is an open enum: at run time it may
  * be any string).
  */
-export type WebhookEventHandler = (
-  shipment: RestockingShipmentV1,
-  event: RestockingShipmentStatusUpdatedEvent,
-) => unknown;
+export type WebhookEventHandler = (shipment: RestockingShipmentV1, event: WebhookStatusEvent) => unknown;
 
 /** Where a webhook call failed, as {@link WebhookHandlerOptions.onError} is told. */
 export interface WebhookErrorContext {
@@ -572,7 +573,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const handler = handlers.get(context.shipmentStatus) ?? onEvent;
     if (!handler) warnUnknown(context.shipmentStatus);
     try {
-      await handler?.(event.data, event);
+      await handler?.(event.data, { ...event, status: event.data.status });
       return true;
     } catch (error) {
       report(error, { stage: 'handler', responseStatus: 500, ...context });

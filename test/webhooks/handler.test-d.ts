@@ -38,6 +38,7 @@ describe('createWebhookHandler types', () => {
         delivered: (shipment, event) => {
           expectTypeOf(shipment.status).toEqualTypeOf<'delivered'>();
           expectTypeOf(event.data.status).toEqualTypeOf<'delivered'>();
+          expectTypeOf(event.status).toEqualTypeOf<'delivered'>();
           expectTypeOf(event.id).toBeString();
           expectTypeOf(shipment).toExtend<RestockingShipmentV1>();
         },
@@ -48,7 +49,8 @@ describe('createWebhookHandler types', () => {
       },
       onEvent: (shipment, event) => {
         expectTypeOf(shipment).toEqualTypeOf<RestockingShipmentV1>();
-        expectTypeOf(event).toEqualTypeOf<RestockingShipmentStatusUpdatedEvent>();
+        expectTypeOf(event).toExtend<RestockingShipmentStatusUpdatedEvent>();
+        expectTypeOf(event.status).toEqualTypeOf<RestockingShipmentV1['status']>();
       },
     });
   });

@@ -84,7 +84,12 @@ describe('createWebhookHandler: answers', () => {
     expect(seen).toHaveLength(1);
     const [s, event] = seen[0]!;
     expect(s).toMatchObject({ id: 42, status: 'arrived' });
-    expect(event).toMatchObject({ id: 'evt-1', type: 'restocking_shipment.status_updated', data: s });
+    expect(event).toMatchObject({
+      id: 'evt-1',
+      status: 'arrived',
+      type: 'restocking_shipment.status_updated',
+      data: s,
+    });
   });
 
   it.each(STATUSES)('routes %s to its own handler only', async (status) => {

@@ -49,7 +49,8 @@ export const handler = createWebhookHandler({
   },
   onEvent: (shipment, event) => {
     expectTypeOf(shipment).toEqualTypeOf<RestockingShipmentV1>();
-    expectTypeOf(event).toEqualTypeOf<RestockingShipmentStatusUpdatedEvent>();
+    expectTypeOf(event).toExtend<RestockingShipmentStatusUpdatedEvent>();
+    expectTypeOf(event.status).toEqualTypeOf<RestockingShipmentV1['status']>();
   },
   onError: (error, context) => {
     expectTypeOf(error).toBeUnknown();
@@ -65,7 +66,10 @@ export const handler = createWebhookHandler({
   eventIdHeader: 'x-service-event-id',
 });
 createWebhookHandler({ secret: 'token', deduplicator: false });
-createWebhookHandler({ secret: 'token', deduplicator: { seen: async (id: string) => id === 'evt-1' } });
+createWebhookHandler({
+  secret: 'token',
+  deduplicator: { seen: async (id: string) => id === 'evt-1', forget: () => {} },
+});
 
 // The two faces are plain functions, fit to be passed detached.
 expectTypeOf(handler.fetch).toEqualTypeOf<(request: Request) => Promise<Response>>();
@@ -78,7 +82,7 @@ expectTypeOf<WebhookStatusHandlers['delivered']>().toEqualTypeOf<
   WebhookStatusHandler<'delivered'> | undefined
 >();
 expectTypeOf<WebhookEventHandler>().parameters.toEqualTypeOf<
-  [shipment: RestockingShipmentV1, event: RestockingShipmentStatusUpdatedEvent]
+  [shipment: RestockingShipmentV1, event: WebhookStatusEvent]
 >();
 
 // The handlers are keyed by version 1 status: version 2's `received` is `delivered` here (see also
