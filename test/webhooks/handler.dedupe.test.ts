@@ -13,7 +13,7 @@ import {
   type WebhookHandlerOptions,
 } from '../../src/index.js';
 import { SHIPMENT_BODY, TOKEN } from './fixtures.js';
-import { rejection } from './helpers.js';
+import { deferred, rejection, settle } from './helpers.js';
 
 const URL_ = 'https://shop.example/webhooks/fulfillment';
 
@@ -24,21 +24,6 @@ async function delivery(eventId = 'evt-1'): Promise<Request> {
 
 async function read(response: Response) {
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Lets pending callbacks run (a few macrotask turns). Bounded. */
-async function settle(turns = 5) {
-  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Lets callbacks run (one macrotask turn at a time) until `condition` holds; fails past `turns`. */

@@ -19,6 +19,7 @@ import {
 } from '../../src/index.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../../src/schemas/index.js';
 import { EMPTY_OBJECT_BODY, ROTATED_TOKEN, SHIPMENT_BODY, shipment, TOKEN } from './fixtures.js';
+import { deferred, settle } from './helpers.js';
 
 const URL_ = 'https://shop.example/webhooks/fulfillment';
 /** Every version 1 status, from the schema (the handler keeps its own list: this proves them equal). */
@@ -43,22 +44,6 @@ async function read(response: Response) {
     type: response.headers.get('content-type'),
     json: (await response.json()) as Record<string, unknown>,
   };
-}
-
-/** A promise and its resolve/reject, to hold a handler until the test lets it go. */
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Lets pending callbacks run (a few macrotask turns). Bounded. */
-async function settle(turns = 5) {
-  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 const quiet: Pick<WebhookHandlerOptions, 'onError'> = { onError: () => {} };
