@@ -13,8 +13,10 @@ import {
 } from 'merchant-fulfillment';
 import { SkuSchema } from 'merchant-fulfillment/schemas';
 import { createMockApi } from 'merchant-fulfillment/testing';
+import webhookCheck from './lib/webhook-check.cjs';
 import { skuBody } from './sku-body.mjs';
-import shipment from './webhook-shipment.cjs';
+
+const { checkWebhookHandler } = webhookCheck;
 
 const cjs = createRequire(import.meta.url)('merchant-fulfillment');
 
@@ -73,44 +75,6 @@ try {
   );
 } finally {
   server.close();
-}
-
-/**
- * `createWebhookHandler(...).fetch` of one build: a signed delivery is handled (200), the same
- * event id again is a duplicate (200, handler not called again), a tampered body is refused (400).
- */
-async function checkWebhookHandler(label, build) {
-  const secret = 'smoke-webhook-secret';
-  const handled = [];
-  const handler = build.createWebhookHandler({
-    secret,
-    on: { delivered: (s) => handled.push(`${s.id} ${s.status}`) },
-    onError: () => {},
-  });
-  const post = (body, headers) =>
-    handler.fetch(new Request('http://127.0.0.1/webhooks', { method: 'POST', body, headers }));
-  const body = JSON.stringify(shipment);
-  const headers = await build.createWebhookHeaders({ body, secret, eventId: 'evt-smoke-1' });
-  const first = await post(body, headers);
-  const firstBody = await first.json();
-  if (first.status !== 200 || firstBody.received !== true || firstBody.duplicate !== undefined) {
-    throw new Error(`${label}: a signed delivery got ${first.status} ${JSON.stringify(firstBody)}`);
-  }
-  if (handled.join() !== `${shipment.id} delivered`) {
-    throw new Error(`${label}: the delivered handler saw ${JSON.stringify(handled)}`);
-  }
-  const again = await post(body, headers);
-  const againBody = await again.json();
-  if (again.status !== 200 || againBody.duplicate !== true || handled.length !== 1) {
-    throw new Error(`${label}: a duplicate got ${again.status} ${JSON.stringify(againBody)}`);
-  }
-  const tampered = body.replace(`"id":${shipment.id}`, `"id":${shipment.id + 1}`);
-  if (tampered === body) throw new Error(`${label}: could not tamper with the body`);
-  const refused = await post(tampered, { ...headers, 'x-service-event-id': 'evt-smoke-2' });
-  const refusedBody = await refused.json();
-  if (refused.status !== 400 || refusedBody.error !== 'signature_mismatch' || handled.length !== 1) {
-    throw new Error(`${label}: a tampered delivery got ${refused.status} ${JSON.stringify(refusedBody)}`);
-  }
 }
 
 /** `client.on` / `once` / `off` emit for a request to the mock (in-process, `api.fetch`). */
