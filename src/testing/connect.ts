@@ -13,9 +13,11 @@ import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking
 import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
+import { isObject } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
+  checkEventFilter,
   checkStateQuery,
   describeValue,
   type MockCollectionName,
@@ -236,7 +238,7 @@ function deliveriesSearch(method: string, query: unknown): string {
 /** The time-out of one call: `options.timeoutMs`, else `fallback`. */
 function callTimeout(method: string, options: unknown, fallback: number): number {
   if (options === undefined) return fallback;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isObject(options)) {
     throw argumentError(method, 'options', `must be an object, got ${shown(options)}`);
   }
   const { timeoutMs } = options as MockCallOptions;
@@ -255,7 +257,7 @@ function positiveId(method: string, name: string, value: unknown): number {
 }
 
 function optionalObject(method: string, name: string, value: unknown): void {
-  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+  if (value !== undefined && !isObject(value)) {
     throw argumentError(method, name, `must be an object, got ${shown(value)}`);
   }
 }
@@ -445,12 +447,9 @@ class Connection implements MockConnection {
     const method = 'redeliverWebhooks';
     return this.#later(async () => {
       optionalObject(method, 'filter', filter);
-      for (const key of ['eventId', 'url'] as const) {
-        const value = filter[key];
-        if (value !== undefined && (typeof value !== 'string' || value === '')) {
-          throw argumentError(method, `filter.${key}`, `must be a non-empty string, got ${shown(value)}`);
-        }
-      }
+      checkEventFilter(filter as Record<string, unknown>, (field, problem) => {
+        throw argumentError(method, `filter.${field}`, problem);
+      });
       const answer = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/redeliver', {
         ...filter,
       });

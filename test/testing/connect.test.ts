@@ -5,7 +5,7 @@
  * and the token kept out of every error and of `util.inspect`. Then the same against the
  * `merchant-fulfillment-mock` bin started in a child process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import {
   type MockServer,
 } from '../../src/testing/index.js';
 import { closedPort, startServer } from '../helpers/http-server.js';
-import { ADDRESS, binSandbox, TOKEN, testApi } from './helpers.js';
+import { ADDRESS, binSandbox, output, spawnBin, TOKEN, testApi, waitFor } from './helpers.js';
 
 const SECRET = 'tok_connect_secret_123';
 
@@ -362,35 +362,6 @@ describe('connectMock against api.listen()', () => {
   });
 });
 
-/** Reads the child's stdout until `pattern` matches (bounded). */
-/** Everything each child process has written to stdout so far. */
-const outputs = new WeakMap<ChildProcess, string>();
-
-/** What `child` has written to stdout so far (as read by {@link waitFor}). */
-function output(child: ChildProcess): string {
-  return outputs.get(child) ?? '';
-}
-
-function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
-  return new Promise((resolvePromise, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got: ${out}`)), ms);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      outputs.set(child, out);
-      const match = out.match(pattern);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise(match);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
-    });
-  });
-}
-
 describe('connectMock: the reads and flush with a query, a per-call time-out', () => {
   test('deliveries, readDeliveries and flushWebhooks take the query of the control routes', async () => {
     const { shipment } = await inbound();
@@ -501,9 +472,7 @@ describe('connectMock against the merchant-fulfillment-mock bin in a child proce
     args: string[],
     last = /^State file: [^\n]*\n/m,
   ): Promise<{ proc: ChildProcess; url: string }> {
-    const proc = spawn(process.execPath, [join(sandbox, 'bin/merchant-fulfillment-mock.mjs'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawnBin(sandbox, args);
     child = proc;
     await waitFor(proc, last);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output(proc))?.[1];

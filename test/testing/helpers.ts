@@ -1,8 +1,10 @@
 /**
  * Helpers of the testing kit's tests: the one request helper (`mockRequest`, for any `fetch`), a
- * mock with a known token and clock, bodies, and small waits. Imports nothing from vitest, so
+ * mock with a known token and clock, bodies, small waits, and the bin spawned in a sandbox
+ * (`binSandbox`, `spawnBin`, `waitFor`, `exitOf`). Imports nothing from vitest, so
  * fixture scripts run by plain `node` use it too.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -223,4 +225,78 @@ export async function binSandbox(prefix: string): Promise<string> {
     logLevel: 'silent',
   });
   return sandbox;
+}
+
+/** Everything each child of {@link spawnBin} has written to stdout so far. */
+const outputs = new WeakMap<ChildProcess, string>();
+
+/** The exit code of each child of {@link spawnBin}, once its output is drained (`'close'`). */
+const closes = new WeakMap<ChildProcess, Promise<number | null>>();
+
+/**
+ * Spawns the bin of the layout at `root` (a {@link binSandbox}) with `args`, stdout and stderr
+ * piped; its stdout is collected from the start (read it with {@link output}, wait on it with
+ * {@link waitFor}).
+ */
+export function spawnBin(root: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [join(root, MOCK_BIN), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env } : {}),
+  });
+  outputs.set(child, '');
+  child.stdout!.on('data', (chunk: Buffer) => {
+    outputs.set(child, output(child) + chunk.toString());
+  });
+  closes.set(child, new Promise((resolve) => child.once('close', (code: number | null) => resolve(code))));
+  return child;
+}
+
+/** What a child of {@link spawnBin} has written to stdout so far. */
+export function output(child: ChildProcess): string {
+  return outputs.get(child) ?? '';
+}
+
+/**
+ * Resolves with the first match of `pattern` in the stdout of a child of {@link spawnBin} (output
+ * written before the call counts too); rejects if the child exits first or after `ms`.
+ */
+export function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`timed out waiting for ${pattern}; got: ${output(child)}`)),
+      ms,
+    );
+    const check = () => {
+      const match = output(child).match(pattern);
+      if (match) finish(undefined, match);
+    };
+    const exited = (code: number | null) =>
+      finish(new Error(`exited with ${code} before ${pattern}; got: ${output(child)}`));
+    function finish(error?: Error, match?: RegExpMatchArray) {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.off('exit', exited);
+      if (match) resolve(match);
+      else reject(error);
+    }
+    child.stdout!.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+}
+
+/**
+ * Resolves with the exit code of a child of {@link spawnBin} once it has exited and its stdout and
+ * stderr are drained (on `'exit'` alone, the last output may still be in the pipes). Bounded:
+ * SIGKILL after `ms`.
+ */
+export function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the process did not exit by itself'));
+    }, ms);
+  });
+  return Promise.race([closes.get(child)!, late]).finally(() => clearTimeout(timer));
 }

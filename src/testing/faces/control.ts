@@ -504,16 +504,26 @@ function faultOf(body: JsonValue | undefined): MockFault {
   return { ...(rest as Omit<MockFault, 'path'>), path: matcher };
 }
 
-/** The filter of a redeliver body. */
+/** The filter of a redeliver body (`null` for a field is as if it were absent). */
 function redeliverFilter(body: Record<string, JsonValue>): MockRedeliverFilter {
-  const filter: MockRedeliverFilter = {};
+  return checkEventFilter({ eventId: body.eventId ?? undefined, url: body.url ?? undefined }, bad);
+}
+
+/**
+ * The `eventId` and `url` of a redeliver filter or deliveries query, checked: each, when given, a
+ * non-empty string.
+ */
+export function checkEventFilter(source: Record<string, unknown>, refuse: Refuse): MockRedeliverFilter {
+  const out: MockRedeliverFilter = {};
   for (const key of ['eventId', 'url'] as const) {
-    const value = body[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string' || value === '') bad(key, `must be a non-empty string, ${got(value)}`);
-    filter[key] = value;
+    const value = source[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') {
+      refuse(key, `must be a non-empty string, got ${describeValue(value)}`);
+    }
+    out[key] = value;
   }
-  return filter;
+  return out;
 }
 
 /** An integer query parameter from 1 to `max`. */
@@ -567,31 +577,18 @@ function pageParam(value: unknown, field: string, max: number, refuse: Refuse): 
   return value;
 }
 
-/** Whether `value` is a plain object (not null, not an array). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A {@link MockDeliveriesQuery} checked field by field (from JS, or parsed from a query string):
  * `refuse` is called with the field and what is wrong with it.
  */
 export function checkDeliveriesQuery(query: unknown, refuse: Refuse): MockDeliveriesQuery {
-  if (!isRecord(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+  if (!isObject(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
   for (const key of Object.keys(query)) {
     if (!DELIVERIES_PARAMS.includes(key)) {
       refuse(key, `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
     }
   }
-  const out: MockDeliveriesQuery = {};
-  for (const key of ['eventId', 'url'] as const) {
-    const value = query[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'string' || value === '') {
-      refuse(key, `must be a non-empty string, got ${describeValue(value)}`);
-    }
-    out[key] = value;
-  }
+  const out: MockDeliveriesQuery = checkEventFilter(query, refuse);
   const { status } = query;
   if (status !== undefined) {
     const known = MOCK_DELIVERY_STATUSES.find((s) => s === status);
@@ -672,7 +669,7 @@ export interface CheckedStateQuery {
 
 /** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked field by field. */
 export function checkStateQuery(query: unknown, refuse: Refuse): CheckedStateQuery {
-  if (!isRecord(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+  if (!isObject(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
   const name = (value: unknown, field: string): MockCollectionName => {
     const found = MOCK_COLLECTIONS.find((c) => c === value);
     if (found === undefined) {

@@ -4,15 +4,14 @@
  * (SIGTERM) and a crash (SIGKILL), an invalid state file (exit 2, file untouched), and the
  * subcommands dispatched to `runCommand`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { VERSION } from '../../../src/version.js';
-import { binSandbox, MOCK_BIN, mockRequest, orderBody, skuBody, until } from '../helpers.js';
+import { binSandbox, exitOf, mockRequest, orderBody, output, skuBody, spawnBin, until } from '../helpers.js';
 
-const BIN = MOCK_BIN;
 const TOKEN = 'bin-secret-token';
 
 let sandbox = '';
@@ -43,28 +42,16 @@ interface Run {
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
-  /**
-   * Settles with the exit code once the process has exited AND its stdout and stderr are drained
-   * (`'close'`): on `'exit'` alone the last output may still be in the pipes.
-   */
-  closed: Promise<number | null>;
 }
 
 function run(args: string[]): Run {
-  const child = spawn(process.execPath, [join(sandbox, BIN), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnBin(sandbox, args);
   children.push(child);
-  let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
   child.stderr!.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const closed = new Promise<number | null>((resolvePromise) => {
-    child.once('close', (code: number | null) => resolvePromise(code));
-  });
-  return { child, stdout: () => out, stderr: () => err, closed };
+  return { child, stdout: () => output(child), stderr: () => err };
 }
 
 /** The first complete line (its `\n` arrived) of `text` that starts with `prefix`. */
@@ -93,24 +80,12 @@ async function serve(args: string[]): Promise<Run & { url: string }> {
   return { ...started, url };
 }
 
-/** Resolves with the exit code once the output is drained (bounded: SIGKILL after `ms`). */
-function exitOf(started: Run, ms = 5_000): Promise<number | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      started.child.kill('SIGKILL');
-      reject(new Error('the process did not exit by itself'));
-    }, ms);
-  });
-  return Promise.race([started.closed, late]).finally(() => clearTimeout(timer));
-}
-
 const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 describe('merchant-fulfillment-mock (process)', () => {
   test('--version prints the version and exits 0', async () => {
     const version = run(['--version']);
-    expect(await exitOf(version)).toBe(0);
+    expect(await exitOf(version.child)).toBe(0);
     expect(version.stdout().trim()).toBe(VERSION);
   });
 
@@ -124,12 +99,12 @@ describe('merchant-fulfillment-mock (process)', () => {
     const afterStartup = server.stdout().slice(server.stdout().indexOf('Control routes'));
     expect(afterStartup).not.toContain(TOKEN);
     server.child.kill('SIGTERM');
-    expect(await exitOf(server)).toBe(0);
+    expect(await exitOf(server.child)).toBe(0);
 
     const quiet = await serve(['--quiet']);
     await mockRequest(quiet.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     quiet.child.kill('SIGTERM');
-    expect(await exitOf(quiet)).toBe(0);
+    expect(await exitOf(quiet.child)).toBe(0);
     expect(quiet.stdout()).not.toContain('/merchant_api/v1/skus 201');
   });
 
@@ -146,7 +121,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     );
     expect(order.body.id).toBe(1);
     first.child.kill('SIGTERM');
-    expect(await exitOf(first)).toBe(0);
+    expect(await exitOf(first.child)).toBe(0);
     expect(readState(file).orders).toHaveLength(1);
     expect(readdirSync(dir)).toEqual(['state.json']); // no temporary file left behind
 
@@ -163,7 +138,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     );
     expect(next.body.id).toBe(2);
     second.child.kill('SIGTERM');
-    expect(await exitOf(second)).toBe(0);
+    expect(await exitOf(second.child)).toBe(0);
   });
 
   test('--state after a crash (SIGKILL once a change was saved): the file is valid and loads', async () => {
@@ -177,7 +152,7 @@ describe('merchant-fulfillment-mock (process)', () => {
       await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody(`S${i}`), TOKEN);
     }
     first.child.kill('SIGKILL');
-    await exitOf(first);
+    await exitOf(first.child);
     const saved = readState(file);
     expect(saved.orders).toHaveLength(1);
 
@@ -185,7 +160,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     const orders = await mockRequest(second.url, 'GET', '/merchant_api/v1/orders', undefined, TOKEN);
     expect(orders.body.data).toMatchObject([{ id: 1, merchant_order_id: 'O-1' }]);
     second.child.kill('SIGTERM');
-    expect(await exitOf(second)).toBe(0);
+    expect(await exitOf(second.child)).toBe(0);
   });
 
   test('an invalid state file: exit 2, a message naming the field, the file untouched', async () => {
@@ -193,14 +168,14 @@ describe('merchant-fulfillment-mock (process)', () => {
     const first = await serve(['--state', file]);
     await mockRequest(first.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     first.child.kill('SIGTERM');
-    expect(await exitOf(first)).toBe(0);
+    expect(await exitOf(first.child)).toBe(0);
     const saved = readState(file);
     saved.skus[0].status = 'gone';
     const content = JSON.stringify(saved, null, 2);
     writeFileSync(file, content);
 
     const second = run(['--port', '0', '--state', file]);
-    expect(await exitOf(second)).toBe(2);
+    expect(await exitOf(second.child)).toBe(2);
     expect(second.stderr().trim()).toBe(
       `The state file '${file}' is invalid: skus[0].status: must be one of active, deleted`,
     );
@@ -211,13 +186,13 @@ describe('merchant-fulfillment-mock (process)', () => {
     const server = await serve(['--quiet']);
     await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', skuBody('A'), TOKEN);
     const reset = run(['reset', '--url', server.url, '--token', TOKEN]);
-    expect(await exitOf(reset)).toBe(0);
+    expect(await exitOf(reset.child)).toBe(0);
     const skus = await mockRequest(server.url, 'GET', '/merchant_api/v1/skus', undefined, TOKEN);
     expect(skus.body.data).toEqual([]);
     const refused = run(['fulfil', '99', '--url', server.url, '--token', TOKEN]);
-    expect(await exitOf(refused)).toBe(1);
+    expect(await exitOf(refused.child)).toBe(1);
     expect(refused.stderr()).not.toContain(TOKEN);
     server.child.kill('SIGTERM');
-    expect(await exitOf(server)).toBe(0);
+    expect(await exitOf(server.child)).toBe(0);
   });
 });

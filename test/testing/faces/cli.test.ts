@@ -1,16 +1,23 @@
 /**
  * The command line (`faces/cli.ts`) and the bin script around it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI_USAGE, CliUsageError, runCli } from '../../../src/testing/index.js';
 import { startServer } from '../../helpers/http-server.js';
-import { ADDRESS, binSandbox, MOCK_BIN, mockRequest, orderBody, skuBody, until, within } from '../helpers.js';
-
-const BIN = MOCK_BIN;
+import {
+  ADDRESS,
+  binSandbox,
+  exitOf,
+  mockRequest,
+  orderBody,
+  skuBody,
+  spawnBin,
+  until,
+  waitFor,
+  within,
+} from '../helpers.js';
 
 describe('runCli', () => {
   test('starts the server and prints its URL and token', async () => {
@@ -215,54 +222,6 @@ describe('runCli', () => {
     expect((error as Error).message).toMatch(message);
   });
 });
-
-/** Reads stdout until `pattern` matches (bounded by `ms`). */
-function waitFor(child: ChildProcess, pattern: RegExp, ms = 10_000): Promise<RegExpMatchArray> {
-  return new Promise((resolvePromise, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; got: ${out}`)), ms);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(pattern);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise(match);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
-    });
-  });
-}
-
-/** The spawned bin's exit code, once its output is drained too (`'close'`, not `'exit'`). */
-const closed = new WeakMap<ChildProcess, Promise<number | null>>();
-
-/** Spawns the bin of the layout at `root` with `args`, its stdout and stderr piped. */
-function spawnBin(root: string, args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [join(root, BIN), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  closed.set(
-    child,
-    new Promise((resolvePromise) => child.once('close', (code: number | null) => resolvePromise(code))),
-  );
-  return child;
-}
-
-/**
- * Resolves with the exit code once the process has exited and its stdout and stderr are drained
- * (on `'exit'` alone, the last output may still be in the pipes). Bounded: SIGKILL after `ms`.
- */
-function exitOf(child: ChildProcess, ms = 5_000): Promise<number | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the process did not exit by itself'));
-    }, ms);
-  });
-  return Promise.race([closed.get(child)!, late]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The bin script, spawned with node against a fresh bundle of the sources laid out as the package is

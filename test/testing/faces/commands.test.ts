@@ -3,9 +3,8 @@
  * real port (output captured), exit codes 0 / 1 / 2, the token never printed; then the bin run as
  * a child process against a mock the bin started.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   COMMANDS,
@@ -21,8 +20,10 @@ import {
   orderBody,
   restockingShipment,
   skuBody,
+  spawnBin,
   TOKEN,
   testApi,
+  waitFor,
 } from '../helpers.js';
 
 const SECRET = 'tok_commands_secret_42';
@@ -287,7 +288,10 @@ describe('runCommand against a listening mock', () => {
   });
 });
 
-/** Collects a child's output and resolves with its exit code (bounded). */
+/**
+ * Collects a child's output and resolves with its exit code once stdout and stderr are drained
+ * (`'close'`: on `'exit'` the last output may still be in the pipes). Bounded.
+ */
 function finish(
   child: ChildProcess,
   ms = 10_000,
@@ -302,7 +306,7 @@ function finish(
       stderr += c.toString();
     });
     const timer = setTimeout(() => reject(new Error(`no exit within ${ms} ms; got: ${stdout}${stderr}`)), ms);
-    child.on('exit', (code) => {
+    child.on('close', (code: number | null) => {
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
@@ -327,32 +331,17 @@ describe('the bin dispatches subcommands', () => {
     if (sandbox) rmSync(sandbox, { recursive: true, force: true });
   });
 
-  const bin = () => join(sandbox, 'bin/merchant-fulfillment-mock.mjs');
-
   test('a mock started by the bin is driven by the bin: exit 0 on success, 1 on a refusal', async () => {
-    const mock = spawn(process.execPath, [bin(), '--port', '0', '--token', SECRET], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const mock = spawnBin(sandbox, ['--port', '0', '--token', SECRET]);
     children.push(mock);
-    const url = await new Promise<string>((resolvePromise, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no URL printed; got: ${out}`)), 10_000);
-      mock.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolvePromise(match[1]!);
-        }
-      });
-    });
-    const env = { ...process.env, FULFILLMENT_MOCK_URL: url, FULFILLMENT_MOCK_TOKEN: SECRET };
+    const [, url] = await waitFor(mock, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+    const env = { ...process.env, FULFILLMENT_MOCK_URL: url!, FULFILLMENT_MOCK_TOKEN: SECRET };
     const command = (...argv: string[]) => {
-      const child = spawn(process.execPath, [bin(), ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
+      const child = spawnBin(sandbox, argv, env);
       children.push(child);
       return finish(child);
     };
-    await mockRequest(url, 'POST', '/merchant_api/v1/skus', skuBody('MUG'), SECRET);
+    await mockRequest(url!, 'POST', '/merchant_api/v1/skus', skuBody('MUG'), SECRET);
     expect(await command('state', '--collection', 'skus')).toEqual({
       code: 0,
       stdout: 'skus page 1/1 (1 of 1)\n',
