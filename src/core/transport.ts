@@ -19,7 +19,7 @@ import { type ClientEmitter, publicUrl, type RetryReason } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { RateLimiter, RateLimitWaitHandler } from './rate-limit.js';
+import type { RateLimiter, RateLimitWaitCause } from './rate-limit.js';
 import type { Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
@@ -244,15 +244,22 @@ export class Transport {
       let attemptDone: (() => void) | undefined;
       let waited = 0;
       if (config.rateLimiter) {
-        const asked = now();
-        let paused = false;
-        shown ??= publicUrl(url, redactor);
-        const onWait = this.#onLimiterWait(method, shown, attempt);
-        attemptDone = await config.rateLimiter.acquire(signal, (delayMs, cause) => {
-          paused = true;
-          onWait(delayMs, cause);
-        });
-        if (paused) waited = now() - asked;
+        // A wait is only watched for when an event or an `info` line can tell of it.
+        const logWait = log.enabled('info');
+        if (trace || logWait) {
+          const asked = now();
+          let paused = false;
+          attemptDone = await config.rateLimiter.acquire(signal, (delayMs, cause) => {
+            paused = true;
+            if (logWait && delayMs > LONG_WAIT_MS) {
+              shown ??= publicUrl(url, redactor);
+              this.#logLimiterWait(method, shown, attempt, delayMs, cause);
+            }
+          });
+          if (paused) waited = now() - asked;
+        } else {
+          attemptDone = await config.rateLimiter.acquire(signal);
+        }
       }
 
       const started = trace || debug ? now() : 0;
@@ -357,10 +364,10 @@ export class Transport {
         if (trace) trace.endedAt = now();
       }
 
-      shown ??= publicUrl(url, redactor);
       const status = statusOf(failure);
       if (!retryable || attempt > maxRetries) {
         if (debug) {
+          shown ??= publicUrl(url, redactor);
           log.debug(`✗ ${method} ${shown}: ${failure.message}`, {
             method,
             url: shown,
@@ -374,6 +381,7 @@ export class Transport {
       let delay: number;
       if (retryAfter !== undefined) {
         if (retryAfter > config.maxRetryAfter) {
+          shown ??= publicUrl(url, redactor);
           log.warn(
             `${method} ${shown}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${config.maxRetryAfter} s); not waiting`,
             {
@@ -394,6 +402,7 @@ export class Transport {
       const reason = retryReason(failure);
       const fromRetryAfter = retryAfter !== undefined;
       if (trace) {
+        shown ??= publicUrl(url, redactor);
         trace.events.emit('retry', {
           method,
           url: shown,
@@ -408,6 +417,7 @@ export class Transport {
         });
       }
       if (log.enabled('info')) {
+        shown ??= publicUrl(url, redactor);
         log.info(
           `Retrying ${method} ${shown} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}${whyWait(reason, fromRetryAfter, delay)}`,
           { method, url: shown, attempt, status, delayMs: delay, reason, fromRetryAfter, maxRetries },
@@ -417,24 +427,27 @@ export class Transport {
     }
   }
 
-  /** Logs, at `info`, a wait for the client-side rate limit longer than {@link LONG_WAIT_MS}. */
-  #onLimiterWait(method: string, url: string, attempt: number): RateLimitWaitHandler {
-    return (delayMs, cause) => {
-      const log = this.#config.logger;
-      if (delayMs <= LONG_WAIT_MS || !log.enabled('info')) return;
-      const { requests, perMs } = this.#config.rateLimiter!;
-      const why =
-        cause === 'server'
-          ? 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)'
-          : `the client-side rate limit (rateLimit: ${requests} request${requests === 1 ? '' : 's'} per ${perMs} ms) is reached`;
-      log.info(`Waiting ${seconds(delayMs)} before ${method} ${url}: ${why}`, {
-        method,
-        url,
-        attempt,
-        delayMs,
-        reason: cause === 'server' ? 'server_rate_limit' : 'client_rate_limit',
-      });
-    };
+  /** Logs, at `info`, a wait for the rate limit (callers pass only those longer than {@link LONG_WAIT_MS}). */
+  #logLimiterWait(
+    method: string,
+    url: string,
+    attempt: number,
+    delayMs: number,
+    cause: RateLimitWaitCause,
+  ): void {
+    const log = this.#config.logger;
+    const { requests, perMs } = this.#config.rateLimiter!;
+    const why =
+      cause === 'server'
+        ? 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)'
+        : `the client-side rate limit (rateLimit: ${requests} request${requests === 1 ? '' : 's'} per ${perMs} ms) is reached`;
+    log.info(`Waiting ${seconds(delayMs)} before ${method} ${url}: ${why}`, {
+      method,
+      url,
+      attempt,
+      delayMs,
+      reason: cause === 'server' ? 'server_rate_limit' : 'client_rate_limit',
+    });
   }
 
   /**
