@@ -7,12 +7,13 @@
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { toSecrets } from './crypto.js';
+import { toBody, toSecrets } from './crypto.js';
 import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import {
   type BodyOutcome,
   declaredLength,
+  joinChunks,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   readNodeBody,
@@ -20,7 +21,7 @@ import {
   type WebhookAnswer,
   writeNodeAnswer,
 } from './node.js';
-import { checkOptions, describe, headerName, maxBodyBytes } from './options.js';
+import { checkHeaders, checkOptions, describe, headerName, maxBodyBytes } from './options.js';
 import {
   EVENT_ID_HEADER,
   type RestockingShipmentStatusUpdatedEvent,
@@ -28,7 +29,7 @@ import {
   type WebhookHeaders,
   type WebhookSecret,
 } from './types.js';
-import { verifyWebhook } from './verify.js';
+import { verifyChecked } from './verify.js';
 
 /** A version 1 restocking shipment whose `status` is `S`: what the handler of status `S` receives. */
 export type WebhookShipment<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
@@ -201,9 +202,14 @@ function invalid(option: string, message: string): WebhookVerificationError {
   return new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 }
 
+/** A key or status as a message shows it: at most 64 characters. */
+function clipped(key: string): string {
+  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
+}
+
 /** A key as a message shows it: quoted, at most 64 characters. */
 function shown(key: string): string {
-  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+  return JSON.stringify(clipped(key));
 }
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
@@ -227,7 +233,7 @@ function statusHandlers(value: unknown): Map<string, WebhookEventHandler> {
         );
       }
       throw invalid(
-        `on.${key.length > 64 ? `${key.slice(0, 64)}…` : key}`,
+        `on.${clipped(key)}`,
         `is not a version 1 restocking shipment status (got key ${shown(key)}): use one of ${STATUSES.join(', ')} ` +
           "(version 2's 'received' is 'delivered'), or 'onEvent' for any other status.",
       );
@@ -435,14 +441,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
-      event = await verifyWebhook({
-        body,
-        headers,
-        secret: secrets,
+      event = await verifyChecked(
+        toBody(body, limit),
+        checkHeaders(headers, true)!,
+        secrets,
         signatureHeader,
         eventIdHeader,
-        maxBodyBytes: limit,
-      });
+      );
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) {
         report(error, { stage: 'verification', responseStatus: 500 });
@@ -555,10 +560,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (warned.size >= MAX_WARNED_STATUSES) return;
     warned.add(status);
     // The status comes from a verified body (the provider's own value), never from the caller.
-    const name = status.length > 64 ? `${status.slice(0, 64)}…` : status;
     safely(() =>
       console.warn(
-        `[merchant-fulfillment] webhook events with status ${JSON.stringify(name)}, unknown to this version ` +
+        `[merchant-fulfillment] webhook events with status ${shown(status)}, unknown to this version ` +
           'of the SDK, are acknowledged without being handled: pass onEvent to handle them (or to ' +
           'silence this notice).',
       ),
@@ -736,11 +740,5 @@ async function readRequestBody(request: Request, limit: number): Promise<BodyOut
   } catch {
     return { kind: 'aborted' };
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { kind: 'body', body };
+  return { kind: 'body', body: joinChunks(chunks, size) };
 }

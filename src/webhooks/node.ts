@@ -157,6 +157,17 @@ export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<Bo
 
 const ignore = (): void => {};
 
+/** The chunks of a body read piecewise, joined into one byte array of `size` bytes. */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
 /** Reads the stream's `data` events into one byte array, stopping past `limit`. */
 function readStream(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome> {
   return new Promise<BodyOutcome>((resolve) => {
@@ -187,15 +198,7 @@ function readStream(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome
       }
       chunks.push(bytes);
     };
-    const onEnd = () => {
-      const body = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        body.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      done({ kind: 'body', body });
-    };
+    const onEnd = () => done({ kind: 'body', body: joinChunks(chunks, size) });
     const onAbort = () => done({ kind: 'aborted' });
     req.on!('data', onData);
     req.on!('end', onEnd);

@@ -94,6 +94,21 @@ export async function verifyWebhook(
   const headers = checkHeaders(options.headers, true)!;
   const body = toBody(options.body, limit);
   const secrets = toSecrets(options.secret);
+  return verifyChecked(body, headers, secrets, signatureHeader, eventIdHeader);
+}
+
+/**
+ * {@link verifyWebhook} once its options are checked: the body (see `toBody`), the headers, the
+ * secrets and the header names. Lets `createWebhookHandler`, which checks its options once, skip
+ * checking them again on every call.
+ */
+export async function verifyChecked(
+  body: Uint8Array<ArrayBuffer> | string,
+  headers: WebhookHeaders,
+  secrets: readonly string[],
+  signatureHeader: string,
+  eventIdHeader: string,
+): Promise<RestockingShipmentStatusUpdatedEvent> {
   const received = readHeader(headers, signatureHeader);
   const signature = parseSignature(received, `header '${signatureHeader}'`);
   const id = readHeader(headers, eventIdHeader)?.trim();
