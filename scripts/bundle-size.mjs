@@ -7,9 +7,9 @@
  *   node scripts/bundle-size.mjs [--json]
  *
  * Run by `npm test` (after the build) as a check: an app that imports only `verifyWebhook` must get
- * no byte of ky and nothing of the client, the transport, the resources, pagination or the webhook
- * handler; an app that imports only `createWebhookHandler` must get no byte of ky and nothing of the
- * client, the transport, the resources or pagination; an app that imports only the schemas must get
+ * no byte of ky or zod and nothing of the client, the transport, the resources, pagination or the
+ * webhook handler; an app that imports only `createWebhookHandler` must get no byte of ky or zod and
+ * nothing of the client, the transport, the resources or pagination; an app that imports only the schemas must get
  * no ky either. Sizes are printed as figures, never asserted (they are the
  * bench's job: row B6 of `npm run bench` uses {@link measureBundles}).
  */
@@ -113,7 +113,10 @@ export function treeShakingProblems(results) {
       problems.push(`${LABELS[app]}: not measured`);
       continue;
     }
-    if (result.dependencies.ky) problems.push(`${LABELS[app]}: ${result.dependencies.ky} bytes of ky`);
+    for (const dep of ['ky', 'zod']) {
+      if (result.dependencies[dep])
+        problems.push(`${LABELS[app]}: ${result.dependencies[dep]} bytes of ${dep}`);
+    }
     for (const part of parts) {
       if (result.contains.includes(part)) problems.push(`${LABELS[app]}: bundles the ${part}`);
     }
@@ -141,8 +144,8 @@ if (isMain(import.meta.url)) {
   if (problems.length > 0) process.exit(1);
   if (!json) {
     console.log(
-      'tree-shaking: verifyWebhook alone bundles no ky, client, transport, resources, pagination or ' +
-        'webhook handler; createWebhookHandler alone no ky, client, transport, resources or pagination',
+      'tree-shaking: verifyWebhook alone bundles no ky, zod, client, transport, resources, pagination or ' +
+        'webhook handler; createWebhookHandler alone no ky, zod, client, transport, resources or pagination',
     );
   }
 }

@@ -1,7 +1,6 @@
 /**
  * The compiled form of a schema, for the client's request and response paths. Kept apart from
- * `validation.ts` so that what imports only that module (the webhook functions) never bundles the
- * compiler.
+ * `validation.ts` so that what imports only that module never bundles the compiler.
  */
 import * as z from 'zod/mini';
 

@@ -1,6 +1,6 @@
 /**
  * The schema compiler, imported by the client's first request (see `lazy.ts`). A module of its own
- * so that the webhook functions, which load validation but never the compiler, do not reach it.
+ * so that what loads validation but never the compiler does not reach it.
  */
 import type * as z from 'zod/mini';
 import type * as Compile from './compile.js';

@@ -1,7 +1,7 @@
 /**
  * What validation needs, loaded on first use rather than at import: zod and the schemas (through
- * `validation.ts`, `compile.ts` and the schema modules) are imported by the first request or
- * webhook verification, as ky is (`transport.ts`). Importing the package then costs a few
+ * `validation.ts`, `compile.ts` and the schema modules) are imported by the first request, as ky
+ * is (`transport.ts`). The webhook functions check their payload without zod (`webhooks/payload.ts`). Importing the package then costs a few
  * milliseconds instead of zod's whole module graph, which matters for serverless cold starts.
  *
  * Every path that validates awaits {@link loadValidation} (and, on the client's paths,
@@ -10,10 +10,8 @@
  */
 import type * as z from 'zod/mini';
 import { FulfillmentError } from './errors.js';
-import type * as Parse from './parse.js';
 import type * as Validation from './validation.js';
 
-let parseLoading: Promise<typeof Parse> | undefined;
 let validationModule: typeof Validation | undefined;
 let validationLoading: Promise<typeof Validation> | undefined;
 
@@ -24,15 +22,6 @@ export function loadValidation(): Promise<typeof Validation> {
     return module;
   });
   return validationLoading;
-}
-
-/**
- * Imports what the webhook functions parse with (zod and the English messages, not the response
- * modes) once.
- */
-export function loadParse(): Promise<typeof Parse> {
-  parseLoading ??= import('./parse.js');
-  return parseLoading;
 }
 
 /** The validation module; {@link loadValidation} must have completed. */

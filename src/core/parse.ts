@@ -1,7 +1,7 @@
 /**
  * Parsing with the SDK's messages: requests before they are sent, and a body parsed leniently with
- * nobody to tell of unknown enum values (the webhook payload). The response modes and the open-enum
- * walk build on it in `validation.ts`; the webhook functions load only this module.
+ * nobody to tell of unknown enum values. The response modes and the open-enum walk build on it in
+ * `validation.ts`.
  */
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
@@ -62,9 +62,9 @@ export function validateRequest<T extends z.core.$ZodType>(
 }
 
 /**
- * `parseResponse` (`validation.ts`) in `'lenient'` mode with nobody to tell of unknown enum values (what the
- * webhook functions need): the same result and error, without the open-enum walk, so an app that
- * only verifies webhooks does not bundle it.
+ * `parseResponse` (`validation.ts`) in `'lenient'` mode with nobody to tell of unknown enum values:
+ * the same result and error, without the open-enum walk. With `RestockingShipmentV1Schema` it is
+ * the authority the zod-free webhook payload check (`webhooks/payload.ts`) is tested against.
  */
 export function parseLenient<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
   const result = z.safeParse(schema, body, PARSE_CONTEXT);

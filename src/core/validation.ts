@@ -8,8 +8,7 @@
  * by its path (see {@link unknownEnumValues}).
  *
  * Every parse here runs the schema it is given: the client passes the compiled form
- * (`fast` in `lazy-compile.ts`); the webhook functions parse with `parse.ts` alone, so they never
- * load the compiler. Messages come from the parse context, not from a global zod configuration.
+ * (`fast` in `lazy-compile.ts`). Messages come from the parse context, not from a global zod configuration.
  */
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from './errors.js';
@@ -50,7 +49,7 @@ export interface UnknownEnumValue extends ValidationIssue {
  * enum values (each unknown value is passed to `onUnknown`, when given), `'strict'` also rejects
  * unknown enum values, `'off'` returns the body unchecked. `schema` is run as given: the client
  * passes its compiled form (`fast(schema)`, whose parts are the schema's own, so the open enums
- * are still found), the webhook functions the schema itself.
+ * are still found).
  */
 export function parseResponse<T extends z.core.$ZodType>(
   schema: T,

@@ -3,12 +3,12 @@
  * of the raw body, the event id, and the payload parsed as a restocking shipment.
  */
 import { ResponseValidationError } from '../core/errors.js';
-import { lazySchema, loadParse } from '../core/lazy.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import { checkHeaders, checkOptions, headerName, maxBodyBytes, readHeader } from './options.js';
+import { parseShipmentPayload } from './payload.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
@@ -64,7 +64,7 @@ export interface VerifyWebhookSignatureOptions {
  * (`invalid_options`), the body is raw bytes, the body is at most `maxBodyBytes` long (default 1 MiB,
  * `body_too_large`), a secret is given, the signature header is present and is 64 hex characters, the event-id header is
  * present, the signature is the HMAC-SHA256 of the body under one of the secrets (compared in
- * constant time by Web Crypto), and the body is a restocking shipment (parsed leniently).
+ * constant time), and the body is a restocking shipment (parsed leniently).
  *
  * Every failure is a {@link WebhookVerificationError} whose `reason` says why: answer such calls
  * with a 4xx status and do not process them.
@@ -122,7 +122,7 @@ export async function verifyChecked(
   return {
     id,
     type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
-    data: await parsePayload(body),
+    data: parsePayload(body),
     receivedSignature: (received ?? '').trim(),
   };
 }
@@ -197,23 +197,17 @@ function mismatch(count: number): WebhookVerificationError {
 
 const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
 
-/** The payload's schema, imported (with zod) by the first verification, not at import. */
-const PayloadSchema = /* @__PURE__ */ lazySchema(
-  () => import('../schemas/restocking-shipment-records.js'),
-  'RestockingShipmentV1Schema',
-);
-
-/** Parses a verified body as JSON and as a version 1 restocking shipment. */
-async function parsePayload(body: Uint8Array<ArrayBuffer> | string): Promise<RestockingShipmentV1> {
+/** Parses a verified body as JSON and as a version 1 restocking shipment (see `payload.ts`). */
+function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
+  const parse = () => JSON.parse(typeof body === 'string' ? body : textDecoder.decode(body));
   let json: unknown;
   try {
-    json = JSON.parse(typeof body === 'string' ? body : textDecoder.decode(body));
+    json = parse();
   } catch (cause) {
     throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
   }
-  const [{ parseLenient }, schema] = await Promise.all([loadParse(), PayloadSchema.load()]);
   try {
-    return parseLenient(schema, json);
+    return parseShipmentPayload(json, parse);
   } catch (cause) {
     const detail =
       cause instanceof ResponseValidationError

@@ -8,15 +8,20 @@ const ENTRY = fileURLToPath(new URL('../../src/webhooks/index.ts', import.meta.u
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** Every module specifier imported by the file and by the SDK files it imports, transitively. */
-function importGraph(entry: string): Map<string, string[]> {
+/**
+ * Every module specifier imported by the file and by the SDK files it imports, transitively;
+ * with `valuesOnly`, type-only imports (`import type …`) are not followed.
+ */
+function importGraph(entry: string, valuesOnly = false): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const queue = [entry];
   while (queue.length > 0 && graph.size < 200) {
     const file = queue.shift()!;
     if (graph.has(file)) continue;
     const source = readFileSync(file, 'utf8');
-    const specifiers = [...source.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+    const specifiers = [...source.matchAll(IMPORT)]
+      .filter((m) => !valuesOnly || !/^\s*(?:import|export)\s+type\b/.test(m[0]))
+      .map((m) => (m[1] ?? m[2])!);
     graph.set(file, specifiers);
     for (const s of specifiers) {
       if (s.startsWith('.')) queue.push(resolve(dirname(file), s.replace(/\.js$/, '.ts')));
@@ -36,11 +41,20 @@ describe('webhooks portability (Node, Bun, Deno, Workers, Vercel Edge)', () => {
   const files = [...graph.keys()];
 
   it('follows the import graph of src/webhooks/index.ts', () => {
-    expect(files.some((f) => f.endsWith('validation.ts'))).toBe(true);
-    for (const module of ['verify', 'sign', 'crypto', 'dedupe', 'errors', 'types']) {
+    for (const module of ['verify', 'sign', 'crypto', 'dedupe', 'errors', 'types', 'payload', 'handler']) {
       expect(files.some((f) => f.endsWith(`/src/webhooks/${module}.ts`))).toBe(true);
     }
     expect(files.some((f) => f.endsWith('/src/core/lru.ts'))).toBe(true);
+  });
+
+  it('parses the payload without zod: no value import reaches zod or the validation modules', () => {
+    const valueGraph = importGraph(ENTRY, true);
+    const reached = [...valueGraph.keys()];
+    expect(reached.some((f) => f.endsWith('/src/webhooks/payload.ts'))).toBe(true);
+    for (const file of reached) {
+      expect(file).not.toMatch(/\/src\/(core\/(validation|parse|lazy|compile)|schemas\/(?!statuses))/);
+      for (const s of valueGraph.get(file)!) expect(s, `${file} imports ${s}`).not.toMatch(/^zod/);
+    }
   });
 
   it('imports nothing from Node built-ins', () => {
