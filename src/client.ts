@@ -3,6 +3,8 @@
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
 import { APIPromise } from './core/api-promise.js';
+import { describe } from './core/describe.js';
+import { FulfillmentError, RequestValidationError, type ValidationIssue } from './core/errors.js';
 import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
 import { loadSchemas, loadValidation, type SchemaLike, validationReady } from './core/lazy.js';
 import { compilerReady, loadCompiler } from './core/lazy-compile.js';
@@ -19,7 +21,7 @@ import {
   type RequestPath,
   type RequestSpec,
 } from './core/request.js';
-import { lazyOf, ResponseParsers } from './core/response.js';
+import { lazyOf, ResponseParsers, responseSpecIssue } from './core/response.js';
 import type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
 import { Transport } from './core/transport.js';
 import type { ValidationMode } from './core/validation.js';
@@ -36,6 +38,19 @@ export type { ClientOptions } from './core/options.js';
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
 /** Reads an environment variable where the runtime has an environment. */
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** A request refused before anything is sent: the promise its method returns rejects with this. */
+function refuse(method: HttpMethod, path: RequestPath, issue: ValidationIssue): Promise<never> {
+  const context = typeof path === 'string' ? `${method} ${path}` : method;
+  return Promise.reject(new RequestValidationError([issue], context));
+}
+
+/** The parser of a refused request: never called, the request having failed before it was sent. */
+const unreachable = (): never => {
+  throw new FulfillmentError('Internal error: a refused request was parsed.');
+};
+
 function readEnv(name: string): string | undefined {
   try {
     return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
@@ -198,6 +213,10 @@ export class FulfillmentClient implements RequestSurface {
 
   /** Builds, sends and reads one request: what every method above does. */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
+    const issue = isObject(init)
+      ? responseSpecIssue(init.response, 'response')
+      : { path: 'init', message: `expected an object with \`response\`, got ${describe(init)}` };
+    if (issue) return new APIPromise(refuse(method, path, issue), unreachable);
     const spec = this.#build(method, path, init, lazyOf(init.response));
     return new APIPromise(
       spec.then((s) => this.#transport.send(s)),
@@ -210,6 +229,13 @@ export class FulfillmentClient implements RequestSurface {
    * it for every item. Every next page is fetched through {@link get}.
    */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
+    const issue = isObject(init)
+      ? responseSpecIssue(item, 'item', false)
+      : { path: 'init', message: `expected an object, got ${describe(init)}` };
+    if (issue) {
+      const request = { path: String(path), params: undefined, options: undefined };
+      return new PagePromise(this, refuse('GET', path, issue), request, item);
+    }
     // Where the pages continue from: the path and the validated query, known once it is built.
     const request: { path: string; params: QueryParams | undefined; options: ListOptions | undefined } = {
       path: String(path),

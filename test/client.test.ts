@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import pkg from '../package.json' with { type: 'json' };
 import { FulfillmentClient, FulfillmentError, RequestValidationError, VERSION } from '../src/index.js';
 import { BASE, recordingLogger, TOKEN, testClient, useMsw } from './helpers/msw.js';
@@ -240,6 +241,49 @@ describe('the request surface', () => {
       'GET /merchant_api/v1/returns/6',
       'GET /merchant_api/v1/skus',
     ]);
+  });
+
+  it('refuses a missing or mistyped `response`, item schema or init with a typed error naming it; nothing is sent', async () => {
+    const sent: string[] = [];
+    server.use(
+      http.all(`${BASE}/*`, ({ request }) => {
+        sent.push(request.url);
+        return HttpResponse.json({});
+      }),
+    );
+    const client = testClient();
+    const cases: [Promise<unknown>, string, RegExp][] = [
+      [client.get('/merchant_api/v1/skus', {} as never), 'response', /got undefined$/],
+      [client.post('/merchant_api/v1/skus', { response: 42 } as never), 'response', /got number$/],
+      [
+        client.put('/merchant_api/v1/skus/1', { response: { parse: () => 1 } } as never),
+        'response',
+        /got an object$/,
+      ],
+      [client.delete('/merchant_api/v1/skus/1', { response: [] } as never), 'response', /got an array$/],
+      [client.patch('/merchant_api/v1/skus/1', undefined as never), 'init', /got undefined$/],
+      [
+        client.getAPIList('/merchant_api/v1/skus', undefined as never),
+        'item',
+        /expected a zod schema, got undefined$/,
+      ],
+      [client.getAPIList('/merchant_api/v1/skus', (() => 1) as never), 'item', /got a function$/],
+      [client.getAPIList('/merchant_api/v1/skus', z.number(), null as never), 'init', /got null$/],
+    ];
+    for (const [promise, path, message] of cases) {
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RequestValidationError);
+      const issue = (error as RequestValidationError).issues[0]!;
+      expect(issue.path).toBe(path);
+      expect(issue.message).toMatch(message);
+    }
+    // A parser function, a schema and a lazily loaded one are all accepted.
+    await expect(client.get('/merchant_api/v1/skus', { response: () => 'parsed' })).resolves.toBe('parsed');
+    await expect(client.get('/merchant_api/v1/skus', { response: z.object({}) })).resolves.toEqual({});
+    expect(sent).toHaveLength(2);
   });
 
   it('a list starts with getAPIList and fetches every next page through get()', async () => {

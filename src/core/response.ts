@@ -2,7 +2,8 @@
  * What a 2xx response becomes: the body read as text on arrival, then parsed as JSON and checked
  * against the method's schema in the client's `validateResponses` mode.
  */
-import { ResponseValidationError } from './errors.js';
+import { describe } from './describe.js';
+import { ResponseValidationError, type ValidationIssue } from './errors.js';
 import { LazySchema, type SchemaLike, schemaOf, validation } from './lazy.js';
 import { fast } from './lazy-compile.js';
 import type { LevelledLogger } from './log.js';
@@ -207,6 +208,27 @@ export function optionalBody<T>(schema: SchemaLike<T>): OptionalBody<T | undefin
 export function lazyOf(spec: ResponseSpec<unknown>): LazySchema<unknown> | undefined {
   const schema = spec instanceof OptionalBody ? spec.schema : spec;
   return schema instanceof LazySchema ? schema : undefined;
+}
+
+/**
+ * What is wrong with a value given as a {@link ResponseSpec} (`response` of `client.get/post/…`,
+ * the item schema of `getAPIList`), by `name`; `undefined` when it is one. Checked before anything
+ * is sent, so that a missing or mistyped `response` is a typed error naming it, not a `TypeError`
+ * from deep inside the parse after the request went out.
+ */
+export function responseSpecIssue(spec: unknown, name: string, parser = true): ValidationIssue | undefined {
+  if (typeof spec === 'function' && parser) return undefined;
+  const schema = spec instanceof OptionalBody && parser ? spec.schema : spec;
+  if (schema instanceof LazySchema) return undefined;
+  if (
+    typeof schema === 'object' &&
+    schema !== null &&
+    typeof (schema as { _zod?: unknown })._zod === 'object'
+  ) {
+    return undefined;
+  }
+  const got = typeof spec === 'function' ? 'a function' : describe(spec);
+  return { path: name, message: `expected a zod schema${parser ? ' or a parser function' : ''}, got ${got}` };
 }
 
 /** How a method's 2xx body becomes its result: a schema, an optional-body schema, or a parser. */

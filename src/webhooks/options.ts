@@ -3,22 +3,11 @@
  * headers, the event id and `maxBodyBytes`. Every problem is a {@link WebhookVerificationError} with
  * reason `invalid_options` whose message names the option; no message ever quotes a secret.
  */
+import { describe } from '../core/describe.js';
 import { WebhookVerificationError } from './errors.js';
 import { DEFAULT_MAX_BODY_BYTES, type WebhookHeaders } from './types.js';
 
-/** What a value is, for a message: its type or class name, never its content. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value !== 'object') return typeof value;
-  let name: unknown;
-  try {
-    name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  } catch {
-    name = undefined;
-  }
-  return typeof name === 'string' && name && name !== 'Object' ? `a ${name}` : 'an object';
-}
+export { describe };
 
 function invalid(option: string, message: string, cause?: unknown): WebhookVerificationError {
   return new WebhookVerificationError(
