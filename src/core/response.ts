@@ -89,8 +89,13 @@ export class ResponseParsers {
   readonly #logger: LevelledLogger | undefined;
   readonly #reported = new Set<string>();
   readonly #onUnknown: ((found: readonly UnknownEnumValue[], context: ResponseContext) => void) | undefined;
-  readonly #parsers = new Map<SchemaLike, ResponseParser<unknown>>();
-  readonly #optional = new Map<SchemaLike, ResponseParser<unknown>>();
+  /**
+   * One parser per schema, held weakly: a schema built per call (`client.get(path, { response:
+   * z.object(…) })`) is collected with its parser once the call is done, so the client's memory
+   * stays bounded however many schemas it sees.
+   */
+  readonly #parsers = new WeakMap<SchemaLike, ResponseParser<unknown>>();
+  readonly #optional = new WeakMap<SchemaLike, ResponseParser<unknown>>();
 
   readonly #redactor: Redactor | undefined;
 
@@ -140,7 +145,7 @@ export class ResponseParsers {
     return this.#cached(this.#optional, schema, true) as ResponseParser<T | undefined>;
   }
 
-  #cached(cache: Map<SchemaLike, ResponseParser<unknown>>, schema: SchemaLike, allowEmpty: boolean) {
+  #cached(cache: WeakMap<SchemaLike, ResponseParser<unknown>>, schema: SchemaLike, allowEmpty: boolean) {
     let parser = cache.get(schema);
     if (!parser) {
       parser = (raw: RawResponse) => {
