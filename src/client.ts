@@ -263,7 +263,7 @@ export class FulfillmentClient implements RequestSurface {
   ): Promise<RequestSpec> {
     if (compilerReady() && validationReady(init.querySchema, init.bodySchema, response)) {
       try {
-        return Promise.resolve(buildRequest(method, path, init));
+        return Promise.resolve(buildRequest(method, path, init, this.baseUrl));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -272,7 +272,7 @@ export class FulfillmentClient implements RequestSurface {
       loadValidation(),
       loadCompiler(),
       loadSchemas(init.querySchema, init.bodySchema, response),
-    ]).then(() => buildRequest(method, path, init));
+    ]).then(() => buildRequest(method, path, init, this.baseUrl));
   }
 
   /** Safe view for `JSON.stringify`: the token is never included. */

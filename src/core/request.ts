@@ -13,7 +13,7 @@ import {
   type RequestOptions,
   requestOptionIssues,
 } from './options.js';
-import { encodeQuery, type Id, pathId, type QueryValue } from './url.js';
+import { encodeQuery, type Id, pathId, pathIssue, type QueryValue } from './url.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -109,16 +109,20 @@ function misplacedOptions(query: object, context: string): void {
 }
 
 /**
- * Builds a request from its declaration: checks the ids of the path, validates and encodes the
- * query, validates the body, checks the request options. Throws `RequestValidationError` naming
- * the field; nothing is sent then.
+ * Builds a request from its declaration: checks the path (below the service root of `baseUrl`, or
+ * an absolute URL on its origin) and its ids, validates and encodes the query, validates the body,
+ * checks the request options. Throws `RequestValidationError` naming the field; nothing is sent
+ * then.
  */
 export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
-  init: RequestParts = {},
+  init: RequestParts,
+  baseUrl: string,
 ): RequestSpec {
-  const path = typeof requestPath === 'string' ? requestPath : requestPath.resolve();
+  const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
+  const badPath = pathIssue(path, baseUrl);
+  if (badPath) throw new RequestValidationError([badPath], method);
   const context = `${method} ${path}`;
   let params: QueryParams | undefined;
   if (init.query !== undefined) {

@@ -1,8 +1,56 @@
 /**
  * Path ids and query strings, encoded the way the API reads them.
  */
-import { RequestValidationError } from './errors.js';
+import { describe } from './describe.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { isWellFormed } from './json.js';
+
+const ABSOLUTE = /^https?:\/\//i;
+
+/** The origin of the last base URL seen (one client, one base: worked out once). */
+let lastBase: { url: string; origin: string } | undefined;
+
+function originOf(baseUrl: string): string {
+  if (lastBase?.url !== baseUrl) lastBase = { url: baseUrl, origin: new URL(baseUrl).origin };
+  return lastBase.origin;
+}
+
+/**
+ * What is wrong with a request path, given the client's base URL: it must be a path below the
+ * service root (`/merchant_api/v1/skus`) or an absolute URL on the base URL's origin (scheme, host
+ * and port), without credentials, so that no request, and so no API token, ever goes elsewhere.
+ * `undefined` when it is fine. The message names the origins only, never the rest of the URL.
+ */
+export function pathIssue(path: unknown, baseUrl: string): ValidationIssue | undefined {
+  if (typeof path !== 'string') {
+    return { path: 'path', message: `expected a string starting with '/', got ${describe(path)}` };
+  }
+  if (ABSOLUTE.test(path)) {
+    const origin = originOf(baseUrl);
+    let url: URL;
+    try {
+      url = new URL(path);
+    } catch {
+      return { path: 'path', message: 'is not a valid URL' };
+    }
+    if (url.origin !== origin) {
+      return {
+        path: 'path',
+        message: `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
+      };
+    }
+    if (url.username || url.password) return { path: 'path', message: 'must not carry credentials (user@)' };
+    return undefined;
+  }
+  if (!path.startsWith('/')) {
+    return {
+      path: 'path',
+      message: `must start with '/' (a path below the service root) or be an absolute URL on ${originOf(baseUrl)}`,
+    };
+  }
+  if (!URL.canParse(baseUrl + path)) return { path: 'path', message: 'is not a valid URL path' };
+  return undefined;
+}
 
 /** A value the query encoder understands. */
 export type QueryScalar = string | number | boolean | Date;

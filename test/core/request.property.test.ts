@@ -97,7 +97,7 @@ describe('body serialization', () => {
       fc.property(fc.anything({ withBigInt: true, withMap: false, withSet: false, maxDepth: 4 }), (value) => {
         let spec: ReturnType<typeof buildRequest> | undefined;
         try {
-          spec = buildRequest('POST', '/x', { body: { value } });
+          spec = buildRequest('POST', '/x', { body: { value } }, 'https://fulfillment.test');
         } catch (error) {
           expect(isRVE(error)).toBe(true);
           expect((error as RequestValidationError).issues[0]?.path.startsWith('value')).toBe(true);
@@ -146,5 +146,83 @@ describe('request validators through the client', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('request paths: nothing ever leaves the configured origin', () => {
+  const BASE_URL = 'https://api.fulfillment.test/prefix';
+  const ORIGIN = 'https://api.fulfillment.test';
+  /** Paths built to leave: other hosts, schemes, ports, credentials, missing slashes, odd spellings. */
+  const pathLike = fc.oneof(
+    hostileString,
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    fc
+      .tuple(
+        fc.constantFrom(
+          '',
+          '/',
+          '//',
+          'http://',
+          'https://',
+          'HTTPS://',
+          'https:',
+          '\\\\',
+          ' ',
+          '.',
+          '@',
+          ':444',
+        ),
+        fc.constantFrom(
+          'api.fulfillment.test',
+          'evil.example',
+          'api.fulfillment.test.evil.example',
+          'u:p@evil.example',
+        ),
+        fc.constantFrom('', '/', '/x', ':444/x', '@evil.example/x', '/../../x', '?q=1', '#f'),
+      )
+      .map(([a, b, c]) => a + b + c),
+    fc.constantFrom(
+      `${ORIGIN}/ok`,
+      `${ORIGIN}:443/ok`,
+      'https://u:p@api.fulfillment.test/x',
+      '/merchant_api/v1/skus',
+    ),
+  );
+
+  it('sends only to the base origin, without credentials; anything else is refused naming `path`', async () => {
+    const sent: string[] = [];
+    const client = new FulfillmentClient({
+      apiToken: 'sk_path_canary_0123456789',
+      baseUrl: BASE_URL,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        sent.push(new Request(input, init).url);
+        return Response.json({});
+      },
+    });
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(pathLike, async (p) => {
+        const before = sent.length;
+        try {
+          await client.get(p, { response: () => 'ok' });
+        } catch (error) {
+          expect(isRVE(error)).toBe(true);
+          expect((error as RequestValidationError).issues[0]?.path).toBe('path');
+          expect(sent.length).toBe(before);
+          refused++;
+          return;
+        }
+        expect(sent.length).toBe(before + 1);
+        const url = new URL(sent.at(-1)!);
+        expect(url.origin).toBe(ORIGIN);
+        expect(url.username + url.password).toBe('');
+      }),
+      RUNS,
+    );
+    // Both sides were reached.
+    expect(refused).toBeGreaterThan(RUNS.numRuns / 10);
+    expect(sent.length).toBeGreaterThan(RUNS.numRuns / 10);
   });
 });

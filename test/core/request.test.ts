@@ -97,38 +97,48 @@ describe('buildRequest', () => {
   const Body = z.strictObject({ name: z.string() });
 
   it('validates the body with its schema and sends the schema output', () => {
-    const spec = buildRequest('POST', '/merchant_api/v1/skus', { body: { name: 'Mug' }, bodySchema: Body });
+    const spec = buildRequest(
+      'POST',
+      '/merchant_api/v1/skus',
+      { body: { name: 'Mug' }, bodySchema: Body },
+      BASE,
+    );
     expect(spec).toMatchObject({ method: 'POST', path: '/merchant_api/v1/skus', body: { name: 'Mug' } });
     expect(spec.query).toBeUndefined();
   });
 
   it('refuses a missing body that has a schema (nothing is sent empty)', () => {
-    expect(() => buildRequest('POST', '/merchant_api/v1/skus', { bodySchema: Body })).toThrow(
+    expect(() => buildRequest('POST', '/merchant_api/v1/skus', { bodySchema: Body }, BASE)).toThrow(
       /Invalid request to POST \/merchant_api\/v1\/skus/,
     );
   });
 
   it('validates, reshapes and encodes the query, keeping the validated params for the next page', () => {
-    const spec = buildRequest('GET', '/merchant_api/v1/orders', {
-      query: { include: ['batches'], limit: 5 },
-      querySchema: z.strictObject({ include: z.array(z.string()), limit: z.number() }),
-      toQuery: ({ include, ...rest }) => ({
-        ...(rest as { limit: number }),
-        include: (include as string[]).join(','),
-      }),
-    });
+    const spec = buildRequest(
+      'GET',
+      '/merchant_api/v1/orders',
+      {
+        query: { include: ['batches'], limit: 5 },
+        querySchema: z.strictObject({ include: z.array(z.string()), limit: z.number() }),
+        toQuery: ({ include, ...rest }) => ({
+          ...(rest as { limit: number }),
+          include: (include as string[]).join(','),
+        }),
+      },
+      BASE,
+    );
     expect(spec.params).toEqual({ limit: 5, include: 'batches' });
     expect(spec.query).toBe('limit=5&include=batches');
   });
 
   it('refuses a request option put among the query parameters', () => {
-    expect(() => buildRequest('GET', '/merchant_api/v1/skus', { query: { timeout: 5 } })).toThrow(
+    expect(() => buildRequest('GET', '/merchant_api/v1/skus', { query: { timeout: 5 } }, BASE)).toThrow(
       /timeout: is a request option, not a query parameter/,
     );
   });
 
   it('checks the request options last, naming each bad one', () => {
-    expect(() => buildRequest('GET', '/x', { options: { timeout: -1 } as never })).toThrow(
+    expect(() => buildRequest('GET', '/x', { options: { timeout: -1 } as never }, BASE)).toThrow(
       /options\.timeout/,
     );
   });
@@ -141,9 +151,9 @@ describe('buildRequest', () => {
       bodySchema: Body,
       options: { timeout: -1 } as never,
     };
-    expect(() => buildRequest('PUT', path`/a/${'x' as never}`, all)).toThrow(/id:/);
-    expect(() => buildRequest('PUT', '/a', all)).toThrow(/limit/);
-    expect(() => buildRequest('PUT', '/a', { ...all, query: { limit: 1 } })).toThrow(/name/);
+    expect(() => buildRequest('PUT', path`/a/${'x' as never}`, all, BASE)).toThrow(/id:/);
+    expect(() => buildRequest('PUT', '/a', all, BASE)).toThrow(/limit/);
+    expect(() => buildRequest('PUT', '/a', { ...all, query: { limit: 1 } }, BASE)).toThrow(/name/);
   });
 });
 
