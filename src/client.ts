@@ -245,6 +245,8 @@ export class FulfillmentClient implements RequestSurface {
     const raw = this.#build('GET', path, init, item).then((spec) => {
       request.path = spec.path;
       request.params = spec.params;
+      // The options as checked when the list was started (a copy), for every next page.
+      request.options = spec.options as ListOptions | undefined;
       return this.#transport.send(spec);
     });
     return new PagePromise(this, raw, request, item);

@@ -21,8 +21,8 @@ function child(path: string, key: string | number): string {
 
 /**
  * The first value of `body` that cannot be sent as JSON: a `bigint`, a function or symbol inside an
- * array, a cycle, a nesting deeper than {@link MAX_JSON_DEPTH}, a number that is not finite, or a
- * lone UTF-16 surrogate. `undefined` when the body is sendable.
+ * array, a cycle, a nesting deeper than {@link MAX_JSON_DEPTH}, a number that is not finite, an
+ * invalid `Date` (which `JSON.stringify` would send as `null`), or a lone UTF-16 surrogate. `undefined` when the body is sendable.
  */
 export function jsonIssue(body: unknown, root = 'body'): ValidationIssue | undefined {
   const stack: { value: unknown; path: string; depth: number; ancestors: readonly object[] }[] = [
@@ -39,7 +39,10 @@ export function jsonIssue(body: unknown, root = 'body'): ValidationIssue | undef
       return { path: where, message: 'contains a lone UTF-16 surrogate, which cannot be sent' };
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (value instanceof Date) continue;
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) return { path: where, message: 'an invalid Date cannot be sent' };
+      continue;
+    }
     if (ancestors.includes(value)) return { path: where, message: 'refers to itself (a cycle)' };
     if (depth >= MAX_JSON_DEPTH) {
       return { path: where, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };

@@ -3,6 +3,7 @@
  * `resolveClientOptions`), and the per-request options every method takes last (checked by
  * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
+import { describe } from './describe.js';
 import { FulfillmentError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import {
@@ -177,13 +178,38 @@ function configError(message: string): FulfillmentError {
   return new FulfillmentError(message);
 }
 
+/**
+ * A bad option value as a message shows it, without ever throwing: a number or boolean as it is; a
+ * string quoted only when it is short (a mistyped `'verbose'`), since a long one may be a token
+ * passed in the wrong option; anything else by its type.
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
+  if (typeof value === 'string') {
+    return value.length <= 12 && /^[\w .:/-]*$/.test(value)
+      ? JSON.stringify(value)
+      : `a string of ${value.length} characters (not shown)`;
+  }
+  return describe(value);
+}
+
+/**
+ * Headers as a record: a plain object as given, a `Headers` instance read into one (its entries
+ * are not own properties, so it would otherwise be dropped without a word).
+ */
+export function headerRecord(headers: unknown): unknown {
+  return typeof Headers === 'function' && headers instanceof Headers ? Object.fromEntries(headers) : headers;
+}
+
 /** Normalises a base URL to the service root: no trailing slash, no `/merchant_api[/vN]`. */
-export function normaliseBaseUrl(input: string): string {
+export function normaliseBaseUrl(input: unknown): string {
+  if (typeof input !== 'string') throw configError(`baseUrl must be a URL string, got ${describe(input)}`);
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
-    throw configError(`baseUrl is not a valid URL: ${JSON.stringify(input)}`);
+    // The value is not repeated: an API token passed as the base URL by mistake would be.
+    throw configError(`baseUrl is not a valid URL (a string of ${input.length} characters, not shown)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw configError(`baseUrl must use http or https, got ${JSON.stringify(url.protocol)}`);
@@ -213,16 +239,19 @@ function ranged(
     value <= max;
   if (!inRange) {
     const from = exclusive ? `more than ${min}` : `from ${min}`;
-    throw configError(`${name} must be a number ${from} up to ${max}${unit}, got ${String(value)}`);
+    throw configError(`${name} must be a number ${from} up to ${max}${unit}, got ${shown(value)}`);
   }
   return value;
 }
 
 function rateLimitOption(option: RateLimitOptions | false | undefined): RateLimitOptions | false {
   if (option === undefined || option === false) return false;
-  const { requests, perMs } = option ?? {};
+  if (option === null || typeof option !== 'object' || Array.isArray(option)) {
+    throw configError(`rateLimit must be false or an object { requests, perMs }, got ${shown(option)}`);
+  }
+  const { requests, perMs } = option;
   if (!Number.isInteger(requests) || requests < 1 || requests > 1_000_000) {
-    throw configError(`rateLimit.requests must be an integer from 1 up to 1000000, got ${String(requests)}`);
+    throw configError(`rateLimit.requests must be an integer from 1 up to 1000000, got ${shown(requests)}`);
   }
   return {
     requests,
@@ -241,6 +270,9 @@ function rateLimitOption(option: RateLimitOptions | false | undefined): RateLimi
  * not given.
  */
 export function resolveClientOptions(options: ClientOptions, env: EnvReader): ResolvedClientOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw configError(`FulfillmentClient options must be an object, got ${describe(options)}`);
+  }
   const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
   if (!apiToken) {
     throw configError(
@@ -252,7 +284,10 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
       'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
     );
   }
-  const headerProblems = headerIssues(options.defaultHeaders, 'defaultHeaders');
+  const defaultHeaders = headerRecord(options.defaultHeaders) as
+    | Record<string, string | undefined>
+    | undefined;
+  const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
   if (headerProblems.length > 0) {
     throw configError(`Invalid ${headerProblems.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
@@ -270,9 +305,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
   }
   const style = options.loggerStyle ?? 'auto';
   if (style !== 'auto' && style !== 'object-first' && style !== 'message-first') {
-    throw configError(
-      `loggerStyle must be 'auto', 'object-first' or 'message-first'; got ${JSON.stringify(String(style))}`,
-    );
+    throw configError(`loggerStyle must be 'auto', 'object-first' or 'message-first'; got ${shown(style)}`);
   }
   const loggerStyle = style === 'auto' ? detectLoggerStyle(logger) : style;
 
@@ -282,13 +315,13 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     logLevel = isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info');
   }
   if (!isLogLevel(logLevel)) {
-    throw configError(`logLevel must be one of off, error, warn, info, debug; got ${String(logLevel)}`);
+    throw configError(`logLevel must be one of off, error, warn, info, debug; got ${shown(logLevel)}`);
   }
 
   const validateResponses = options.validateResponses ?? 'lenient';
   if (validateResponses !== 'strict' && validateResponses !== 'lenient' && validateResponses !== 'off') {
     throw configError(
-      `validateResponses must be 'strict', 'lenient' or 'off'; got ${String(validateResponses)}`,
+      `validateResponses must be 'strict', 'lenient' or 'off'; got ${shown(validateResponses)}`,
     );
   }
 
@@ -299,7 +332,15 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     unit: ' ms',
   });
   const maxRetries = ranged('maxRetries', options.maxRetries, 2, { min: 0, max: 100 });
-  if (!Number.isInteger(maxRetries)) throw configError(`maxRetries must be an integer, got ${maxRetries}`);
+  if (!Number.isInteger(maxRetries))
+    throw configError(`maxRetries must be an integer, got ${shown(maxRetries)}`);
+  const retryDelay: unknown = options.retryDelay;
+  if (
+    retryDelay !== undefined &&
+    (retryDelay === null || typeof retryDelay !== 'object' || Array.isArray(retryDelay))
+  ) {
+    throw configError(`retryDelay must be an object { initialMs?, maxMs? }, got ${shown(retryDelay)}`);
+  }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw configError('fetch must be a function');
   }
@@ -325,7 +366,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
       unit: ' ms',
     }),
     fetch: options.fetch,
-    defaultHeaders: options.defaultHeaders ?? {},
+    defaultHeaders: defaultHeaders ?? {},
     logLevel,
     logger,
     loggerStyle,
@@ -364,13 +405,23 @@ export function headerIssues(headers: unknown, path: string): ValidationIssue[] 
   return issues;
 }
 
+/** A real `AbortSignal` (the runtime combines it with the SDK's own; a look-alike object fails there). */
 function isSignal(value: unknown): value is AbortSignal {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AbortSignal).aborted === 'boolean' &&
-    typeof (value as AbortSignal).addEventListener === 'function'
-  );
+  return typeof AbortSignal === 'function' && value instanceof AbortSignal;
+}
+
+/**
+ * The per-request options as they are when the method is called: a copy (the headers too), so
+ * that what is checked is what is sent, whatever the caller's object becomes afterwards. Anything
+ * that is not a plain options object is returned as it is, for {@link requestOptionIssues} to refuse.
+ */
+export function snapshotOptions<T>(options: T): T {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return options;
+  const copy: Record<string, unknown> = { ...(options as Record<string, unknown>) };
+  const headers = headerRecord(copy.headers);
+  if (headers !== null && typeof headers === 'object' && !Array.isArray(headers))
+    copy.headers = { ...headers };
+  return copy as T;
 }
 
 /** Issues with the per-request options every method takes (and the list options, when given). */
@@ -381,6 +432,14 @@ export function requestOptionIssues(options: unknown): ValidationIssue[] {
   }
   const o = options as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(o)) {
+    if (!REQUEST_OPTION_KEYS.has(key)) {
+      issues.push({
+        path: `options.${key}`,
+        message: `is not a request option (they are: ${[...REQUEST_OPTION_KEYS].join(', ')})`,
+      });
+    }
+  }
   if (o.signal !== undefined && !isSignal(o.signal)) {
     issues.push({ path: 'options.signal', message: 'expected an AbortSignal' });
   }

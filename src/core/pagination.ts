@@ -152,6 +152,14 @@ export class Page<T> {
         ),
       );
     }
+    if (
+      options !== undefined &&
+      (options === null || typeof options !== 'object' || Array.isArray(options))
+    ) {
+      return Promise.reject(
+        new RequestValidationError([{ path: 'options', message: 'expected an object of request options' }]),
+      );
+    }
     const request = options ? { ...next, options: { ...next.options, ...options } } : next;
     return fetchPage(this.#client, request, this.#item, trail);
   }

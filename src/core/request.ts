@@ -12,6 +12,7 @@ import {
   REQUEST_OPTION_KEYS,
   type RequestOptions,
   requestOptionIssues,
+  snapshotOptions,
 } from './options.js';
 import { encodeQuery, type Id, pathId, pathIssue, type QueryValue } from './url.js';
 
@@ -142,9 +143,11 @@ export function buildRequest(
   if (body !== undefined) {
     const issue = jsonIssue(body);
     if (issue) throw new RequestValidationError([issue], context);
-    bodyText = JSON.stringify(body);
+    bodyText = stringify(body, context);
   }
-  const problems = requestOptionIssues(init.options);
+  // Checked and kept as they are now: a later change to the caller's object changes nothing.
+  const options = snapshotOptions(init.options);
+  const problems = requestOptionIssues(options);
   if (problems.length > 0) throw new RequestValidationError(problems, context);
   return {
     method,
@@ -154,6 +157,22 @@ export function buildRequest(
     body,
     bodyText,
     idempotent: init.idempotent,
-    options: init.options,
+    options,
   };
+}
+
+/**
+ * `JSON.stringify` of a body {@link jsonIssue} passed. A `toJSON` method runs only here: when it
+ * throws, or returns what JSON cannot carry (a BigInt), the request is refused, naming the body.
+ */
+function stringify(body: unknown, context: string): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    const what = error instanceof Error ? error.name : typeof error;
+    throw new RequestValidationError(
+      [{ path: 'body', message: `cannot be sent as JSON: a toJSON method failed (${what})` }],
+      context,
+    );
+  }
 }

@@ -13,6 +13,7 @@ import { parseBody, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
+import { checkOptionsObject } from './resource.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
@@ -235,6 +236,7 @@ export async function bulkUpsert(
   if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
   if (skus.length === 0)
     throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
+  checkOptionsObject(options, `POST ${BULK_UPSERT}`);
   const {
     concurrency = 2,
     chunkSize = BULK_UPSERT_MAX,

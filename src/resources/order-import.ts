@@ -13,6 +13,7 @@ import {
   submitOrder,
   validateSubmitOptions,
 } from './order-submit.js';
+import { checkOptionsObject } from './resource.js';
 
 /** How one order of an import ended. */
 export type ImportOutcome = SubmitOutcome | 'invalid' | 'rejected' | 'failed';
@@ -145,7 +146,8 @@ export function createMany(
   source: OrderSource,
   options: CreateManyOptions = {},
 ): OrderImport {
-  const { concurrency = 4, onProgress, ...submitOptions } = options ?? {};
+  checkOptionsObject(options, 'orders.createMany');
+  const { concurrency = 4, onProgress, ...submitOptions } = options;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
     throw new RequestValidationError(
       [{ path: 'concurrency', message: 'expected an integer >= 1' }],

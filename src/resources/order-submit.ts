@@ -16,6 +16,7 @@ import {
 import type { RequestOptions } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
+import { checkOptionsObject } from './resource.js';
 
 /** How `orders.submit` got its order. */
 export type SubmitOutcome = 'created' | 'recovered' | 'existing';
@@ -45,7 +46,8 @@ export interface SubmitOptions extends RequestOptions {
   /**
    * How far around the submission the lookup reads, in ms (clock skew between this machine and the
    * API): from that long before the first send (or before the body's `created_at`, when it has
-   * one). Default 5 minutes.
+   * one). From 0 up to 30 days (2 592 000 000); default 5 minutes. A larger value is refused
+   * before anything is sent.
    */
   lookbackMs?: number | undefined;
 }
@@ -61,6 +63,18 @@ export interface SubmitTarget {
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_LOOKBACK_MS = 5 * 60 * 1000;
+/**
+ * Largest `lookbackMs`: 30 days. The window is for clock skew; a wider one would make the recovery
+ * lookup read every order of that window (and past about 2.7e5 years, no valid date at all).
+ */
+export const MAX_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
+/** The range of a valid `Date`: ±8.64e15 ms around the epoch. */
+const MAX_DATE_MS = 8.64e15;
+
+/** A date `ms` from the epoch, kept within the range of a valid `Date`. */
+function dateAt(ms: number): Date {
+  return new Date(Math.min(MAX_DATE_MS, Math.max(-MAX_DATE_MS, ms)));
+}
 
 /** A failure after which the order may or may not have been stored. */
 function ambiguous(error: unknown): boolean {
@@ -82,8 +96,14 @@ export function validateSubmitOptions(options: SubmitOptions, context: string): 
   if (maxAttempts !== undefined && !(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) {
     throw new RequestValidationError([{ path: 'maxAttempts', message: 'expected an integer >= 1' }], context);
   }
-  if (lookbackMs !== undefined && !(Number.isFinite(lookbackMs) && lookbackMs >= 0)) {
-    throw new RequestValidationError([{ path: 'lookbackMs', message: 'expected a number >= 0' }], context);
+  if (
+    lookbackMs !== undefined &&
+    !(typeof lookbackMs === 'number' && lookbackMs >= 0 && lookbackMs <= MAX_LOOKBACK_MS)
+  ) {
+    throw new RequestValidationError(
+      [{ path: 'lookbackMs', message: `expected milliseconds from 0 up to ${MAX_LOOKBACK_MS} (30 days)` }],
+      context,
+    );
   }
 }
 
@@ -93,7 +113,8 @@ export async function submitOrder(
   body: OrderCreateParams,
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
-  const { maxAttempts, lookbackMs, ...requestOptions } = options ?? {};
+  checkOptionsObject(options, 'orders.submit');
+  const { maxAttempts, lookbackMs, ...requestOptions } = options;
   validateSubmitOptions({ maxAttempts, lookbackMs }, 'orders.submit');
   const attempts = maxAttempts ?? DEFAULT_ATTEMPTS;
   const lookback = lookbackMs ?? DEFAULT_LOOKBACK_MS;
@@ -105,10 +126,10 @@ export async function submitOrder(
   const window =
     anchor && !Number.isNaN(anchor.getTime())
       ? {
-          createdAfter: new Date(anchor.getTime() - lookback),
-          createdBefore: new Date(anchor.getTime() + lookback),
+          createdAfter: dateAt(anchor.getTime() - lookback),
+          createdBefore: dateAt(anchor.getTime() + lookback),
         }
-      : { createdAfter: new Date(started - lookback) };
+      : { createdAfter: dateAt(started - lookback) };
 
   let failure: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {

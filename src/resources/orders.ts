@@ -18,7 +18,7 @@ import type {
 import type { Order } from '../schemas/types/orders.js';
 import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
-import { APIResource } from './resource.js';
+import { APIResource, checkOptionsObject, idLabel } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/orders.js');
@@ -96,7 +96,8 @@ export class Orders extends APIResource {
     merchantOrderId: string,
     options: FindOrderOptions = {},
   ): Promise<Order | null> {
-    const { createdAfter, createdBefore, maxPages, ...requestOptions } = options ?? {};
+    checkOptionsObject(options, 'orders.findByMerchantOrderId');
+    const { createdAfter, createdBefore, maxPages, ...requestOptions } = options;
     if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages >= 1)) {
       throw new RequestValidationError(
         [{ path: 'maxPages', message: 'expected an integer >= 1' }],
@@ -165,7 +166,7 @@ export class Orders extends APIResource {
    * - `'created'`: the API answered 201;
    * - `'recovered'`: a send failed without saying whether the order was stored (a timeout, a
    *   dropped connection, a 5xx), and it was found by its `merchant_order_id` among the orders
-   *   created from `lookbackMs` (default 5 minutes) before the first send;
+   *   created from `lookbackMs` (default 5 minutes, at most 30 days) before the first send;
    * - `'existing'`: the API refused it as already taken, and the order it holds was found.
    *
    * An ambiguous failure that finds nothing is followed by another send (at most `maxAttempts`,
@@ -217,7 +218,7 @@ export class Orders extends APIResource {
       .put(path`/merchant_api/v1/orders/${id}/cancel`, { options, response: OptionalOrder })
       ._then(
         (order) => order ?? this.retrieve(id, undefined, options),
-        `PUT /merchant_api/v1/orders/${id}/cancel`,
+        `PUT /merchant_api/v1/orders/${idLabel(id)}/cancel`,
       );
   }
 }

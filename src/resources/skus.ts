@@ -12,7 +12,7 @@ import type { Id } from '../core/url.js';
 import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
-import { APIResource } from './resource.js';
+import { APIResource, idLabel } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/skus.js');
@@ -91,7 +91,10 @@ export class Skus extends APIResource {
   delete(id: Id, options?: RequestOptions): APIPromise<Sku> {
     return this._client
       .delete(path`/merchant_api/v1/skus/${id}`, { options, response: OptionalSku })
-      ._then((sku) => sku ?? this.#readBack(Number(id), options), `DELETE /merchant_api/v1/skus/${id}`);
+      ._then(
+        (sku) => sku ?? this.#readBack(Number(id), options),
+        `DELETE /merchant_api/v1/skus/${idLabel(id)}`,
+      );
   }
 
   /** Finds a SKU by id in the newest {@link READ_BACK_PAGES} pages of the SKU list. */

@@ -1,0 +1,179 @@
+/**
+ * Caller input that used to slip past the checks: option values whose text conversion throws, a
+ * base URL that is really the token, a look-alike AbortSignal, `Headers` instances, unknown request
+ * options, an options object changed after the call, bodies whose `toJSON` fails. Each is a typed
+ * error naming the field with nothing sent, or (for `Headers` and later changes) works as meant.
+ */
+import { inspect } from 'node:util';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { FulfillmentClient, FulfillmentError, RequestValidationError } from '../../src/index.js';
+import { BASE, TOKEN, testClient, useMsw } from '../helpers/msw.js';
+
+const server = useMsw();
+
+/** Records every request that reaches the API; answers with an empty object. */
+function recording() {
+  const seen: Request[] = [];
+  server.use(
+    http.all(`${BASE}/*`, ({ request }) => {
+      seen.push(request.clone());
+      return HttpResponse.json({ id: 1, data: [], pagination: { current_page: 1, page_count: 1 } });
+    }),
+  );
+  return seen;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<RequestValidationError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RequestValidationError);
+  return error as RequestValidationError;
+}
+
+const construct = (options: unknown) => () =>
+  new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, logLevel: 'off', ...(options as object) });
+
+describe('client options', () => {
+  it('a value whose text conversion throws is still a FulfillmentError naming the option', () => {
+    const hostile = Object.create(null);
+    for (const option of ['timeout', 'maxRetries', 'maxRetryAfter', 'maxResponseBytes', 'logLevel']) {
+      expect(construct({ [option]: hostile }), option).toThrow(FulfillmentError);
+      expect(construct({ [option]: hostile }), option).toThrow(new RegExp(`^${option} .*got an object`));
+    }
+    expect(construct({ validateResponses: hostile })).toThrow(/validateResponses .*got an object/);
+    expect(construct({ loggerStyle: hostile })).toThrow(/loggerStyle .*got an object/);
+    expect(construct({ retryDelay: { initialMs: hostile } })).toThrow(/retryDelay.initialMs .*got an object/);
+    expect(construct({ rateLimit: { requests: hostile, perMs: 1000 } })).toThrow(/rateLimit.requests/);
+  });
+
+  it('a base URL that cannot be read is refused without repeating it (it may be the token)', () => {
+    for (const baseUrl of [10n, { a: 1 }, ['x']]) {
+      expect(construct({ baseUrl }), String(typeof baseUrl)).toThrow(/baseUrl must be a URL string/);
+    }
+    const secret = 'sk_live_token_0123456789';
+    let error: unknown;
+    try {
+      construct({ baseUrl: secret })();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FulfillmentError);
+    expect((error as Error).message).toMatch(/baseUrl is not a valid URL \(a string of 24 characters/);
+    expect(inspect(error, { depth: Number.POSITIVE_INFINITY })).not.toContain(secret);
+  });
+
+  it('refuses options that are not an object, and a retryDelay or rateLimit of the wrong type', () => {
+    expect(() => new FulfillmentClient(null as never)).toThrow(/options must be an object, got null/);
+    expect(() => new FulfillmentClient('x' as never)).toThrow(/options must be an object, got string/);
+    for (const retryDelay of [5, 'fast', true, [], () => 1]) {
+      expect(construct({ retryDelay })).toThrow(/retryDelay must be an object/);
+    }
+    for (const rateLimit of [5, 'fast', true, [], null]) {
+      expect(construct({ rateLimit })).toThrow(/rateLimit must be false or an object/);
+    }
+  });
+
+  it('a short mistyped value is quoted; a long string is not', () => {
+    expect(construct({ logLevel: 'verbose' })).toThrow(/got "verbose"/);
+    expect(construct({ logLevel: 'sk_live_token_0123456789' })).toThrow(
+      /got a string of 24 characters \(not shown\)/,
+    );
+  });
+
+  it('defaultHeaders and per-request headers may be a Headers instance', async () => {
+    const seen = recording();
+    const client = testClient({ defaultHeaders: new Headers({ 'x-tenant': 'a' }) as never });
+    await client.get('/merchant_api/v1/skus/1', {
+      response: () => 1,
+      options: { headers: new Headers({ 'x-request-id': 'r1' }) as never },
+    });
+    expect(seen[0]?.headers.get('x-tenant')).toBe('a');
+    expect(seen[0]?.headers.get('x-request-id')).toBe('r1');
+  });
+});
+
+describe('per-request options', () => {
+  it('a look-alike signal is refused naming options.signal; nothing is sent', async () => {
+    const seen = recording();
+    const client = testClient();
+    const fake = { aborted: false, addEventListener() {}, removeEventListener() {} };
+    const error = await rejection(client.skus.delete(1, { signal: fake as never }));
+    expect(error.issues[0]).toMatchObject({ path: 'options.signal', message: 'expected an AbortSignal' });
+    await rejection(client.warehouses.list({}, { prefetch: 1, signal: fake as never }));
+    expect(seen).toHaveLength(0);
+  });
+
+  it('an unknown option is refused by name; nothing is sent', async () => {
+    const seen = recording();
+    const client = testClient();
+    const error = await rejection(client.skus.delete(1, { timout: 5 } as never));
+    expect(error.issues[0]?.path).toBe('options.timout');
+    expect(error.issues[0]?.message).toMatch(/is not a request option \(they are: signal, timeout/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('what is checked is what is sent: changing the options object after the call changes nothing', async () => {
+    const seen = recording();
+    const client = testClient();
+    const get = (options?: object) => client.get('/merchant_api/v1/skus/1', { response: () => 1, options });
+    await get(); // validation loaded: the next request is built at once
+    const options = { headers: { 'x-trace': 'ok' } as Record<string, string>, timeout: 5000 };
+    const pending = get(options);
+    options.headers['x-trace'] = 'a\r\nInjected: 1';
+    options.headers.host = 'evil.example';
+    options.timeout = -1;
+    await pending;
+    expect(seen[1]?.headers.get('x-trace')).toBe('ok');
+    expect(seen[1]?.headers.get('injected')).toBeNull();
+  });
+
+  it('getNextPage with options that are not an object is refused', async () => {
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/warehouses`, () =>
+        HttpResponse.json({
+          data: [{ id: 1, name: 'A' }],
+          pagination: { current_page: 1, page_count: 2, item_count: 2, items_per_page: 1 },
+        }),
+      ),
+    );
+    const page = await testClient().warehouses.list({ limit: 1 });
+    for (const options of ['str', 5, null, []]) {
+      const error = await rejection(page.getNextPage(options as never));
+      expect(error.issues[0]?.path).toBe('options');
+    }
+  });
+});
+
+describe('request bodies', () => {
+  it('a toJSON that fails or returns a BigInt, and an invalid Date, are refused naming the body', async () => {
+    const seen = recording();
+    const client = testClient();
+    const schema = z.looseObject({});
+    const bodies: [unknown, RegExp][] = [
+      [
+        { price: { toJSON: () => 10n } },
+        /body: cannot be sent as JSON: a toJSON method failed \(TypeError\)/,
+      ],
+      [
+        {
+          price: {
+            toJSON() {
+              throw new Error('boom');
+            },
+          },
+        },
+        /body: cannot be sent as JSON: a toJSON method failed \(Error\)/,
+      ],
+      [{ shipped: new Date(Number.NaN) }, /shipped: an invalid Date cannot be sent/],
+    ];
+    for (const [body, message] of bodies) {
+      const error = await rejection(client.post('/merchant_api/v1/skus', { body, response: schema }));
+      expect(error.message).toMatch(message);
+    }
+    expect(seen).toHaveLength(0);
+  });
+});
