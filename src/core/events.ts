@@ -5,7 +5,6 @@
  */
 import { FulfillmentError } from './errors.js';
 import type { RateLimitInfo } from './headers.js';
-import type { Redactor } from './redact.js';
 import type { HttpMethod } from './request.js';
 
 /** What every event of one request carries. */
@@ -219,14 +218,4 @@ function checkArguments(event: unknown, listener: unknown): void {
       `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
     );
   }
-}
-
-/**
- * A URL as events and log lines show it: without userinfo (`user:pass@`) and with the client's
- * secrets masked. The SDK never sends userinfo (the base URL is reduced to its origin and path), so
- * this is a second line of defence.
- */
-export function publicUrl(url: string, redactor: Redactor): string {
-  const cleaned = url.includes('@') ? url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1') : url;
-  return redactor.text(cleaned);
 }

@@ -48,7 +48,7 @@ export interface Pagination {
 export interface PageClient {
   readonly baseUrl: string;
   /** The client's response checks. @internal */
-  readonly _responses: Pick<ResponseParsers, 'parse' | 'text'>;
+  readonly _responses: Pick<ResponseParsers, 'parse' | 'text' | 'clean'>;
   get<T>(
     path: string,
     init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
@@ -239,8 +239,25 @@ export class Page<T> {
   }
 }
 
-/** Builds a page from a response, applying the loop defences. @internal */
+/**
+ * Builds a page from a response, applying the loop defences. A body that is not a page is a
+ * `ResponseValidationError` without the client's secrets, as for every other response. @internal
+ */
 function buildPage<T>(
+  client: PageClient,
+  request: PageRequest,
+  item: SchemaLike<T>,
+  raw: RawResponse,
+  previous: Trail | undefined,
+): Page<T> {
+  try {
+    return buildCheckedPage(client, request, item, raw, previous);
+  } catch (error) {
+    throw client._responses.clean(error, raw.redactor);
+  }
+}
+
+function buildCheckedPage<T>(
   client: PageClient,
   request: PageRequest,
   item: SchemaLike<T>,

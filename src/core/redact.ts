@@ -9,6 +9,8 @@
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|(^|-)(key|token|secret)$/i;
 
 /** Secrets shorter than this are not searched for in text (too short to be a credential). */
+/** What stands for a part of a body, nested too deep to clean, that holds a secret. */
+export const TOO_DEEP = '[nested too deep; holds a secret]';
 const MIN_SECRET_LENGTH = 6;
 const MASK = '***';
 /** How far a cause chain is summarised. */
@@ -66,6 +68,19 @@ export class Redactor {
     return new Redactor([...this.#secrets, ...extra.map(([, value]) => value)], [...this.#headerNames]);
   }
 
+  /** Whether the JSON text of a value contains a secret (a value JSON cannot write counts as one). */
+  #holdsSecret(value: unknown): boolean {
+    let json: string;
+    try {
+      json = JSON.stringify(value) ?? '';
+    } catch {
+      return true;
+    }
+    return this.#secrets.some(
+      (secret) => json.includes(secret) || json.includes(JSON.stringify(secret).slice(1, -1)),
+    );
+  }
+
   /** The text with every known secret replaced by `***`. */
   text(value: string): string {
     let out = value;
@@ -94,12 +109,17 @@ export class Redactor {
     return out;
   }
 
-  /** A JSON value with the secrets removed from every string (bounded: deeper parts are kept as they are). */
+  /**
+   * A JSON value with the secrets removed from every string. Bounded: a part nested deeper than 32
+   * levels is replaced by {@link TOO_DEEP} when it holds a secret anywhere (its JSON text is
+   * searched), so no depth hides one.
+   */
   value(input: unknown): unknown {
     if (this.#secrets.length === 0) return input;
     const clean = (value: unknown, depth: number): unknown => {
       if (typeof value === 'string') return this.text(value);
-      if (depth > 32 || typeof value !== 'object' || value === null) return value;
+      if (typeof value !== 'object' || value === null) return value;
+      if (depth > 32) return this.#holdsSecret(value) ? TOO_DEEP : value;
       if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) out[this.text(key)] = clean(item, depth + 1);
@@ -126,4 +146,15 @@ export class Redactor {
       this.cause(cause, depth + 1),
     );
   }
+}
+
+/**
+ * A URL as errors, events and log lines show it: without userinfo (`user:pass@`) and with the
+ * client's secrets masked (a same-origin redirect or a `next_page_url` may carry one in its query).
+ * The SDK never sends userinfo (the base URL is reduced to its origin and path), so that part is a
+ * second line of defence.
+ */
+export function publicUrl(url: string, redactor: Redactor): string {
+  const cleaned = url.includes('@') ? url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1') : url;
+  return redactor.text(cleaned);
 }

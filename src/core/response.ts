@@ -7,7 +7,7 @@ import { ResponseValidationError, type ValidationIssue } from './errors.js';
 import { LazySchema, type SchemaLike, schemaOf, validation } from './lazy.js';
 import { fast } from './lazy-compile.js';
 import type { LevelledLogger } from './log.js';
-import type { Redactor } from './redact.js';
+import { publicUrl, type Redactor } from './redact.js';
 import type { ResponseContext, UnknownEnumValue, ValidationMode } from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). */
@@ -44,7 +44,7 @@ export function parseBody(text: string): unknown {
  */
 export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
   const text = raw.text;
-  const context = { status: raw.response.status, method: raw.method, url: raw.url };
+  const context = contextOf(raw);
   if (raw.response.status === 204 || text.trim() === '') {
     if (allowEmpty) return undefined;
     throw new ResponseValidationError({
@@ -72,7 +72,9 @@ function isResource(body: unknown): boolean {
 
 /** Where a response came from, for error messages. */
 export function contextOf(raw: RawResponse): { status: number; method: string; url: string } {
-  return { status: raw.response.status, method: raw.method, url: raw.url };
+  // The URL as errors show it: a same-origin redirect or a next_page_url may carry a secret.
+  const url = raw.redactor ? publicUrl(raw.url, raw.redactor) : raw.url;
+  return { status: raw.response.status, method: raw.method, url };
 }
 
 /** Most distinct unknown enum values one client reports (each once); later ones are not logged. */
@@ -154,7 +156,7 @@ export class ResponseParsers {
           if (body === undefined || (allowEmpty && !isResource(body))) return undefined;
           return this.parse(schema, body, contextOf(raw));
         } catch (error) {
-          throw this.#clean(error, raw.redactor);
+          throw this.clean(error, raw.redactor);
         }
       };
       cache.set(schema, parser);
@@ -162,14 +164,17 @@ export class ResponseParsers {
     return parser;
   }
 
-  /** A response error without the client's secrets (a server may echo a credential back). */
-  #clean(error: unknown, redactor = this.#redactor): unknown {
+  /**
+   * A response error without the client's secrets (a server may echo a credential back): every
+   * parse of a 2xx body goes through it, pages included. @internal
+   */
+  clean(error: unknown, redactor = this.#redactor): unknown {
     if (!redactor || !(error instanceof ResponseValidationError)) return error;
     return new ResponseValidationError({
       body: redactor.value(error.body),
       issues: error.issues.map((i) => ({ path: redactor.text(i.path), message: redactor.text(i.message) })),
       ...(error.status === undefined ? {} : { status: error.status }),
-      ...(error.url === undefined ? {} : { url: error.url }),
+      ...(error.url === undefined ? {} : { url: publicUrl(error.url, redactor) }),
       message: redactor.text(error.message),
     });
   }

@@ -15,12 +15,12 @@ import {
   RedirectError,
   ResponseTooLargeError,
 } from './errors.js';
-import { type ClientEmitter, publicUrl, type RetryReason } from './events.js';
+import type { ClientEmitter, RetryReason } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
 import type { RateLimiter, RateLimitWaitCause } from './rate-limit.js';
-import type { Redactor } from './redact.js';
+import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
 import { sleep } from './sleep.js';
@@ -321,7 +321,7 @@ export class Transport {
           throw new ResponseTooLargeError({
             status: response.status,
             method,
-            url: target,
+            url: publicUrl(target, redactor),
             size: error.size,
             limit: config.maxResponseBytes,
           });
@@ -347,7 +347,7 @@ export class Transport {
           body: redactor.value(parseBody(text)),
           headers: redactor.responseHeaders(response.headers),
           method,
-          url: target,
+          url: publicUrl(target, redactor),
         });
         retryable = RETRYABLE_STATUS.has(response.status) && (idempotent || response.status === 429);
         if (trace) failedRateLimit = rateLimitOf(response.headers);
@@ -356,7 +356,7 @@ export class Transport {
         }
       } catch (error) {
         if (error instanceof FulfillmentError) throw error;
-        failure = this.#failure(error, signal, method, url, redactor, attempt);
+        failure = this.#failure(error, signal, method, publicUrl(target, redactor), redactor, attempt);
         if (failure instanceof APIUserAbortError) throw failure;
         retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
       } finally {
@@ -462,7 +462,7 @@ export class Transport {
       body: '',
       headers: redactor.responseHeaders(response.headers),
       method,
-      url: from,
+      url: publicUrl(from, redactor),
     };
     if (location === null) {
       throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
@@ -474,18 +474,20 @@ export class Transport {
       throw new RedirectError(init, undefined, 'its Location is not a URL');
     }
     const origin = new URL(this.#config.baseUrl).origin;
+    // The target's origin as errors show it: a server may put a secret in a host name.
+    const shown = redactor.text(target.origin);
     if (target.origin !== origin || target.username || target.password) {
       throw new RedirectError(
         init,
-        target.origin,
-        `it leads to ${target.origin}, not the configured origin ${origin}; the token must not leave it`,
+        shown,
+        `it leads to ${shown}, not the configured origin ${origin}; the token must not leave it`,
       );
     }
     if (method !== 'GET') {
-      throw new RedirectError(init, target.origin, `a ${method} is not repeated at another address`);
+      throw new RedirectError(init, shown, `a ${method} is not repeated at another address`);
     }
     if (hops >= MAX_REDIRECTS) {
-      throw new RedirectError(init, target.origin, `more than ${MAX_REDIRECTS} redirects`);
+      throw new RedirectError(init, shown, `more than ${MAX_REDIRECTS} redirects`);
     }
     return target.href;
   }

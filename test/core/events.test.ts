@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import { ClientEmitter, publicUrl } from '../../src/core/events.js';
-import { Redactor } from '../../src/core/redact.js';
+import { ClientEmitter } from '../../src/core/events.js';
+import { publicUrl, Redactor } from '../../src/core/redact.js';
 import {
   APIConnectionError,
   APITimeoutError,
