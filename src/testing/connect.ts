@@ -38,6 +38,12 @@ const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 /** The default time-out of one control call, in milliseconds. */
 export const DEFAULT_CONTROL_TIMEOUT_MS = 30_000;
 
+/** The longest time-out of a call, in milliseconds (what a timer can wait: 2^31 - 1, about 24.8 days). */
+const MAX_CONTROL_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A token as the SDK client accepts it: visible ASCII, so that it is a valid header value. */
+const TOKEN = /^[\x21-\x7E]+$/;
+
 /** A `fetch` as a connection calls it (the global `fetch`, `api.fetch`, or any compatible one). */
 export type MockConnectionFetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -48,8 +54,9 @@ export interface ConnectMockOptions {
   /** The `fetch` to send with. Default: the global `fetch`. */
   fetch?: MockConnectionFetch;
   /**
-   * Time-out of each call in milliseconds, the answer's body included. Default
-   * {@link DEFAULT_CONTROL_TIMEOUT_MS}. `flushWebhooks()` waits for deliveries: give it room.
+   * Time-out of each call in milliseconds, the answer's body included: an integer from 1 to
+   * 2147483647 (2^31 - 1, what a timer can wait). Default {@link DEFAULT_CONTROL_TIMEOUT_MS}. Enforced whatever
+   * the `fetch` does with its `signal`. `flushWebhooks()` waits for deliveries: give it room.
    */
   timeoutMs?: number;
 }
@@ -64,7 +71,10 @@ export type MockControlErrorCode =
   | 'timeout'
   /** The mock answered with an error status (`status`, `errors`, `hint`). */
   | 'rejected'
-  /** The mock answered 2xx with a body that is not JSON. */
+  /**
+   * The mock answered 2xx with a body that is not what the call expects: not JSON, empty, or JSON
+   * of the wrong shape (e.g. `null`, `42`, an object without its `data` list).
+   */
   | 'invalid_response';
 
 /** The one error of a connection's calls. Its message never holds the token. */
@@ -109,8 +119,8 @@ export class MockControlError extends Error {
 /** Options of one long call of a connection (`flushWebhooks`). */
 export interface MockCallOptions {
   /**
-   * Time-out of this call in milliseconds, the answer's body included (an integer >= 1). Default:
-   * the connection's `timeoutMs`.
+   * Time-out of this call in milliseconds, the answer's body included (an integer from 1 to
+   * 2147483647). Default: the connection's `timeoutMs`.
    */
   timeoutMs?: number;
 }
@@ -235,6 +245,23 @@ function deliveriesSearch(method: string, query: unknown): string {
   return params.toString();
 }
 
+/** `timeoutMs` checked: an integer from 1 to {@link MAX_CONTROL_TIMEOUT_MS} (a timer's limit). */
+function checkTimeout(method: string, argument: string, timeoutMs: unknown): number {
+  if (
+    typeof timeoutMs !== 'number' ||
+    !Number.isInteger(timeoutMs) ||
+    timeoutMs < 1 ||
+    timeoutMs > MAX_CONTROL_TIMEOUT_MS
+  ) {
+    throw argumentError(
+      method,
+      argument,
+      `must be an integer from 1 to ${MAX_CONTROL_TIMEOUT_MS}, got ${shown(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
+}
+
 /** The time-out of one call: `options.timeoutMs`, else `fallback`. */
 function callTimeout(method: string, options: unknown, fallback: number): number {
   if (options === undefined) return fallback;
@@ -243,10 +270,94 @@ function callTimeout(method: string, options: unknown, fallback: number): number
   }
   const { timeoutMs } = options as MockCallOptions;
   if (timeoutMs === undefined) return fallback;
-  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw argumentError(method, 'options.timeoutMs', `must be an integer >= 1, got ${shown(timeoutMs)}`);
+  return checkTimeout(method, 'options.timeoutMs', timeoutMs);
+}
+
+/** Why `JSON.stringify` failed, in words that never quote the value. */
+function serializeProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  if (/bigint/i.test(message)) return 'holds a BigInt';
+  if (/circular|cyclic/i.test(message)) return 'is cyclic (refers to itself)';
+  if (error instanceof RangeError) return 'nests too deeply';
+  return 'cannot be read (a toJSON method or a getter threw)';
+}
+
+/**
+ * `value` as the JSON text of a request body, serialized BEFORE anything is sent: a value that
+ * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`,
+ * or its first field that cannot be (`fault.body`).
+ */
+function serialize(method: string, argument: string, value: unknown): string {
+  let problem: string;
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text === 'string') return text;
+    problem = 'is not a JSON value';
+  } catch (error) {
+    problem = serializeProblem(error);
   }
-  return timeoutMs;
+  let field = argument;
+  try {
+    if (isObject(value)) {
+      for (const key of Object.keys(value)) {
+        try {
+          JSON.stringify((value as Record<string, unknown>)[key]);
+        } catch (error) {
+          field = `${argument}.${key}`;
+          problem = serializeProblem(error);
+          break;
+        }
+      }
+    }
+  } catch {
+    // The object cannot even be walked: the argument as a whole is named.
+  }
+  throw argumentError(method, field, `cannot be sent as JSON: it ${problem}`);
+}
+
+/** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */
+interface Expected {
+  /** What the answer must be, for the message (`an object with a data list`). */
+  what: string;
+  test: (value: unknown) => boolean;
+}
+
+/** An answer that is a JSON object. */
+const AN_OBJECT: Expected = { what: 'a JSON object', test: isObject };
+
+/** An answer `{ <key>: [...] }`. */
+function listIn(key: string): Expected {
+  return {
+    what: `a JSON object with a '${key}' list`,
+    test: (value) => isObject(value) && Array.isArray(value[key]),
+  };
+}
+
+/** An answer `{ data: [...], pagination: {...} }`. */
+const A_PAGE: Expected = {
+  what: "a JSON object with a 'data' list and a 'pagination' object",
+  test: (value) => isObject(value) && Array.isArray(value.data) && isObject(value.pagination),
+};
+
+/** An answer `{ <key>: <integer >= min> }`. */
+function integerIn(key: string, min: number): Expected {
+  return {
+    what: `a JSON object with an integer '${key}'`,
+    test: (value) => {
+      const n = isObject(value) ? value[key] : undefined;
+      return typeof n === 'number' && Number.isSafeInteger(n) && n >= min;
+    },
+  };
+}
+
+/** What a call sends and expects (see `Connection#call`). */
+interface CallOptions {
+  /** The JSON text of the body (see {@link serialize}). */
+  body?: string;
+  /** Default: the connection's. */
+  timeoutMs?: number;
+  /** The shape of a 2xx answer; without it any answer (an empty one included) is taken. */
+  expect?: Expected;
 }
 
 function positiveId(method: string, name: string, value: unknown): number {
@@ -262,11 +373,20 @@ function optionalObject(method: string, name: string, value: unknown): void {
   }
 }
 
+/** `String(value)`, or a description when even that throws (`Object.create(null)`, a hostile object). */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return describeValue(value);
+  }
+}
+
 /** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */
 function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
+  if (!(error instanceof Error)) return safeString(error);
+  const cause = error.cause instanceof Error ? `: ${safeString(error.cause.message)}` : '';
+  return `${safeString(error.message)}${cause}`;
 }
 
 function isTimeout(error: unknown): boolean {
@@ -275,6 +395,9 @@ function isTimeout(error: unknown): boolean {
     (error.name === 'TimeoutError' || (error.cause instanceof Error && error.cause.name === 'TimeoutError'))
   );
 }
+
+/** The rejection of a call's time-out (told apart from what the `fetch` rejects with). */
+const TIMED_OUT: unique symbol = Symbol('timed out');
 
 /** The root URL of a mock from what a user may pass (the CLI's control URL included). */
 function rootUrl(url: unknown): string {
@@ -337,14 +460,15 @@ class Connection implements MockConnection {
         throw argumentError(method, 'status', `must be a restocking shipment status, got ${shown(status)}`);
       }
       optionalObject(method, 'quantities', quantities);
-      return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { ...quantities, status });
+      const body = serialize(method, 'quantities', { ...quantities, status });
+      return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { body, expect: AN_OBJECT });
     });
   }
 
   fulfillOrder(id: number): Promise<MockShipment> {
     return this.#later(() => {
       positiveId('fulfillOrder', 'id', id);
-      return this.#call('POST', `/__mock/orders/${id}/fulfill`);
+      return this.#call('POST', `/__mock/orders/${id}/fulfill`, { expect: AN_OBJECT });
     });
   }
 
@@ -352,7 +476,8 @@ class Connection implements MockConnection {
     return this.#later(() => {
       positiveId('createReturn', 'orderId', orderId);
       optionalObject('createReturn', 'options', options);
-      return this.#call('POST', `/__mock/orders/${orderId}/returns`, options);
+      const body = serialize('createReturn', 'options', options);
+      return this.#call('POST', `/__mock/orders/${orderId}/returns`, { body, expect: AN_OBJECT });
     });
   }
 
@@ -378,7 +503,10 @@ class Connection implements MockConnection {
       } else {
         throw argumentError(method, 'path', `must be a string or a RegExp, got ${shown(path)}`);
       }
-      const { id } = await this.#call<{ id: number }>('POST', '/__mock/faults', body);
+      const { id } = await this.#call<{ id: number }>('POST', '/__mock/faults', {
+        body: serialize(method, 'fault', body),
+        expect: integerIn('id', 1),
+      });
       return {
         id,
         remove: async () => {
@@ -395,11 +523,14 @@ class Connection implements MockConnection {
   }
 
   async faults(): Promise<FaultSummary[]> {
-    return (await this.#call<{ data: FaultSummary[] }>('GET', '/__mock/faults')).data;
+    return (await this.#call<{ data: FaultSummary[] }>('GET', '/__mock/faults', { expect: listIn('data') }))
+      .data;
   }
 
   async clearFaults(): Promise<number> {
-    return (await this.#call<{ removed: number }>('DELETE', '/__mock/faults')).removed;
+    return (
+      await this.#call<{ removed: number }>('DELETE', '/__mock/faults', { expect: integerIn('removed', 0) })
+    ).removed;
   }
 
   flushWebhooks(query?: undefined, options?: MockCallOptions): Promise<MockWebhookDelivery[]>;
@@ -409,16 +540,14 @@ class Connection implements MockConnection {
     return this.#later(async () => {
       const timeoutMs = callTimeout(method, options, this.#timeoutMs);
       if (query === undefined) {
-        const all = await this.#call<{ data: MockWebhookDelivery[] }>(
-          'POST',
-          '/__mock/webhooks/flush',
-          undefined,
+        const all = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/flush', {
           timeoutMs,
-        );
+          expect: listIn('data'),
+        });
         return all.data;
       }
       const search = deliveriesSearch(method, query);
-      return this.#call('POST', `/__mock/webhooks/flush?${search}`, undefined, timeoutMs);
+      return this.#call('POST', `/__mock/webhooks/flush?${search}`, { timeoutMs, expect: A_PAGE });
     });
   }
 
@@ -437,9 +566,12 @@ class Connection implements MockConnection {
   #deliveries(method: string, query: MockDeliveriesQuery | undefined): Promise<unknown> {
     return this.#later(async () => {
       if (query === undefined) {
-        return (await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries')).data;
+        const all = await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries', {
+          expect: listIn('data'),
+        });
+        return all.data;
       }
-      return this.#call('GET', `/__mock/deliveries?${deliveriesSearch(method, query)}`);
+      return this.#call('GET', `/__mock/deliveries?${deliveriesSearch(method, query)}`, { expect: A_PAGE });
     });
   }
 
@@ -451,7 +583,8 @@ class Connection implements MockConnection {
         throw argumentError(method, `filter.${field}`, problem);
       });
       const answer = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/redeliver', {
-        ...filter,
+        body: serialize(method, 'filter', { ...filter }),
+        expect: listIn('data'),
       });
       return answer.data;
     });
@@ -485,18 +618,20 @@ class Connection implements MockConnection {
 
   #state(method: string, query: unknown): Promise<unknown> {
     return this.#later(() => {
-      if (query === undefined) return this.#call('GET', '/__mock/state');
+      if (query === undefined) return this.#call('GET', '/__mock/state', { expect: AN_OBJECT });
       const { names, one, page, limit } = checkStateQuery(query, refuseFor(method));
       const params = new URLSearchParams();
       params.set(one ? 'collection' : 'collections', names.join(','));
       params.set('page', String(page));
       params.set('limit', String(limit));
-      return this.#call('GET', `/__mock/state?${params}`);
+      return this.#call('GET', `/__mock/state?${params}`, { expect: one ? A_PAGE : AN_OBJECT });
     });
   }
 
   async routes(): Promise<MockControlRouteInfo[]> {
-    return (await this.#call<{ routes: MockControlRouteInfo[] }>('GET', '/__mock/')).routes;
+    return (
+      await this.#call<{ routes: MockControlRouteInfo[] }>('GET', '/__mock/', { expect: listIn('routes') })
+    ).routes;
   }
 
   /** Runs `action` as a promise: an argument error rejects instead of throwing. */
@@ -509,28 +644,73 @@ class Connection implements MockConnection {
     return text.split(this.#token).join('***');
   }
 
-  /** Sends one control request and reads its JSON answer (`undefined` for an empty one). */
-  async #call<T>(method: string, route: string, body?: unknown, timeoutMs = this.#timeoutMs): Promise<T> {
+  /**
+   * A copy of what the `fetch` rejected with, safe to keep as a `cause`: its name, redacted message
+   * and `code` (and the same of its own cause), nothing else — an error of `fetch` may quote the
+   * `Authorization` header, and its other properties are not ours to vouch for.
+   */
+  #safeCause(error: unknown, depth = 0): Error | undefined {
+    if (!(error instanceof Error)) return undefined;
+    const inner = depth < 1 ? this.#safeCause(error.cause, depth + 1) : undefined;
+    const copy = new Error(
+      this.#redact(safeString(error.message)),
+      inner === undefined ? undefined : { cause: inner },
+    );
+    copy.name = this.#redact(safeString(error.name));
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'string') (copy as { code?: string }).code = this.#redact(code);
+    copy.stack = `${copy.name}: ${copy.message}`;
+    return copy;
+  }
+
+  /**
+   * Sends one control request and reads its JSON answer (`undefined` for an empty one, unless
+   * `expect` says what it must be). The time-out covers the `fetch` and the body read, and is
+   * enforced by a race: a `fetch` that ignores its `signal` still ends in a `timeout` error.
+   */
+  async #call<T>(method: string, route: string, options: CallOptions = {}): Promise<T> {
+    const { body, timeoutMs = this.#timeoutMs, expect } = options;
     const label = `${method} ${route}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.#token}`,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(timeoutMs);
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#fetch(`${this.baseUrl}${route}`, {
+    const controller = new AbortController();
+    const { signal } = controller;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+        reject(TIMED_OUT);
+      }, timeoutMs);
+    });
+    let received: Response | undefined;
+    const exchange = (async (): Promise<[Response, string]> => {
+      received = await this.#fetch(`${this.baseUrl}${route}`, {
         method,
         headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body }),
         redirect: 'manual',
         signal,
       });
-      text = await response.text();
+      return [received, await received.text()];
+    })();
+    // Whichever loses the race must not be reported as an unhandled rejection.
+    exchange.catch(() => {});
+    timedOut.catch(() => {});
+    let response: Response;
+    let text: string;
+    try {
+      [response, text] = await Promise.race([exchange, timedOut]);
     } catch (error) {
-      if (isTimeout(error) || signal.aborted) {
+      if (error === TIMED_OUT || isTimeout(error) || signal.aborted) {
+        // A body still streaming after the time-out is let go (a custom fetch may not heed the signal).
+        try {
+          received?.body?.cancel().catch(() => {});
+        } catch {
+          // Nothing more to release.
+        }
         throw new MockControlError(
           `The mock at ${this.baseUrl} did not answer ${label} within ${timeoutMs} ms`,
           { code: 'timeout', route: label },
@@ -540,8 +720,10 @@ class Connection implements MockConnection {
         this.#redact(
           `Cannot reach the mock at ${this.baseUrl} (${label}): ${messageOf(error)}. Is it running?`,
         ),
-        { code: 'unreachable', route: label, cause: error },
+        { code: 'unreachable', route: label, cause: this.#safeCause(error) },
       );
+    } finally {
+      clearTimeout(timer);
     }
     const hint = response.headers.get('x-mock-hint');
     if (!response.ok) {
@@ -549,7 +731,7 @@ class Connection implements MockConnection {
       try {
         const parsed: unknown = JSON.parse(text);
         const list = (parsed as { errors?: unknown } | null)?.errors;
-        if (Array.isArray(list)) errors = list.map((e) => this.#redact(String(e)));
+        if (Array.isArray(list)) errors = list.map((e) => this.#redact(safeString(e)));
       } catch {
         // Not the mock's error format: the status says it all.
       }
@@ -563,16 +745,26 @@ class Connection implements MockConnection {
         hint: hint === null ? null : this.#redact(hint),
       });
     }
-    if (text === '') return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new MockControlError(`${label} answered ${response.status} with a body that is not JSON`, {
+    const invalid = (problem: string): MockControlError =>
+      new MockControlError(`${label} answered ${response.status} with ${problem}`, {
         code: 'invalid_response',
         route: label,
         status: response.status,
       });
+    if (text === '') {
+      if (expect === undefined) return undefined as T;
+      throw invalid(`an empty body (expected ${expect.what})`);
     }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw invalid('a body that is not JSON');
+    }
+    if (expect !== undefined && !expect.test(parsed)) {
+      throw invalid(`a body that is not ${expect.what}`);
+    }
+    return parsed as T;
   }
 }
 
@@ -594,15 +786,18 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     throw argumentError('connectMock', 'options', `must be an object with a token, got ${shown(options)}`);
   }
   const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS } = options;
-  if (typeof token !== 'string' || token === '' || /\s/.test(token)) {
-    throw argumentError('connectMock', 'token', 'must be a non-empty string without white space');
+  if (typeof token !== 'string' || !TOKEN.test(token)) {
+    // Never quoted: a token that cannot be sent as a header would otherwise travel in fetch's error.
+    throw argumentError(
+      'connectMock',
+      'token',
+      'must be a non-empty string of visible ASCII characters (no white space or control characters); the value is not shown',
+    );
   }
   if (send !== undefined && typeof send !== 'function') {
     throw argumentError('connectMock', 'fetch', `must be a function, got ${shown(send)}`);
   }
-  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw argumentError('connectMock', 'timeoutMs', `must be an integer >= 1, got ${shown(timeoutMs)}`);
-  }
+  checkTimeout('connectMock', 'timeoutMs', timeoutMs);
   const fetchFn: MockConnectionFetch = send ?? ((input, init) => globalThis.fetch(input, init));
   return new Connection(baseUrl, token, fetchFn, timeoutMs);
 }

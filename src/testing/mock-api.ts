@@ -29,8 +29,10 @@ import {
   answerControl,
   type ControlTarget,
   checkDeliveriesQuery,
+  checkEventFilter,
   checkStateQuery,
   deliveriesPage,
+  describeValue,
   isControlPath,
   isPublicControlRoute,
   type MockCollectionName,
@@ -164,7 +166,8 @@ export interface MockApi extends MockControlMethods {
    * `close()`) — every one, or those matching `filter` (`eventId`, `url`). The same record is
    * re-queued: same event id and body, a fresh budget of attempts, `redeliveries` counted up.
    * Returns copies of the deliveries re-queued (at once: await {@link flushWebhooks} to see them
-   * delivered).
+   * delivered). Throws a `TypeError` naming the field for a bad filter (not an object, an `eventId`
+   * or `url` that is not a non-empty string, an unknown field).
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];
   /**
@@ -182,6 +185,29 @@ function refuseIn(method: string): Refuse {
   return (field, problem) => {
     throw new TypeError(`${method}: ${field} ${problem}`);
   };
+}
+
+/** The fields of a redeliver filter. */
+const FILTER_FIELDS = ['eventId', 'url'];
+
+/**
+ * A redeliver filter checked as a connection and `POST /__mock/webhooks/redeliver` check it: an
+ * object whose `eventId` and `url`, when given, are non-empty strings (nothing else). Throws a
+ * `TypeError` naming the field (`redeliverWebhooks: filter.eventId must be …`).
+ */
+function redeliverFilter(filter: unknown): MockRedeliverFilter {
+  const refuse: Refuse = refuseIn('redeliverWebhooks');
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    refuse('filter', `must be an object, got ${describeValue(filter)}`);
+  }
+  for (const key of Object.keys(filter)) {
+    if (!FILTER_FIELDS.includes(key)) {
+      refuse(`filter.${key}`, `unknown field (expected ${FILTER_FIELDS.join(', ')})`);
+    }
+  }
+  return checkEventFilter(filter as Record<string, unknown>, (field, problem) =>
+    refuse(`filter.${field}`, problem),
+  );
 }
 
 /**
@@ -398,7 +424,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     injectFault: (fault) => epoch.faults.add(fault),
     faults: () => epoch.faults.list(),
     clearFaults: () => epoch.faults.clear(),
-    redeliverWebhooks: (filter = {}) => dispatcher.redeliver(filter),
+    redeliverWebhooks: (filter = {}) => dispatcher.redeliver(redeliverFilter(filter)),
     reset,
   };
   return api;

@@ -12,7 +12,11 @@ import type { MockSeed } from './domain/seed.js';
 import type { MockFault } from './engine/faults.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
+import { MAX_DELAY_MS } from './engine/timers.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
+
+/** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
+const TOKEN = /^[\x21-\x7E]+$/;
 
 /** Options of `createMockApi`. Every option is optional. */
 export interface MockApiOptions {
@@ -22,8 +26,9 @@ export interface MockApiOptions {
    */
   baseUrl?: string;
   /**
-   * Accepted API tokens, oldest first. The oldest (`tokens[0]`) signs webhooks. Default: one random
-   * token, exposed as `api.token`.
+   * Accepted API tokens, oldest first: non-empty strings of visible ASCII (as the SDK client
+   * accepts). The oldest (`tokens[0]`) signs webhooks. Default: one random token, exposed as
+   * `api.token`.
    */
   tokens?: readonly string[];
   /** Warehouses of the merchant. Default: three warehouses, ids 1, 2 and 3. */
@@ -36,8 +41,8 @@ export interface MockApiOptions {
   /** Default page size of collections (when no `limit` is sent). Default 20. */
   pageSize?: number;
   /**
-   * Milliseconds added to every API response (the control routes under `/__mock/` answer at once).
-   * Default 0.
+   * Milliseconds added to every API response (the control routes under `/__mock/` answer at once),
+   * from 0 to 2147483647 (2^31 - 1, what a timer can wait). Default 0.
    */
   latency?: number;
   /** Faults active from the start (see {@link MockFault}). */
@@ -142,10 +147,30 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
   return value;
 }
 
+/** A value for messages: never a string's text (a token may be passed by mistake). */
+function shown(value: unknown): string {
+  if (typeof value === 'string')
+    return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 function nonNegative(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) fail(`${name} must be a number >= 0, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    fail(`${name} must be a number >= 0, got ${shown(value)}`);
+  }
   return value;
+}
+
+/** A delay in ms: from 0 to {@link MAX_DELAY_MS} (a timer cannot wait longer: Node would wait 1 ms). */
+function delay(value: number | undefined, name: string, fallback: number): number {
+  const ms = nonNegative(value, name, fallback);
+  if (ms > MAX_DELAY_MS) fail(`${name} must be at most ${MAX_DELAY_MS} ms (2^31 - 1), got ${String(ms)}`);
+  return ms;
 }
 
 /** A random API token such as `mock_5f2c…` (Web Crypto). */
@@ -156,6 +181,9 @@ export function randomToken(): string {
 
 /** Checks the options and applies the defaults. Throws a `TypeError` naming the bad option. */
 export function resolveOptions(options: MockApiOptions = {}): MockConfig {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    fail(`options must be an object, got ${shown(options)}`);
+  }
   let url: URL;
   try {
     url = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -164,9 +192,18 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
   }
   const basePath = url.pathname.replace(/\/+$/, '');
   const tokens = options.tokens ?? [randomToken()];
-  if (tokens.length === 0 || tokens.some((t) => typeof t !== 'string' || t === '' || /\s/.test(t))) {
-    fail('tokens must be a non-empty list of non-empty strings without white space');
+  if (!Array.isArray(tokens)) fail(`tokens must be an array of strings, got ${shown(tokens)}`);
+  if (tokens.length === 0 || tokens.some((t) => typeof t !== 'string' || !TOKEN.test(t))) {
+    // The tokens themselves are never shown.
+    fail(
+      'tokens must be a non-empty list of non-empty strings of visible ASCII characters (no white space or control characters)',
+    );
   }
+  const blocked = options.blockedCountries ?? [];
+  if (!Array.isArray(blocked)) fail(`blockedCountries must be an array of strings, got ${shown(blocked)}`);
+  blocked.forEach((code: unknown, i) => {
+    if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${shown(code)}`);
+  });
   const warehouses = options.warehouses ?? DEFAULT_WAREHOUSES;
   if (warehouses.length === 0) fail('warehouses must hold at least one warehouse');
   const ids = new Set<number>();
@@ -189,15 +226,19 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
     basePath,
     tokens: [...tokens],
     warehouses: structuredClone([...warehouses]),
-    blockedCountries: new Set((options.blockedCountries ?? []).map((c) => c.toUpperCase())),
+    blockedCountries: new Set(blocked.map((c) => c.toUpperCase())),
     pageSize: positiveInteger(options.pageSize, 'pageSize', 20),
-    latency: nonNegative(options.latency, 'latency', 0),
+    latency: delay(options.latency, 'latency', 0),
     faults: options.faults ?? [],
     webhooks: [...(options.webhooks ?? [])],
     webhookRetry: {
       attempts: positiveInteger(retry.attempts, 'webhookRetry.attempts', 5),
-      initialDelayMs: nonNegative(retry.initialDelayMs, 'webhookRetry.initialDelayMs', 50),
-      timeoutMs: positiveInteger(retry.timeoutMs, 'webhookRetry.timeoutMs', 5000),
+      initialDelayMs: delay(retry.initialDelayMs, 'webhookRetry.initialDelayMs', 50),
+      timeoutMs: delay(
+        positiveInteger(retry.timeoutMs, 'webhookRetry.timeoutMs', 5000),
+        'webhookRetry.timeoutMs',
+        5000,
+      ),
     },
     now: options.now ?? (() => new Date()),
     rateLimit,

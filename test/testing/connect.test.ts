@@ -412,7 +412,7 @@ describe('connectMock: the reads and flush with a query, a per-call time-out', (
       [
         mock.flushWebhooks(undefined, { timeoutMs: 0 }),
         'options.timeoutMs',
-        /must be an integer >= 1, got 0$/,
+        /must be an integer from 1 to 2147483647, got 0$/,
       ],
       [
         mock.readState({ collection: 'nope' as never }),

@@ -275,4 +275,24 @@ describe('the reads a connection shares, in-process', () => {
     );
     await expect(api.flushWebhooks({ page: -1 })).rejects.toThrow(/^flushWebhooks: page must be an integer/);
   });
+
+  test('redeliverWebhooks refuses a bad filter as a connection does, naming the field', () => {
+    const api = testApi();
+    for (const [filter, message] of [
+      ['x', /^redeliverWebhooks: filter must be an object, got a string of 1 character$/],
+      [null, /^redeliverWebhooks: filter must be an object, got null$/],
+      [[], /^redeliverWebhooks: filter must be an object, got an array$/],
+      [{ eventId: 5 }, /^redeliverWebhooks: filter.eventId must be a non-empty string, got 5$/],
+      [
+        { url: '' },
+        /^redeliverWebhooks: filter.url must be a non-empty string, got a string of 0 characters$/,
+      ],
+      [{ eventID: 'e' }, /^redeliverWebhooks: filter.eventID unknown field \(expected eventId, url\)$/],
+    ] as const) {
+      expect(() => api.redeliverWebhooks(filter as never), JSON.stringify(filter)).toThrow(TypeError);
+      expect(() => api.redeliverWebhooks(filter as never), JSON.stringify(filter)).toThrow(message);
+    }
+    expect(api.redeliverWebhooks()).toEqual([]);
+    expect(api.redeliverWebhooks({ eventId: 'e', url: 'http://x/' })).toEqual([]);
+  });
 });

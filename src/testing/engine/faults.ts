@@ -23,8 +23,9 @@ export interface MockFault {
    * against a long path of `a`s — can block the event loop. It supports literals, `.`, classes,
    * `\d \w \s` (and negations), `^ $ \b \B`, groups, `|`, `* + ? {n,m}` and the flags
    * `d g i m s u y`; a RegExp with backreferences, lookaround, `\p{…}`, the `v` flag, a source
-   * over 1000 characters or over 10 000 compiled instructions is refused (`TypeError`). A test
-   * that would take over 1 000 000 steps counts as no match.
+   * over 1000 characters, over 10 000 compiled instructions, or whose nested `{n,m}` counts
+   * multiply to over 100 000 compile steps (empty groups included) is refused (`TypeError`). A
+   * test that would take over 1 000 000 steps counts as no match.
    */
   path: string | RegExp;
   /** Status to answer with. Default 503 (unless the fault only has `latency`). */
@@ -33,7 +34,10 @@ export interface MockFault {
   times?: number;
   /** `Retry-After` header value in seconds (may be fractional, e.g. `0.05`). */
   retryAfter?: number;
-  /** Milliseconds to wait before answering (or before letting the request through). */
+  /**
+   * Milliseconds to wait before answering (or before letting the request through), from 0 to
+   * 2147483647 (2^31 - 1, what a timer can wait).
+   */
   latency?: number;
   /**
    * Drop the connection instead of answering: the HTTP server destroys the socket, the msw
@@ -42,10 +46,14 @@ export interface MockFault {
   reset?: boolean;
   /**
    * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. At most
-   * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack.
+   * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack. It must
+   * serialize (no BigInt, no `toJSON` that throws): the mock keeps its JSON copy, taken at once.
    */
   body?: JsonValue;
-  /** Extra response headers. */
+  /**
+   * Extra response headers: valid header names (HTTP tokens) and values (no line break or other
+   * control character but tab, nothing over U+00FF). Copied at once.
+   */
   headers?: Record<string, string>;
   /**
    * Apply the fault AFTER the request has been handled: the change is made (an order is stored,
@@ -105,44 +113,120 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'gateway timeout',
 };
 
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new TypeError(`Invalid fault: ${message}`);
+/**
+ * A fault refused by {@link Faults.add}: a `TypeError` (`Invalid fault: <field> …`) that names the
+ * field, so the control route can answer 422 for that field.
+ */
+export class InvalidFault extends TypeError {
+  /** The field refused (`path`, `latency`, `body`, `headers`, …), or `fault` for the whole. */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(`Invalid fault: ${message}`);
+    this.field = field;
+  }
 }
 
-function validate(fault: MockFault): void {
-  check(typeof fault === 'object' && fault !== null, 'expected an object');
-  check(typeof fault.path === 'string' || fault.path instanceof RegExp, 'path must be a string or a RegExp');
-  check(fault.method === undefined || typeof fault.method === 'string', 'method must be a string');
+/** The longest `latency` (2^31 - 1 ms, what a timer can wait: Node would wait 1 ms instead). */
+export const MAX_FAULT_LATENCY_MS = 2 ** 31 - 1;
+
+/** An HTTP header name (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header value Node's server and `fetch` both accept: no control character but tab, no code over 0xFF. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+function check(condition: boolean, field: string, message: string): void {
+  if (!condition) throw new InvalidFault(field, message);
+}
+
+/** The JSON text of a fault's `body`, or a refusal naming `body` (a BigInt, a throwing toJSON, …). */
+function bodyText(body: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    const why = error instanceof Error && /bigint/i.test(error.message) ? ' (it holds a BigInt)' : '';
+    throw new InvalidFault('body', `body must be a JSON value that can be serialized${why}`);
+  }
+  check(typeof text === 'string', 'body', 'body must be a JSON value');
+  return text as string;
+}
+
+/**
+ * Checks `fault` and returns the copy the mock keeps (so that changing the caller's object later
+ * changes nothing): its `body` through JSON, its `headers` as a fresh object.
+ */
+function validate(fault: MockFault): MockFault {
+  check(typeof fault === 'object' && fault !== null, 'fault', 'expected an object');
+  check(
+    typeof fault.path === 'string' || fault.path instanceof RegExp,
+    'path',
+    'path must be a string or a RegExp',
+  );
+  check(fault.method === undefined || typeof fault.method === 'string', 'method', 'method must be a string');
   check(
     fault.status === undefined ||
       (Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599),
+    'status',
     'status must be an integer from 200 to 599',
   );
   check(
     fault.times === undefined || (Number.isInteger(fault.times) && fault.times > 0),
+    'times',
     'times must be an integer > 0',
   );
   check(
-    fault.latency === undefined || (Number.isFinite(fault.latency) && fault.latency >= 0),
+    fault.latency === undefined ||
+      (typeof fault.latency === 'number' && Number.isFinite(fault.latency) && fault.latency >= 0),
+    'latency',
     'latency must be >= 0',
   );
   check(
-    fault.retryAfter === undefined || (Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
+    fault.latency === undefined || fault.latency <= MAX_FAULT_LATENCY_MS,
+    'latency',
+    `latency must be at most ${MAX_FAULT_LATENCY_MS} ms (2^31 - 1)`,
+  );
+  check(
+    fault.retryAfter === undefined ||
+      (typeof fault.retryAfter === 'number' && Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
+    'retryAfter',
     'retryAfter must be >= 0',
   );
   check(
     fault.body === undefined || !jsonDepthExceeds(fault.body, MAX_JSON_DEPTH),
+    'body',
     `body must nest at most ${MAX_JSON_DEPTH} levels deep`,
   );
-  check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset must be a boolean');
-  check(fault.after === undefined || typeof fault.after === 'boolean', 'after must be a boolean');
-  check(
-    fault.headers === undefined ||
-      (typeof fault.headers === 'object' &&
-        fault.headers !== null &&
-        Object.values(fault.headers).every((v) => typeof v === 'string')),
-    'headers must be an object of strings',
-  );
+  const body = fault.body === undefined ? undefined : (JSON.parse(bodyText(fault.body)) as JsonValue);
+  check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset', 'reset must be a boolean');
+  check(fault.after === undefined || typeof fault.after === 'boolean', 'after', 'after must be a boolean');
+  let headers: Record<string, string> | undefined;
+  if (fault.headers !== undefined) {
+    check(
+      typeof fault.headers === 'object' && fault.headers !== null && !Array.isArray(fault.headers),
+      'headers',
+      'headers must be an object of strings',
+    );
+    headers = {};
+    for (const [name, value] of Object.entries(fault.headers)) {
+      check(typeof value === 'string', 'headers', 'headers must be an object of strings');
+      // A bad name is described by its length, not quoted (as every refused string of the kit).
+      check(
+        HEADER_NAME.test(name),
+        'headers',
+        `headers: a header name must be an HTTP token, got a name of ${name.length} characters`,
+      );
+      check(
+        HEADER_VALUE.test(value),
+        'headers',
+        `headers: the value of ${name} must be a valid header value (no line break or control character, no character over U+00FF)`,
+      );
+      headers[name] = value;
+    }
+  }
+  const copy: MockFault = { ...fault };
+  if (body !== undefined) copy.body = body;
+  if (headers !== undefined) copy.headers = headers;
+  return copy;
 }
 
 /** Whether the fault only slows requests down (no status, body, reset or headers). */
@@ -190,15 +274,15 @@ export class Faults {
   #active: ActiveFault[] = [];
   #lastId = 0;
 
-  /** Adds a fault (validated) and returns its handle. */
-  add(spec: MockFault): MockFaultHandle {
-    validate(spec);
+  /** Adds a fault (validated, and copied: later changes to `given` change nothing) and returns its handle. */
+  add(given: MockFault): MockFaultHandle {
+    const spec = validate(given);
     let pattern: PathPattern | undefined;
     if (typeof spec.path !== 'string') {
       try {
         pattern = new PathPattern(spec.path);
       } catch (error) {
-        throw new TypeError(`Invalid fault: ${(error as Error).message}`);
+        throw new InvalidFault('path', (error as Error).message);
       }
     }
     this.#lastId += 1;

@@ -13,8 +13,10 @@
  * `* + ? {n} {n,} {n,m}` (lazy or not: only whether the path matches counts), and the flags
  * `d g i m s u y` (`g` and `d` change nothing; `y` anchors the match at the start of the path).
  * Refused with a `TypeError`: backreferences, lookahead / lookbehind, `\p{…}`, `\c`, other escaped
- * letters, the `v` flag, patterns over {@link MAX_PATTERN_LENGTH} characters and programs over
- * {@link MAX_PROGRAM_SIZE} instructions (large `{n,m}` counts).
+ * letters, the `v` flag, patterns over {@link MAX_PATTERN_LENGTH} characters, programs over
+ * {@link MAX_PROGRAM_SIZE} instructions (large `{n,m}` counts) and patterns whose compilation
+ * would take over {@link MAX_COMPILE_WORK} steps (nested counts multiply, and an empty group costs
+ * a step though it emits nothing: `(?:(?:){10000}){10000}`) — checked on the tree, before compiling.
  *
  * Longer than most files (about 440 lines) on purpose: the parser, the compiler and the simulator
  * of one small regular-expression engine belong together.
@@ -24,6 +26,12 @@
 export const MAX_PATTERN_LENGTH = 1000;
 /** The most NFA instructions a pattern may compile to (`{n,m}` repeats its operand). */
 export const MAX_PROGRAM_SIZE = 10_000;
+/**
+ * The most steps compiling a pattern may take: one per node of the tree, once per copy that `{n,m}`
+ * makes of it (nested counts multiply; empty groups count). Computed before compiling, so that no
+ * pattern — not even one that emits no instruction — can keep the compiler busy.
+ */
+export const MAX_COMPILE_WORK = 100_000;
 /** The most steps one test may take; past it the path counts as not matching. */
 export const MAX_MATCH_STEPS = 1_000_000;
 
@@ -264,8 +272,39 @@ function literal(code: number): Node {
   return { t: 'char', test: (x) => x === code };
 }
 
+/**
+ * The steps {@link compile} would take on `node` (one per node visited, `{n,m}` visiting its operand
+ * once per copy), capped just over {@link MAX_COMPILE_WORK} so the product cannot grow unbounded.
+ * Recursion is bounded by the nesting, itself bounded by the pattern length.
+ */
+function compileWork(node: Node): number {
+  const cap = MAX_COMPILE_WORK + 1;
+  switch (node.t) {
+    case 'char':
+    case 'assert':
+      return 1;
+    case 'cat':
+    case 'alt': {
+      let work = 1;
+      for (const child of node.t === 'cat' ? node.items : node.options) {
+        work = Math.min(cap, work + compileWork(child));
+      }
+      return work;
+    }
+    case 'rep': {
+      const copies = node.min + (node.max === Number.POSITIVE_INFINITY ? 1 : node.max - node.min);
+      return Math.min(cap, 1 + Math.max(1, copies) * compileWork(node.node));
+    }
+  }
+}
+
 /** Compiles the tree to a program (explicit size check: `{n,m}` copies its operand). */
 function compile(root: Node): Instruction[] {
+  if (compileWork(root) > MAX_COMPILE_WORK) {
+    refuse(
+      `too costly to compile: its {} counts multiply to over ${MAX_COMPILE_WORK} steps (empty groups included)`,
+    );
+  }
   const program: Instruction[] = [];
   const emit = (instruction: Instruction): number => {
     if (program.length >= MAX_PROGRAM_SIZE)

@@ -7,6 +7,9 @@
  * backoff), and `reset()` / `close()` cancel them, so they never keep a process alive for long.
  */
 
+/** The longest wait a timer can make (2^31 - 1 ms, about 24.8 days): Node turns a longer one into 1 ms. */
+export const MAX_DELAY_MS = 2 ** 31 - 1;
+
 interface Pending {
   timer: ReturnType<typeof setTimeout>;
   resolve: () => void;
@@ -55,10 +58,14 @@ export class Timers {
     return new Promise<void>((resolve) => {
       const pending: Pending = {
         resolve,
-        timer: setTimeout(() => {
-          set.delete(pending);
-          resolve();
-        }, ms),
+        timer: setTimeout(
+          () => {
+            set.delete(pending);
+            resolve();
+            // Options are held to MAX_DELAY_MS; a computed wait (doubled backoff) is capped, never wrapped.
+          },
+          Math.min(ms, MAX_DELAY_MS),
+        ),
       };
       set.add(pending);
     });

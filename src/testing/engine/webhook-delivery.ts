@@ -19,9 +19,15 @@ import type { Timers } from './timers.js';
 export interface MockWebhookRetry {
   /** Attempts per delivery, the first included. Default 5. */
   attempts?: number;
-  /** Delay before the first retry, doubled for each later one. Default 50 ms. */
+  /**
+   * Delay before the first retry, doubled for each later one (each wait capped at 2147483647 ms).
+   * Default 50 ms; at most 2147483647 (2^31 - 1, what a timer can wait).
+   */
   initialDelayMs?: number;
-  /** Time-out of one attempt. Default 5000 ms. */
+  /**
+   * Time-out of one attempt, in ms: an integer from 1 to 2147483647. Default 5000 ms. Enforced even
+   * when `webhookFetch` ignores its `signal`: the attempt then fails as a time-out (and is retried).
+   */
   timeoutMs?: number;
 }
 
@@ -222,17 +228,30 @@ export class WebhookDispatcher<M extends object> {
     // Each round (the first, then each redelivery) has its own budget; `attempts` counts them all.
     for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
       delivery.attempts += 1;
+      // The attempt's time-out: a ref'd timer (a script awaiting `flushWebhooks()` must not exit
+      // early), and a race, so that a `webhookFetch` ignoring its signal still fails in time.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => {
+        timeout.abort(new DOMException(`the receiver did not answer within ${timeoutMs} ms`, 'TimeoutError'));
+      }, timeoutMs);
       try {
-        const response = await this.#options.fetch()(delivery.url, {
-          method: 'POST',
-          headers,
-          body: delivery.body,
-          // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
-          redirect: 'manual',
-          signal: AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]),
-        });
+        const signal = AbortSignal.any([cancelled, timeout.signal]);
+        const response = await untilAborted(
+          Promise.resolve().then(() =>
+            this.#options.fetch()(delivery.url, {
+              method: 'POST',
+              headers,
+              body: delivery.body,
+              // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
+              redirect: 'manual',
+              signal,
+            }),
+          ),
+          signal,
+        );
         delivery.statusCodes.push(response.status);
-        await response.body?.cancel().catch(() => {});
+        // Not awaited: a body whose `cancel` never settles must not hold the delivery.
+        release(response);
         if (response.ok) {
           delivery.delivered = true;
           delivery.error = null;
@@ -243,6 +262,8 @@ export class WebhookDispatcher<M extends object> {
         if (cancelled.aborted) break;
         delivery.statusCodes.push(null);
         delivery.error = error instanceof Error ? messageOf(error) : String(error);
+      } finally {
+        clearTimeout(timer);
       }
       if (attempt < attempts) await timers.background(initialDelayMs * 2 ** (attempt - 1));
     }
@@ -257,6 +278,40 @@ export class WebhookDispatcher<M extends object> {
       typeof last === 'number'
         ? `gave up after ${delivery.attempts} attempt${plural} (last status ${last})`
         : `gave up after ${delivery.attempts} attempt${plural} (last error: ${delivery.error})`;
+  }
+}
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts — whether or not the
+ * work behind `promise` heeds the signal (its late outcome is then ignored).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Lets go of an answer's body (errors ignored: only the status counts). */
+function release(response: Response): void {
+  try {
+    response.body?.cancel().catch(() => {});
+  } catch {
+    // Not a standard body: nothing to release.
   }
 }
 

@@ -48,7 +48,7 @@ import {
 } from '../domain/restocking-status.js';
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
-import type { FaultSummary, MockFault, MockFaultHandle } from '../engine/faults.js';
+import { type FaultSummary, InvalidFault, type MockFault, type MockFaultHandle } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
@@ -824,12 +824,12 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
           try {
             return json(201, { id: target.addFault(fault) });
           } catch (error) {
-            // What the fault machinery refuses after these checks is the pattern (or its size).
+            // The fault machinery names the field it refuses (the pattern, a body or header it
+            // cannot answer with, a latency too long); a pattern sent as pathPattern is named so.
             const { message } = error as Error;
-            bad(
-              typeof body === 'object' && body !== null && 'pathPattern' in body ? 'pathPattern' : 'path',
-              message,
-            );
+            const field = error instanceof InvalidFault ? error.field : 'path';
+            const patterned = typeof body === 'object' && body !== null && 'pathPattern' in body;
+            bad(field === 'path' && patterned ? 'pathPattern' : field, message);
           }
         },
         body: '{ path | pathPattern, method?, status?, times?, retryAfter?, latency?, reset?, body?, headers?, after? }',

@@ -3,7 +3,7 @@
  * so that no pattern can block the event loop. Bounds are asserted in steps, not in time.
  */
 import { describe, expect, test } from 'vitest';
-import { MAX_MATCH_STEPS, PathPattern } from '../../../src/testing/engine/path-pattern.js';
+import { MAX_COMPILE_WORK, MAX_MATCH_STEPS, PathPattern } from '../../../src/testing/engine/path-pattern.js';
 import { mockRequest, testApi } from '../helpers.js';
 
 const PATTERNS = [
@@ -92,6 +92,46 @@ describe('PathPattern', () => {
     expect(() => new PathPattern(/\p{L}/u)).toThrow(/unsupported escape \\p/);
     const unicodeSets = 'v'; // a literal /a/v needs an es2024 target
     expect(() => new PathPattern(new RegExp('a', unicodeSets))).toThrow(/unsupported flags 'v'/);
+  });
+});
+
+describe('compile work is bounded before compiling', () => {
+  test('nested counts of empty groups (no instruction emitted) are refused at once', () => {
+    for (const source of [
+      '(?:(?:(?:){10000}){10000}){10000}',
+      '(?:(?:){10000}){10000}',
+      '(?:){10000}(?:(?:){100}){1000}',
+      '(?:(?:|){1000}){1000}',
+    ]) {
+      const started = performance.now();
+      expect(() => new PathPattern(source), source).toThrow(TypeError);
+      expect(() => new PathPattern(source), source).toThrow(
+        `path pattern: too costly to compile: its {} counts multiply to over ${MAX_COMPILE_WORK} steps (empty groups included)`,
+      );
+      expect(performance.now() - started, source).toBeLessThan(1000);
+    }
+  });
+
+  test('what fits the budget still compiles (and matches as RegExp does)', () => {
+    for (const [source, path] of [
+      ['(?:){10000}', '/x'],
+      ['(?:(?:){100}){100}a', '/a'],
+      ['^(?:ab){4998}$', 'ab'.repeat(4998)],
+    ] as const) {
+      expect(new PathPattern(source).test(path), source).toBe(new RegExp(source).test(path));
+    }
+  });
+
+  test('injectFault refuses such a pattern with a TypeError, in-process and over the control route', async () => {
+    const api = testApi();
+    expect(() => api.injectFault({ path: /(?:(?:(?:){10000}){10000}){10000}/ })).toThrow(
+      /^Invalid fault: path pattern: too costly to compile/,
+    );
+    const answer = await mockRequest(api, 'POST', '/__mock/faults', {
+      pathPattern: '(?:(?:(?:){10000}){10000}){10000}',
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0]).toMatch(/^pathPattern: Invalid fault: path pattern: too costly to compile/);
   });
 });
 

@@ -288,3 +288,67 @@ describe('webhook delivery', () => {
     expect(api.deliveries).toEqual([]);
   });
 });
+
+describe('the attempt time-out holds whatever webhookFetch does with its signal', () => {
+  test('a webhookFetch that ignores the signal and never settles: each attempt times out, then the delivery is given up', async () => {
+    let calls = 0;
+    const api = testApi({
+      webhooks: ['http://127.0.0.1:9/hooks'],
+      webhookRetry: { attempts: 2, initialDelayMs: 1, timeoutMs: 30 },
+      webhookFetch: () => {
+        calls += 1;
+        return new Promise(() => {});
+      },
+    });
+    const id = await restockingShipment(api);
+    api.advanceRestockingShipment(id, 'delivered');
+    const started = performance.now();
+    const [delivery] = await api.flushWebhooks();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(calls).toBe(2);
+    expect(delivery).toMatchObject({
+      delivered: false,
+      finished: true,
+      attempts: 2,
+      statusCodes: [null, null],
+      error: 'gave up after 2 attempts (last error: the receiver did not answer within 30 ms)',
+    });
+    await api.close();
+  });
+
+  test('an attempt that times out is retried: a later answer delivers it', async () => {
+    let calls = 0;
+    const api = testApi({
+      webhooks: ['http://127.0.0.1:9/hooks'],
+      webhookRetry: { attempts: 3, initialDelayMs: 1, timeoutMs: 30 },
+      webhookFetch: async () => {
+        calls += 1;
+        return calls === 1 ? new Promise<Response>(() => {}) : new Response('ok');
+      },
+    });
+    const id = await restockingShipment(api);
+    api.advanceRestockingShipment(id, 'delivered');
+    const [delivery] = await api.flushWebhooks();
+    expect(delivery).toMatchObject({ delivered: true, attempts: 2, statusCodes: [null, 200], error: null });
+    await api.close();
+  });
+
+  test('close() abandons an attempt whose webhookFetch never settles: a flush in progress resolves', async () => {
+    const api = testApi({
+      webhooks: ['http://127.0.0.1:9/hooks'],
+      webhookRetry: { attempts: 1, timeoutMs: 60_000 },
+      webhookFetch: () => new Promise(() => {}),
+    });
+    const id = await restockingShipment(api);
+    api.advanceRestockingShipment(id, 'delivered');
+    const flushing = api.flushWebhooks();
+    await until(() => api.deliveries[0]?.attempts === 1);
+    await api.close();
+    const [delivery] = await flushing;
+    expect(delivery).toMatchObject({
+      delivered: false,
+      finished: true,
+      error: 'abandoned: the mock was closed',
+    });
+  });
+});

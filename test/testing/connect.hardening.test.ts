@@ -1,0 +1,222 @@
+/**
+ * `connectMock` when the other side misbehaves or the arguments cannot be sent: a `fetch` that
+ * ignores its signal (the time-out is still enforced), a body that never ends, a 2xx answer of the
+ * wrong shape (`invalid_response`), time-outs a timer cannot hold, a token that is not a valid
+ * header value (refused up front, never quoted, never kept in a `cause`), and arguments JSON
+ * cannot serialize (`invalid_argument` before anything is sent). No network: a stub `fetch`.
+ */
+import { inspect } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import {
+  connectMock,
+  type MockConnection,
+  type MockConnectionFetch,
+  MockControlError,
+} from '../../src/testing/index.js';
+
+const URL_ = 'http://127.0.0.1:9';
+const TOKEN = 'tok_hardening_secret';
+
+/** What `promise` rejects with (a MockControlError), or a failure when it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<MockControlError> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`resolved with ${JSON.stringify(value)}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MockControlError);
+  return error as MockControlError;
+}
+
+/** A connection whose every call gets `body` with `status`. */
+function answering(body: string, status = 200): MockConnection {
+  // A 204 cannot carry a body, not even an empty one.
+  return connectMock(URL_, {
+    token: TOKEN,
+    fetch: async () => new Response(status === 204 ? null : body, { status }),
+  });
+}
+
+describe('the time-out is enforced whatever the fetch does', () => {
+  test('a fetch that ignores its signal and never settles: timeout', async () => {
+    const hanging = connectMock(URL_, { token: TOKEN, timeoutMs: 30, fetch: () => new Promise(() => {}) });
+    const started = performance.now();
+    const error = await rejection(hanging.reset());
+    expect(error).toMatchObject({ code: 'timeout', route: 'POST /__mock/reset' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // The per-call time-out of flushWebhooks too.
+    expect(await rejection(hanging.flushWebhooks(undefined, { timeoutMs: 20 }))).toMatchObject({
+      code: 'timeout',
+      message: expect.stringMatching(/within 20 ms$/),
+    });
+  });
+
+  test('a body that never ends (custom fetch): timeout', async () => {
+    const endless: MockConnectionFetch = async () =>
+      new Response(
+        new ReadableStream({
+          pull: () => new Promise(() => {}),
+        }),
+      );
+    const error = await rejection(
+      connectMock(URL_, { token: TOKEN, timeoutMs: 30, fetch: endless }).faults(),
+    );
+    expect(error.code).toBe('timeout');
+  });
+
+  test('a fetch rejecting with something that cannot be printed is still `unreachable`', async () => {
+    const odd = connectMock(URL_, { token: TOKEN, fetch: () => Promise.reject(Object.create(null)) });
+    expect((await rejection(odd.reset())).code).toBe('unreachable');
+  });
+});
+
+describe('time-outs a timer cannot hold are refused', () => {
+  test.each([2 ** 31, 1e20, Number.MAX_SAFE_INTEGER])('timeoutMs %d', async (timeoutMs) => {
+    expect(() => connectMock(URL_, { token: TOKEN, timeoutMs })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', argument: 'timeoutMs' }),
+    );
+    const error = await rejection(
+      connectMock(URL_, { token: TOKEN }).flushWebhooks(undefined, { timeoutMs }),
+    );
+    expect(error).toMatchObject({ code: 'invalid_argument', argument: 'options.timeoutMs' });
+    expect(error.message).toMatch(/must be an integer from 1 to 2147483647/);
+  });
+
+  test('the largest one is accepted', () => {
+    expect(connectMock(URL_, { token: TOKEN, timeoutMs: 2 ** 31 - 1 }).toJSON().timeoutMs).toBe(2 ** 31 - 1);
+  });
+});
+
+describe('the token', () => {
+  test.each([
+    ['a NUL', 'SECRETTOKEN\0x'],
+    ['a line break', 'SECRET\r\nx'],
+    ['a character over U+00FF', 'SECRET\u0100x'],
+    ['a non-ASCII letter', 'SECRETé'],
+    ['a tab', 'SECRET\tx'],
+  ])('holding %s is refused up front, without quoting it', (_, token) => {
+    let thrown: unknown;
+    try {
+      connectMock(URL_, { token });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MockControlError);
+    expect(thrown).toMatchObject({ code: 'invalid_argument', argument: 'token' });
+    expect(inspect(thrown, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain('SECRET');
+  });
+
+  test('an error of the fetch that quotes the token is kept only redacted (message and cause)', async () => {
+    const leaky: MockConnectionFetch = async (_input, init) => {
+      const auth = (init.headers as Record<string, string>).authorization;
+      const inner = Object.assign(new Error(`socket said ${auth}`), { code: 'E_LEAK', token: TOKEN });
+      throw Object.assign(new TypeError(`bad header "${auth}"`, { cause: inner }), { headers: init.headers });
+    };
+    const error = await rejection(connectMock(URL_, { token: TOKEN, fetch: leaky }).reset());
+    expect(error.code).toBe('unreachable');
+    const dump = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true });
+    expect(dump).not.toContain(TOKEN);
+    expect(JSON.stringify(error)).not.toContain(TOKEN);
+    // What helps debugging stays: the name, the redacted message, the code of the cause.
+    expect(error.cause).toMatchObject({ name: 'TypeError', message: 'bad header "Bearer ***"' });
+    expect((error.cause as Error).cause).toMatchObject({ message: 'socket said Bearer ***', code: 'E_LEAK' });
+  });
+});
+
+describe('a 2xx answer of the wrong shape is `invalid_response`', () => {
+  const calls: [string, (c: MockConnection) => Promise<unknown>][] = [
+    ['faults', (c) => c.faults()],
+    ['clearFaults', (c) => c.clearFaults()],
+    ['routes', (c) => c.routes()],
+    ['flushWebhooks', (c) => c.flushWebhooks()],
+    ['flushWebhooks(query)', (c) => c.flushWebhooks({ status: 'failed' })],
+    ['readDeliveries', (c) => c.readDeliveries()],
+    ['deliveries(query)', (c) => c.deliveries({ page: 1 })],
+    ['redeliverWebhooks', (c) => c.redeliverWebhooks()],
+    ['injectFault', (c) => c.injectFault({ path: '/x' })],
+    ['readState', (c) => c.readState()],
+    ['readState(query)', (c) => c.readState({ collection: 'skus' })],
+    ['fulfillOrder', (c) => c.fulfillOrder(1)],
+    ['createReturn', (c) => c.createReturn(1)],
+    ['advanceRestockingShipment', (c) => c.advanceRestockingShipment(1, 'shipped')],
+  ];
+  test.each(['', 'null', '42', '"text"', '[]'])('body %j', async (body) => {
+    const connection = answering(body);
+    for (const [name, call] of calls) {
+      const error = await rejection(call(connection));
+      expect(error.code, name).toBe('invalid_response');
+      expect(error.status, name).toBe(200);
+    }
+  });
+
+  test('an object without the field the call reads', async () => {
+    const connection = answering('{"other":1}');
+    for (const [name, call] of calls.slice(0, 9)) {
+      expect((await rejection(call(connection))).code, name).toBe('invalid_response');
+    }
+    expect((await rejection(answering('{"id":"7"}').injectFault({ path: '/x' }))).code).toBe(
+      'invalid_response',
+    );
+    expect((await rejection(answering('{"removed":-1}').clearFaults())).code).toBe('invalid_response');
+  });
+
+  test('reset() still takes its empty 204', async () => {
+    await expect(answering('', 204).reset()).resolves.toBeUndefined();
+  });
+});
+
+describe('arguments JSON cannot serialize are refused before sending', () => {
+  test.each([
+    [
+      'createReturn BigInt',
+      (c: MockConnection) => c.createReturn(1, { reason: 1n } as never),
+      'options.reason',
+    ],
+    [
+      'injectFault BigInt body',
+      (c: MockConnection) => c.injectFault({ path: '/x', body: 1n as never }),
+      'fault.body',
+    ],
+    [
+      'injectFault throwing toJSON',
+      (c: MockConnection) =>
+        c.injectFault({
+          path: '/x',
+          body: {
+            toJSON() {
+              throw new Error('no');
+            },
+          } as never,
+        }),
+      'fault.body',
+    ],
+    [
+      'advanceRestockingShipment cyclic quantities',
+      (c: MockConnection) => {
+        const cyclic: Record<string, unknown> = {};
+        cyclic.self = cyclic;
+        return c.advanceRestockingShipment(1, 'restocked', cyclic as never);
+      },
+      'quantities.self',
+    ],
+    [
+      'redeliverWebhooks BigInt filter',
+      (c: MockConnection) => c.redeliverWebhooks({ eventId: 'e', other: 1n } as never),
+      'filter.other',
+    ],
+  ])('%s', async (_, call, argument) => {
+    let sent = 0;
+    const connection = connectMock(URL_, {
+      token: TOKEN,
+      fetch: async () => {
+        sent += 1;
+        return new Response('{}');
+      },
+    });
+    const error = await rejection(call(connection));
+    expect(error).toMatchObject({ code: 'invalid_argument', argument });
+    expect(error.message).toMatch(/cannot be sent as JSON/);
+    expect(sent).toBe(0);
+  });
+});
