@@ -2,6 +2,7 @@
  * Webhooks: remember which calls were already handled, by event id, so that retries and duplicate
  * deliveries are processed once.
  */
+import { describe } from '../core/describe.js';
 import { LruMap } from '../core/lru.js';
 
 /**
@@ -84,6 +85,16 @@ export interface InMemoryWebhookDeduplicatorOptions {
   now?: () => number;
 }
 
+/** A value as an options message shows it: a number itself, otherwise its type (never its content). */
+function shownType(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  try {
+    return describe(value);
+  } catch {
+    return 'an object';
+  }
+}
+
 /** One remembered id: its state and when it entered it. */
 interface Entry {
   readonly state: 'done' | 'in_progress';
@@ -123,21 +134,42 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 
   /**
    * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
-   * is not > 0.
+   * is not a number > 0 (a value of another type included; `undefined` and `null` give the default).
+   * @throws {TypeError} when the options are not an object (or `undefined`), `now` is not a
+   * function, or an option cannot be read (a throwing getter, a Proxy).
    */
   constructor(options: InMemoryWebhookDeduplicatorOptions = {}) {
-    const maxEntries = options.maxEntries ?? 10_000;
-    const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
-    const inProgressTtlMs = options.inProgressTtlMs ?? 5 * 60 * 1000;
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be an integer >= 1, got ${maxEntries}`);
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${shownType(options)}`);
     }
-    if (!(ttlMs > 0)) throw new RangeError(`ttlMs must be > 0, got ${ttlMs}`);
-    if (!(inProgressTtlMs > 0)) throw new RangeError(`inProgressTtlMs must be > 0, got ${inProgressTtlMs}`);
+    const read = (key: keyof InMemoryWebhookDeduplicatorOptions): unknown => {
+      try {
+        return options[key];
+      } catch {
+        // What the getter threw is not shown: it may quote anything.
+        throw new TypeError(`InMemoryWebhookDeduplicator option ${key} could not be read (reading it threw)`);
+      }
+    };
+    const maxEntries = read('maxEntries') ?? 10_000;
+    const ttlMs = read('ttlMs') ?? 24 * 60 * 60 * 1000;
+    const inProgressTtlMs = read('inProgressTtlMs') ?? 5 * 60 * 1000;
+    const now = read('now') ?? Date.now;
+    if (typeof maxEntries !== 'number' || !Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new RangeError(`maxEntries must be an integer >= 1, got ${shownType(maxEntries)}`);
+    }
+    if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+      throw new RangeError(`ttlMs must be a number > 0, got ${shownType(ttlMs)}`);
+    }
+    if (typeof inProgressTtlMs !== 'number' || !(inProgressTtlMs > 0)) {
+      throw new RangeError(`inProgressTtlMs must be a number > 0, got ${shownType(inProgressTtlMs)}`);
+    }
+    if (typeof now !== 'function') {
+      throw new TypeError(`now must be a function returning milliseconds, got ${shownType(now)}`);
+    }
     this.#entries = new LruMap(maxEntries);
     this.#ttlMs = ttlMs;
     this.#inProgressTtlMs = inProgressTtlMs;
-    this.#now = options.now ?? Date.now;
+    this.#now = now as () => number;
   }
 
   #live(entry: Entry | undefined, now: number): entry is Entry {

@@ -6,7 +6,8 @@ import { FulfillmentError } from '../core/errors.js';
 /**
  * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
  * an option has the wrong type or value (the options object itself, `headers`, a header name,
- * `signature`, `eventId`, `maxBodyBytes`); its message names the option. `body_too_large`: the raw
+ * `signature`, `eventId`, `maxBodyBytes`), cannot be read (a getter or a Proxy that throws: what it
+ * threw is not kept), or two header-name options name the same header; its message names the option. `body_too_large`: the raw
  * body is longer than `maxBodyBytes` (refused before any HMAC work). `response_already_sent`:
  * `handler.node` found the response already sent or ended by other code, so it could not answer
  * (reported to `onError`, never thrown).

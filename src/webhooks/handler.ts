@@ -21,7 +21,17 @@ import {
   type WebhookAnswer,
   writeNodeAnswer,
 } from './node.js';
-import { checkHeaders, checkOptions, describe, headerName, maxBodyBytes } from './options.js';
+import {
+  checkHeaders,
+  checkOptions,
+  describe,
+  distinctHeaderNames,
+  guarded,
+  headerName,
+  maxBodyBytes,
+  readOptions,
+  unreadable,
+} from './options.js';
 import {
   EVENT_ID_HEADER,
   type RestockingShipmentStatusUpdatedEvent,
@@ -163,7 +173,10 @@ export interface WebhookHandlerOptions {
   maxBodyBytes?: number | undefined;
   /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
   signatureHeader?: string | undefined;
-  /** Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). */
+  /**
+   * Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). Must name
+   * another header than `signatureHeader` (compared case-insensitively).
+   */
   eventIdHeader?: string | undefined;
 }
 
@@ -216,14 +229,14 @@ function shown(key: string): string {
 function statusHandlers(value: unknown): Map<string, WebhookEventHandler> {
   const handlers = new Map<string, WebhookEventHandler>();
   if (value === undefined || value === null) return handlers;
-  if (typeof value !== 'object' || Array.isArray(value)) {
+  if (typeof value !== 'object' || guarded('on', () => Array.isArray(value))) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
     );
   }
-  for (const key of Object.keys(value)) {
-    const handler = (value as Record<string, unknown>)[key];
+  for (const key of guarded('on', () => Object.keys(value))) {
+    const handler = guarded(`on.${clipped(key)}`, () => (value as Record<string, unknown>)[key]);
     if (!(STATUSES as readonly string[]).includes(key)) {
       if (key === 'received') {
         throw invalid(
@@ -321,6 +334,17 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 const JSON_TYPE = 'application/json';
 
+/** The answer to a request or response object that misbehaves (its getters or stream throw). */
+const INTERNAL_ERROR: WebhookAnswer = { status: 500, body: { error: 'internal_error' } };
+
+/** An answer as a Fetch API `Response` (JSON). */
+function respond(answer: WebhookAnswer): Response {
+  return new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { 'content-type': JSON_TYPE, ...answer.headers },
+  });
+}
+
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
   status: 405,
   body: { error: 'method_not_allowed', message: 'Webhook calls are POST requests.' },
@@ -397,8 +421,8 @@ function defaultOnError(error: unknown, context: WebhookErrorContext): void {
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  checkOptions<WebhookHandlerOptions>(options, 'createWebhookHandler');
-  for (const key of Object.keys(options)) {
+  const given = checkOptions<WebhookHandlerOptions>(options, 'createWebhookHandler');
+  for (const key of guarded('options', () => Object.keys(given))) {
     if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
       throw new WebhookVerificationError(
         'invalid_options',
@@ -406,17 +430,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       );
     }
   }
-  const secrets = Object.freeze(toSecrets(options.secret));
-  const limit = maxBodyBytes(options.maxBodyBytes);
-  const signatureHeader = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
-  const eventIdHeader = headerName(options.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  const handlers = statusHandlers(options.on);
-  const onEvent = optionalFunction<WebhookEventHandler>(options.onEvent, 'onEvent');
+  // Each option is read once: a getter or a Proxy that throws is an `invalid_options` error naming it.
+  const o = readOptions(given, 'createWebhookHandler', KNOWN_OPTIONS);
+  const secrets = Object.freeze(guarded('secret', () => toSecrets(o.secret)));
+  const limit = maxBodyBytes(o.maxBodyBytes);
+  const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
+  const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
+  distinctHeaderNames({ signatureHeader, eventIdHeader });
+  const handlers = statusHandlers(o.on);
+  const onEvent = optionalFunction<WebhookEventHandler>(o.onEvent, 'onEvent');
   const onError =
-    optionalFunction<NonNullable<WebhookHandlerOptions['onError']>>(options.onError, 'onError') ??
-    defaultOnError;
-  const dedupe = deduplicatorOption(options.deduplicator);
-  const duplicateWaitMs = duplicateWaitOption(options.duplicateWaitMs);
+    optionalFunction<NonNullable<WebhookHandlerOptions['onError']>>(o.onError, 'onError') ?? defaultOnError;
+  const dedupe = guarded('deduplicator', () => deduplicatorOption(o.deduplicator));
+  const duplicateWaitMs = duplicateWaitOption(o.duplicateWaitMs);
   /** Event ids being handled in this process → the answer of that handling, once it ends. */
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
   /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
@@ -586,25 +612,33 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const fetchFace = async (request: Request): Promise<Response> => {
-    if (request === null || typeof request !== 'object' || typeof request.method !== 'string') {
+    if (request === null || typeof request !== 'object') {
+      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
+    }
+    let method: unknown;
+    try {
+      method = request.method;
+    } catch (error) {
+      // A request whose `method` getter (or Proxy trap) throws: a request all the same, answered.
+      report(unreadable('request.method', error), { stage: 'configuration', responseStatus: 500 });
+      return respond(INTERNAL_ERROR);
+    }
+    if (typeof method !== 'string') {
       throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
     }
     let result: WebhookAnswer;
     try {
-      result = await answerRequest(request);
+      result = await answerRequest(request, method);
     } catch (error) {
       // A request whose getters or stream misbehave in an unforeseen way: still an answer.
       report(error, { stage: 'configuration', responseStatus: 500 });
-      result = { status: 500, body: { error: 'internal_error' } };
+      result = INTERNAL_ERROR;
     }
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { 'content-type': JSON_TYPE, ...result.headers },
-    });
+    return respond(result);
   };
 
-  const answerRequest = async (request: Request): Promise<WebhookAnswer> => {
-    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+  const answerRequest = async (request: Request, method: string): Promise<WebhookAnswer> => {
+    if (method !== 'POST') return METHOD_NOT_ALLOWED;
     const outcome = await readRequestBody(request, limit);
     if (outcome.kind === 'refused') return refusal(outcome);
     if (outcome.kind === 'aborted') {
@@ -625,7 +659,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       // A request whose getters or stream misbehave in an unforeseen way: still an answer.
       report(error, { stage: 'configuration', responseStatus: 500 });
-      result = { status: 500, body: { error: 'internal_error' } };
+      result = INTERNAL_ERROR;
     }
     let written: boolean;
     try {

@@ -26,6 +26,10 @@ export interface NodeWebhookRequest {
   readonly body?: unknown;
   /** `true` once the stream has been read to its end (by a body parser, for one). */
   readonly readableEnded?: boolean | undefined;
+  /** `true` once the stream was destroyed (the client went away, its `close` already fired). */
+  readonly destroyed?: boolean | undefined;
+  /** `true` once the stream was destroyed before its end (the client went away mid-body). */
+  readonly readableAborted?: boolean | undefined;
   /** Subscribes to the stream's events (`data`, `end`, `error`, `close`). */
   on?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
   /** Unsubscribes from the stream's events. */
@@ -152,7 +156,25 @@ export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<Bo
         'left in req.body.',
     );
   }
-  return readStream(req, limit);
+  // The client went away before this call (its `close` already fired, say while an async
+  // middleware ran): no event will ever come, so there is nothing to wait for.
+  if (req.destroyed === true || req.readableAborted === true) return { kind: 'aborted' };
+  // A stream-like without `readableEnded` cannot say whether it already ended: its silence is bounded.
+  return readStream(req, limit, typeof req.readableEnded === 'boolean' ? undefined : stallMs);
+}
+
+/**
+ * How long a stream-like request without `readableEnded` (not a `node:http` request) may stay silent
+ * (no `data`, `end`, `error` or `close`) before its body is refused: it may have been read to its
+ * end already, and would then never say so. A `node:http` request needs no such bound: the server's
+ * own timeouts destroy it (and `close` fires).
+ */
+const STALL_MS = 30_000;
+let stallMs = STALL_MS;
+
+/** Sets the silence bound of {@link STALL_MS} (`undefined`: back to the default). @internal */
+export function setStallMs(ms: number | undefined): void {
+  stallMs = ms ?? STALL_MS;
 }
 
 const ignore = (): void => {};
@@ -168,20 +190,50 @@ export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Ar
   return body;
 }
 
-/** Reads the stream's `data` events into one byte array, stopping past `limit`. */
-function readStream(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome> {
-  return new Promise<BodyOutcome>((resolve) => {
+/**
+ * Reads the stream's `data` events into one byte array, stopping past `limit`. With `stall`, a
+ * stream silent for that many milliseconds is refused (see {@link STALL_MS}). Settles once, and
+ * then no listener of its own is left on the stream.
+ */
+function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Promise<BodyOutcome> {
+  return new Promise<BodyOutcome>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const encoder = new TextEncoder();
+    const detach = () => {
+      clearTimeout(timer);
+      for (const [event, listener] of listeners) {
+        try {
+          req.removeListener!(event, listener);
+        } catch {
+          // A stream whose removeListener throws: nothing more can be done.
+        }
+      }
+    };
     const done = (outcome: BodyOutcome) => {
-      req.removeListener!('data', onData);
-      req.removeListener!('end', onEnd);
-      req.removeListener!('error', onAbort);
-      req.removeListener!('close', onAbort);
+      if (settled) return;
+      settled = true;
+      detach();
       resolve(outcome);
     };
+    const watch = () => {
+      if (stall === undefined) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        done(
+          refusedBody(
+            `The webhook request stream sent nothing for ${stall} ms: it was probably already read to its ` +
+              'end (by a body parser?), and no raw body was left in req.body.',
+          ),
+        );
+      }, stall);
+      (timer as { unref?: () => unknown }).unref?.();
+    };
     const onData = (chunk?: unknown) => {
+      if (settled) return;
+      watch();
       const bytes =
         typeof chunk === 'string'
           ? encoder.encode(chunk)
@@ -200,10 +252,23 @@ function readStream(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome
     };
     const onEnd = () => done({ kind: 'body', body: joinChunks(chunks, size) });
     const onAbort = () => done({ kind: 'aborted' });
-    req.on!('data', onData);
-    req.on!('end', onEnd);
-    req.on!('error', onAbort);
-    req.on!('close', onAbort);
+    const listeners: [event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void][] = [
+      ['end', onEnd],
+      ['error', onAbort],
+      ['close', onAbort],
+      // Last: subscribing to `data` starts the flow.
+      ['data', onData],
+    ];
+    try {
+      for (const [event, listener] of listeners) req.on!(event, listener);
+    } catch (error) {
+      // A stream whose `on` throws: the listeners already added are removed, the failure reported.
+      settled = true;
+      detach();
+      reject(error);
+      return;
+    }
+    watch();
   });
 }
 

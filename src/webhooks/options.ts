@@ -3,11 +3,21 @@
  * headers, the event id and `maxBodyBytes`. Every problem is a {@link WebhookVerificationError} with
  * reason `invalid_options` whose message names the option; no message ever quotes a secret.
  */
-import { describe } from '../core/describe.js';
+import { describe as describeValue } from '../core/describe.js';
 import { WebhookVerificationError } from './errors.js';
 import { DEFAULT_MAX_BODY_BYTES, type WebhookHeaders } from './types.js';
 
-export { describe };
+/**
+ * What a value is, for a message: its type or class name, never its content. A value that cannot
+ * be inspected (a revoked Proxy) is `an object`.
+ */
+export function describe(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'an object';
+  }
+}
 
 function invalid(option: string, message: string, cause?: unknown): WebhookVerificationError {
   return new WebhookVerificationError(
@@ -17,15 +27,104 @@ function invalid(option: string, message: string, cause?: unknown): WebhookVerif
   );
 }
 
+/**
+ * What a failed read threw, for a message: its kind (`an Error`, `a TypeError`, `a string`), never
+ * its content (an error thrown by a getter may quote anything, a secret included).
+ */
+function thrownKind(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const name = error.constructor?.name;
+      if (typeof name === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(name)) {
+        return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+      }
+      return 'an error';
+    }
+    return describe(error);
+  } catch {
+    return 'something';
+  }
+}
+
+/**
+ * The `invalid_options` error of an option whose value could not be read or inspected (a throwing
+ * getter, a hostile Proxy). The cause is not kept: what a getter throws may quote the value.
+ */
+export function unreadable(option: string, error: unknown): WebhookVerificationError {
+  return invalid(
+    option,
+    `could not be read: reading or inspecting it threw ${thrownKind(error)} (a throwing getter or a Proxy?). ` +
+      'Pass plain values.',
+  );
+}
+
+/**
+ * Runs `check` (the check of the option named `option`); what it throws besides a
+ * {@link WebhookVerificationError} (a getter or a Proxy trap of the value) becomes an
+ * `invalid_options` error naming the option.
+ */
+export function guarded<T>(option: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) throw error;
+    throw unreadable(option, error);
+  }
+}
+
 /** The options object itself: a non-null object, not an array. */
 export function checkOptions<T extends object>(options: unknown, fn: string): T {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(options);
+  } catch (error) {
+    // A revoked Proxy.
+    throw unreadable('options', error);
+  }
+  if (options === null || typeof options !== 'object' || isArray) {
     throw new WebhookVerificationError(
       'invalid_options',
       `${fn} takes one options object ({ body, secret, ... }), got ${describe(options)}.`,
     );
   }
   return options as T;
+}
+
+/**
+ * The options object checked, and each of `keys` read from it once (so that a getter runs once and
+ * later checks see the same value): what a getter or a Proxy trap throws is an `invalid_options`
+ * error naming the option.
+ */
+export function readOptions<K extends string>(
+  options: unknown,
+  fn: string,
+  keys: readonly K[],
+): { readonly [P in K]: unknown } {
+  const object = checkOptions<Record<string, unknown>>(options, fn);
+  const out = {} as Record<K, unknown>;
+  for (const key of keys) out[key] = guarded(key, () => object[key]);
+  return out;
+}
+
+/**
+ * Fails when two header names (option name → value) are the same header (compared
+ * case-insensitively), or one is `content-type` (which {@link createWebhookHeaders} also sets, when
+ * `reserved` names it): one value would overwrite the other.
+ */
+export function distinctHeaderNames(names: Readonly<Record<string, string>>, reserved?: string): void {
+  const seen = new Map<string, string>();
+  if (reserved !== undefined) seen.set(reserved.toLowerCase(), `the '${reserved}' header it sets itself`);
+  for (const [option, name] of Object.entries(names)) {
+    const lower = name.toLowerCase();
+    const other = seen.get(lower);
+    if (other !== undefined) {
+      throw invalid(
+        option,
+        `names the same header as ${other} (header names are case-insensitive): use distinct header names.`,
+      );
+    }
+    seen.set(lower, `option '${option}'`);
+  }
 }
 
 /** RFC 9110 `token`: the characters a header name may have. */
@@ -78,7 +177,7 @@ export function maxBodyBytes(value: unknown): number {
  */
 export function checkHeaders(value: unknown, required: boolean): WebhookHeaders | undefined {
   if ((value === undefined || value === null) && !required) return undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null || typeof value !== 'object' || guarded('headers', () => Array.isArray(value))) {
     throw invalid(
       'headers',
       `must be the request headers: a Headers object, Node's req.headers or a record of names to values, got ${describe(value)}.`,

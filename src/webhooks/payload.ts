@@ -14,6 +14,11 @@
  *
  * The value is checked and completed in place, without a copy: it must be one nobody else holds
  * (what `JSON.parse` just returned).
+ *
+ * At most {@link MAX_ISSUES} (100) issues are collected: once one more is found, the walk stops
+ * (`ResponseValidationError.issues` then holds the first 100, and the error says more were
+ * found), so that a correctly signed body of many bad items costs a bounded error and message.
+ * Below the cap, the issues are zod's exactly.
  */
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
@@ -50,6 +55,9 @@ export const SHIPMENT_KEYS = [
 
 type Json = Record<string, unknown>;
 
+/** The most issues collected; past it, the walk stops and the error says more were found. @internal */
+export const MAX_ISSUES = 100;
+
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -67,9 +75,15 @@ function typeName(value: unknown): string {
 class Walk {
   readonly issues: ValidationIssue[] = [];
   readonly path: (string | number)[] = [];
+  /** `true` once an issue past {@link MAX_ISSUES} was found: the walk stops (lists are left). */
+  more = false;
 
   /** Records that the value at the current path (and then `key`) is not of the `expected` type. */
   expected(expected: string, value: unknown, key?: string): undefined {
+    if (this.issues.length >= MAX_ISSUES) {
+      this.more = true;
+      return undefined;
+    }
     let path = '';
     for (const part of key === undefined ? this.path : [...this.path, key]) {
       path += typeof part === 'number' ? `[${part}]` : path ? `.${part}` : part;
@@ -125,7 +139,7 @@ function list(o: Json, key: string, w: Walk, check: (v: unknown, w: Walk) => voi
     return;
   }
   w.path.push(key);
-  for (let i = 0; i < v.length; i++) {
+  for (let i = 0; i < v.length && !w.more; i++) {
     w.path.push(i);
     check(v[i], w);
     w.path.pop();
@@ -191,11 +205,35 @@ function shipment(v: unknown, w: Walk): void {
  * and unknown enum values kept): completed in place and returned, equal to what
  * `parseLenient(RestockingShipmentV1Schema, json)` returns; or the same
  * {@link ResponseValidationError}, whose `body` is `original()` (the value as received: the check
- * may have filled in defaults before it found an issue).
+ * may have filled in defaults before it found an issue), whose `issues` are the first
+ * {@link MAX_ISSUES}, and whose message names the first {@link SHOWN_ISSUES} and counts the others.
  */
 export function parseShipmentPayload(json: unknown, original: () => unknown): RestockingShipmentV1 {
   const walk = new Walk();
   shipment(json, walk);
-  if (walk.issues.length > 0) throw new ResponseValidationError({ body: original(), issues: walk.issues });
+  if (walk.issues.length > 0) {
+    throw new ResponseValidationError({
+      body: original(),
+      issues: walk.issues,
+      message: `Webhook body is not a restocking shipment: ${describeIssues(walk.issues, walk.more)}`,
+    });
+  }
   return json as RestockingShipmentV1;
+}
+
+/** How many issues a message names; the others are counted. @internal */
+export const SHOWN_ISSUES = 10;
+
+/**
+ * The issues as a message names them: the first {@link SHOWN_ISSUES}, then how many more were
+ * found (`… and 5 more`; `… and at least 91 more` when `more` were found past {@link MAX_ISSUES}).
+ */
+export function describeIssues(issues: readonly ValidationIssue[], more = false): string {
+  const shown = issues
+    .slice(0, SHOWN_ISSUES)
+    .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
+    .join('; ');
+  const extra = issues.length - Math.min(issues.length, SHOWN_ISSUES) + (more ? 1 : 0);
+  if (extra === 0) return shown;
+  return `${shown}; … and ${more ? 'at least ' : ''}${extra} more`;
 }

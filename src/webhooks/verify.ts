@@ -7,7 +7,15 @@ import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments
 import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
-import { checkHeaders, checkOptions, headerName, maxBodyBytes, readHeader } from './options.js';
+import {
+  checkHeaders,
+  distinctHeaderNames,
+  guarded,
+  headerName,
+  maxBodyBytes,
+  readHeader,
+  readOptions,
+} from './options.js';
 import { parseShipmentPayload } from './payload.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -33,7 +41,10 @@ export interface VerifyWebhookOptions {
   secret: WebhookSecret;
   /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
   signatureHeader?: string;
-  /** Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). */
+  /**
+   * Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). Must name
+   * another header than `signatureHeader` (compared case-insensitively).
+   */
   eventIdHeader?: string;
   /**
    * The largest body accepted, in bytes (a string counts its UTF-8 bytes); a larger one is refused
@@ -58,6 +69,26 @@ export interface VerifyWebhookSignatureOptions {
   /** The largest body accepted, in bytes (see {@link VerifyWebhookOptions.maxBodyBytes}). Default 1 MiB. */
   maxBodyBytes?: number;
 }
+
+/** The options {@link verifyWebhook} reads (each once). */
+const VERIFY_OPTIONS = [
+  'body',
+  'headers',
+  'secret',
+  'signatureHeader',
+  'eventIdHeader',
+  'maxBodyBytes',
+] as const satisfies readonly (keyof VerifyWebhookOptions)[];
+
+/** The options {@link verifyWebhookSignature} reads (each once). */
+const VERIFY_SIGNATURE_OPTIONS = [
+  'body',
+  'secret',
+  'signature',
+  'headers',
+  'signatureHeader',
+  'maxBodyBytes',
+] as const satisfies readonly (keyof VerifyWebhookSignatureOptions)[];
 
 /**
  * Verifies a webhook call and returns its event. Checks, in order: the options are usable
@@ -87,13 +118,14 @@ export interface VerifyWebhookSignatureOptions {
 export async function verifyWebhook(
   options: VerifyWebhookOptions,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  checkOptions<VerifyWebhookOptions>(options, 'verifyWebhook');
-  const limit = maxBodyBytes(options.maxBodyBytes);
-  const signatureHeader = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
-  const eventIdHeader = headerName(options.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  const headers = checkHeaders(options.headers, true)!;
-  const body = toBody(options.body, limit);
-  const secrets = toSecrets(options.secret);
+  const o = readOptions(options, 'verifyWebhook', VERIFY_OPTIONS);
+  const limit = maxBodyBytes(o.maxBodyBytes);
+  const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
+  const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
+  distinctHeaderNames({ signatureHeader, eventIdHeader });
+  const headers = checkHeaders(o.headers, true)!;
+  const body = guarded('body', () => toBody(o.body, limit));
+  const secrets = guarded('secret', () => toSecrets(o.secret));
   return verifyChecked(body, headers, secrets, signatureHeader, eventIdHeader);
 }
 
@@ -137,10 +169,10 @@ export async function verifyChecked(
  * empty or not 64 hex characters (`missing_signature`, `empty_signature`, `malformed_signature`).
  */
 export async function verifyWebhookSignature(options: VerifyWebhookSignatureOptions): Promise<boolean> {
-  checkOptions<VerifyWebhookSignatureOptions>(options, 'verifyWebhookSignature');
-  const limit = maxBodyBytes(options.maxBodyBytes);
-  const name = headerName(options.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
-  const given: unknown = options.signature;
+  const o = readOptions(options, 'verifyWebhookSignature', VERIFY_SIGNATURE_OPTIONS);
+  const limit = maxBodyBytes(o.maxBodyBytes);
+  const name = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
+  const given: unknown = o.signature;
   if (given !== undefined && given !== null && typeof given !== 'string') {
     throw new WebhookVerificationError(
       'invalid_options',
@@ -148,9 +180,9 @@ export async function verifyWebhookSignature(options: VerifyWebhookSignatureOpti
         `${given === null || typeof given !== 'object' ? typeof given : 'an object'}.`,
     );
   }
-  const headers = checkHeaders(options.headers, false);
-  const bytes = toBytes(options.body, 'verify', limit);
-  const secrets = toSecrets(options.secret);
+  const headers = checkHeaders(o.headers, false);
+  const bytes = guarded('body', () => toBytes(o.body, 'verify', limit));
+  const secrets = guarded('secret', () => toSecrets(o.secret));
   let received: string | undefined;
   let source: string;
   if (typeof given === 'string') {
@@ -209,16 +241,10 @@ function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmen
   try {
     return parseShipmentPayload(json, parse);
   } catch (cause) {
-    const detail =
-      cause instanceof ResponseValidationError
-        ? cause.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
-        : String(cause);
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      `Webhook body is not a restocking shipment: ${detail}`,
-      {
-        cause,
-      },
-    );
+    // The message names the first issues and counts the others (see `payload.ts`): bounded, since
+    // the handler echoes it in its 400 answer.
+    const message =
+      cause instanceof ResponseValidationError ? cause.message : 'Webhook body is not a restocking shipment.';
+    throw new WebhookVerificationError('invalid_payload', message, { cause });
   }
 }

@@ -179,3 +179,66 @@ describe('InMemoryWebhookDeduplicator: two phases (claim, complete, release)', (
     expect(await dedup.claim('b')).toBe('new');
   });
 });
+
+describe('InMemoryWebhookDeduplicator: options of the wrong type', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: deliberately wrong inputs
+  const any = (value: unknown): any => value;
+
+  it.each([
+    ['ttlMs', '100'],
+    ['ttlMs', true],
+    ['ttlMs', [5]],
+    ['ttlMs', Symbol('x')],
+    ['ttlMs', {}],
+    ['inProgressTtlMs', 5n],
+    ['inProgressTtlMs', '5'],
+    ['inProgressTtlMs', Symbol('x')],
+    ['maxEntries', Symbol('x')],
+    ['maxEntries', '10'],
+    ['maxEntries', 10n],
+    ['maxEntries', [10]],
+  ])('%s: %s is a RangeError naming the option', (option, value) => {
+    expect(() => new InMemoryWebhookDeduplicator(any({ [option]: value }))).toThrow(RangeError);
+    expect(() => new InMemoryWebhookDeduplicator(any({ [option]: value }))).toThrow(
+      new RegExp(`^${option} `),
+    );
+  });
+
+  it.each([['x'], [5], [{}]])('now: %j is a TypeError naming the option', (now) => {
+    expect(() => new InMemoryWebhookDeduplicator(any({ now }))).toThrow(TypeError);
+    expect(() => new InMemoryWebhookDeduplicator(any({ now }))).toThrow(/^now must be a function/);
+  });
+
+  it.each([[null], [5], ['x'], [true]])('options %j: a TypeError, not a crash', (options) => {
+    expect(() => new InMemoryWebhookDeduplicator(any(options))).toThrow(
+      /^InMemoryWebhookDeduplicator options must be an object/,
+    );
+    expect(() => new InMemoryWebhookDeduplicator(any(options))).toThrow(TypeError);
+  });
+
+  it('options whose getters throw: a TypeError naming the option, not what the getter threw', () => {
+    const options = Object.defineProperty({}, 'ttlMs', {
+      get() {
+        throw new Error('secret detail');
+      },
+    });
+    expect(() => new InMemoryWebhookDeduplicator(any(options))).toThrow(
+      /^InMemoryWebhookDeduplicator option ttlMs could not be read/,
+    );
+    const trap = () => {
+      throw new Error('secret detail');
+    };
+    expect(() => new InMemoryWebhookDeduplicator(any(new Proxy({}, { get: trap })))).toThrow(TypeError);
+  });
+
+  it('undefined and null values of each option are the defaults; an explicit now is used', () => {
+    let t = 1_000;
+    const dedup = new InMemoryWebhookDeduplicator(
+      any({ maxEntries: null, ttlMs: undefined, inProgressTtlMs: null, now: () => t }),
+    );
+    expect(dedup.seen('a')).toBe(false);
+    t += 24 * 60 * 60 * 1000 - 1;
+    expect(dedup.seen('a')).toBe(true);
+    expect(new InMemoryWebhookDeduplicator(undefined).seen('a')).toBe(false);
+  });
+});

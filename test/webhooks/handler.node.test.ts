@@ -4,6 +4,7 @@
  * in `req.body` (raw bytes used; a parsed object or a consumed stream refused with the fix),
  * methods, duplicates, and a response already sent.
  */
+import { EventEmitter } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import express from 'express';
@@ -15,6 +16,7 @@ import {
   type NodeWebhookResponse,
   type WebhookHandlerOptions,
 } from '../../src/index.js';
+import { setStallMs } from '../../src/webhooks/node.js';
 import { startServer } from '../helpers/http-server.js';
 import { ROTATED_TOKEN, SHIPMENT_BODY, shipment, TOKEN } from './fixtures.js';
 
@@ -185,6 +187,138 @@ describe('handler.node on node:http', () => {
     req.write('{"id":', () => setImmediate(() => req.destroy()));
     expect(await context).toEqual({ stage: 'body', responseStatus: null });
     expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('a client that went away before handler.node was called: settles, reported as body, no listener left', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent: vi.fn(), onError });
+    let settled!: (value: { result: unknown; listeners: number[] }) => void;
+    const outcome = new Promise<{ result: unknown; listeners: number[] }>((resolve) => {
+      settled = resolve;
+    });
+    const EVENTS = ['data', 'end', 'error', 'close'] as const;
+    const server = await startServer((req, res) => {
+      // As after an async middleware: the client left (and 'close' fired) before the handler runs.
+      req.once('close', () => {
+        setImmediate(async () => {
+          const before = EVENTS.map((e) => req.listenerCount(e));
+          const timeout = new Promise((resolve) => setTimeout(resolve, 2000, 'never settled'));
+          const result = await Promise.race([handler.node(req, res), timeout]);
+          const after = EVENTS.map((e) => req.listenerCount(e));
+          settled({ result, listeners: after.map((n, i) => n - before[i]!) });
+        });
+      });
+    });
+    closers.push(server.close);
+    const req = httpRequest(`${server.url}/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': 1000 },
+    });
+    req.on('error', () => {});
+    req.write('{"id":', () => setImmediate(() => req.destroy()));
+    expect(await outcome).toEqual({ result: undefined, listeners: [0, 0, 0, 0] });
+    expect(onError).toHaveBeenCalledOnce();
+    expect(onError.mock.calls[0]![1]).toEqual({ stage: 'body', responseStatus: null });
+    expect(onError.mock.calls[0]![0]).toMatchObject({ reason: 'invalid_body' });
+  });
+
+  it.each([
+    ['destroyed', { destroyed: true, readableEnded: false }],
+    ['readableAborted', { readableAborted: true, readableEnded: false }],
+  ])(
+    'a stream-like request already %s: settles at once, reported as body, nothing attached',
+    async (_name, state) => {
+      const onError = vi.fn();
+      const handler = createWebhookHandler({ secret: TOKEN, onError });
+      const req = Object.assign(new EventEmitter(), { method: 'POST', headers: {} }, state);
+      const res = fakeResponse();
+      await handler.node(req as unknown as NodeWebhookRequest, res);
+      expect(res.body).toBeUndefined();
+      expect(onError.mock.calls.map(([e, c]) => [e.reason, c])).toEqual([
+        ['invalid_body', { stage: 'body', responseStatus: null }],
+      ]);
+      expect(req.eventNames()).toEqual([]);
+    },
+  );
+
+  it('a stream-like request without readableEnded that already ended: refused once silent for the bound, listeners removed', async () => {
+    setStallMs(50);
+    try {
+      const onError = vi.fn();
+      const handler = createWebhookHandler({ secret: TOKEN, onError });
+      const req = Object.assign(new EventEmitter(), { method: 'POST', headers: {} });
+      req.emit('end');
+      const res = fakeResponse();
+      const timeout = new Promise((resolve) => setTimeout(resolve, 2000, 'never settled'));
+      expect(
+        await Promise.race([handler.node(req as unknown as NodeWebhookRequest, res), timeout]),
+      ).toBeUndefined();
+      expect([res.statusCode, JSON.parse(res.body!)]).toEqual([500, { error: 'parsed_body' }]);
+      expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
+      expect(onError.mock.calls[0]![0].message).toMatch(/sent nothing for 50 ms/);
+      expect(req.eventNames()).toEqual([]);
+      // A stream-like that keeps sending is not cut off: data resets the bound.
+      const live = Object.assign(new EventEmitter(), {
+        method: 'POST',
+        headers: await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN }),
+      });
+      const answered = fakeResponse();
+      const done = handler.node(live as unknown as NodeWebhookRequest, answered);
+      const bytes = Buffer.from(SHIPMENT_BODY);
+      for (let i = 0; i < 4; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        live.emit('data', bytes.subarray((i * bytes.length) / 4, ((i + 1) * bytes.length) / 4));
+      }
+      live.emit('end');
+      await done;
+      expect(answered.statusCode).toBe(200);
+      expect(live.eventNames()).toEqual([]);
+    } finally {
+      setStallMs(undefined);
+    }
+  });
+
+  it('the default silence bound is 30 s (fake timers)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const handler = createWebhookHandler({ secret: TOKEN, onError: () => {} });
+      const req = Object.assign(new EventEmitter(), { method: 'POST', headers: {} });
+      const res = fakeResponse();
+      let done = false;
+      const settled = handler.node(req as unknown as NodeWebhookRequest, res).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(29_000);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await settled;
+      expect(res.statusCode).toBe(500);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a stream whose on() throws midway: 500, and the listeners it took are removed', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: TOKEN, onError });
+    const emitter = new EventEmitter();
+    let calls = 0;
+    const req = {
+      method: 'POST',
+      headers: {},
+      readableEnded: false,
+      on(event: string, listener: () => void) {
+        if (++calls === 3) throw new Error('on failed');
+        emitter.on(event, listener);
+      },
+      removeListener(event: string, listener: () => void) {
+        emitter.removeListener(event, listener);
+      },
+    };
+    const res = fakeResponse();
+    await handler.node(req as unknown as NodeWebhookRequest, res);
+    expect(res.statusCode).toBe(500);
+    expect(emitter.eventNames()).toEqual([]);
   });
 
   it('stops pulling the stream past maxBodyBytes', async () => {

@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/core/errors.js';
 import {
+  createWebhookHandler,
   createWebhookHeaders,
   EVENT_ID_HEADER,
   SIGNATURE_HEADER,
@@ -426,5 +427,63 @@ describe('verifyWebhookSignature', () => {
       'malformed_signature',
     );
     await rejection(verifyWebhookSignature({ body: 'x', signature: '', secret: TOKEN }), 'empty_signature');
+  });
+});
+
+describe('invalid_payload with many issues: a bounded message and issue list', () => {
+  const items = (n: number, item: string) => `[${Array(n).fill(item).join(',')}]`;
+  const body = (list: string) =>
+    `{"id":1,"merchant_id":1,"warehouse_id":1,"status":"s","restocking_shipment_items":${list}}`;
+  async function refusal(text: string) {
+    return rejection(
+      verifyWebhook({
+        body: text,
+        headers: await createWebhookHeaders({ body: text, secret: TOKEN, eventId: 'e' }),
+        secret: TOKEN,
+      }),
+      'invalid_payload',
+    );
+  }
+
+  it('a 1 MiB body of 500 000 bad items: the first 10 issues named, the rest counted, 100 kept', async () => {
+    const text = body(items(500_000, '0'));
+    const err = await refusal(text);
+    expect(err.message.length).toBeLessThan(1500);
+    expect(err.message).toMatch(
+      /^Webhook body is not a restocking shipment: restocking_shipment_items\[0\]: Invalid input: expected object, received number; /,
+    );
+    expect(err.message).toContain('restocking_shipment_items[9]:');
+    expect(err.message).not.toContain('restocking_shipment_items[10]:');
+    expect(err.message).toMatch(/; … and at least 91 more$/);
+    const cause = err.cause as ResponseValidationError;
+    expect(cause.issues).toHaveLength(100);
+    expect(cause.issues[99]!.path).toBe('restocking_shipment_items[99]');
+  });
+
+  it('below the cap, every issue is kept and the message counts exactly those not named', async () => {
+    const err = await refusal(body(items(12, '0')));
+    expect((err.cause as ResponseValidationError).issues).toHaveLength(12);
+    expect(err.message).toMatch(/restocking_shipment_items\[9\]: [^;]*; … and 2 more$/);
+    const exactly = await refusal(body(items(100, '"x"')));
+    expect((exactly.cause as ResponseValidationError).issues).toHaveLength(100);
+    expect(exactly.message).toMatch(/; … and 90 more$/);
+    const few = await refusal(body(items(3, 'null')));
+    expect(few.message).not.toContain('more');
+  });
+
+  it("handler.fetch's 400 answer stays small", async () => {
+    const text = body(items(200_000, '[]'));
+    const handler = createWebhookHandler({ secret: TOKEN, onError: () => {} });
+    const response = await handler.fetch(
+      new Request('https://shop.example/hooks', {
+        method: 'POST',
+        body: text,
+        headers: await createWebhookHeaders({ body: text, secret: TOKEN }),
+      }),
+    );
+    expect(response.status).toBe(400);
+    const answer = await response.text();
+    expect(answer.length).toBeLessThan(1500);
+    expect(JSON.parse(answer)).toMatchObject({ error: 'invalid_payload' });
   });
 });
