@@ -25,7 +25,7 @@ import {
   checkHeaders,
   checkOptions,
   describe,
-  distinctHeaderNames,
+  distinctSignatureAndEventId,
   guarded,
   headerName,
   maxBodyBytes,
@@ -436,7 +436,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const limit = maxBodyBytes(o.maxBodyBytes);
   const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
   const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  distinctHeaderNames({ signatureHeader, eventIdHeader });
+  distinctSignatureAndEventId(signatureHeader, eventIdHeader);
   const handlers = statusHandlers(o.on);
   const onEvent = optionalFunction<WebhookEventHandler>(o.onEvent, 'onEvent');
   const onError =

@@ -67,9 +67,17 @@ export function guarded<T>(option: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof WebhookVerificationError) throw error;
-    throw unreadable(option, error);
+    throw checkFailure(option, error);
   }
+}
+
+/**
+ * What the check of `option` threw, as the error to throw: a {@link WebhookVerificationError} as
+ * it is, anything else (a getter or a Proxy trap of the value) as {@link unreadable}. For a
+ * `try`/`catch` on a hot path, where {@link guarded}'s closure would be built on every call.
+ */
+export function checkFailure(option: string, error: unknown): WebhookVerificationError {
+  return error instanceof WebhookVerificationError ? error : unreadable(option, error);
 }
 
 /** The options object itself: a non-null object, not an array. */
@@ -102,7 +110,15 @@ export function readOptions<K extends string>(
 ): { readonly [P in K]: unknown } {
   const object = checkOptions<Record<string, unknown>>(options, fn);
   const out = {} as Record<K, unknown>;
-  for (const key of keys) out[key] = guarded(key, () => object[key]);
+  let reading = '';
+  try {
+    for (const key of keys) {
+      reading = key;
+      out[key] = object[key];
+    }
+  } catch (error) {
+    throw unreadable(reading, error);
+  }
   return out;
 }
 
@@ -124,6 +140,19 @@ export function distinctHeaderNames(names: Readonly<Record<string, string>>, res
       );
     }
     seen.set(lower, `option '${option}'`);
+  }
+}
+
+/**
+ * {@link distinctHeaderNames} of the signature and event-id header names, without building
+ * anything (the check of every verification).
+ */
+export function distinctSignatureAndEventId(signatureHeader: string, eventIdHeader: string): void {
+  if (
+    signatureHeader.length === eventIdHeader.length &&
+    signatureHeader.toLowerCase() === eventIdHeader.toLowerCase()
+  ) {
+    distinctHeaderNames({ signatureHeader, eventIdHeader });
   }
 }
 

@@ -8,13 +8,16 @@ import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import {
+  checkFailure,
   checkHeaders,
-  distinctHeaderNames,
+  checkOptions,
+  distinctSignatureAndEventId,
   guarded,
   headerName,
   maxBodyBytes,
   readHeader,
   readOptions,
+  unreadable,
 } from './options.js';
 import { parseShipmentPayload } from './payload.js';
 import {
@@ -118,14 +121,43 @@ const VERIFY_SIGNATURE_OPTIONS = [
 export async function verifyWebhook(
   options: VerifyWebhookOptions,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  const o = readOptions(options, 'verifyWebhook', VERIFY_OPTIONS);
+  // Each option read once, by name (what a getter or a Proxy trap throws names the option): the
+  // check every webhook pays, so written out rather than through `readOptions`.
+  const object = checkOptions<VerifyWebhookOptions>(options, 'verifyWebhook');
+  let reading: (typeof VERIFY_OPTIONS)[number] = 'body';
+  let o: { [K in (typeof VERIFY_OPTIONS)[number]]: unknown };
+  try {
+    const body: unknown = object.body;
+    reading = 'headers';
+    const headers: unknown = object.headers;
+    reading = 'secret';
+    const secret: unknown = object.secret;
+    reading = 'signatureHeader';
+    const signatureHeader: unknown = object.signatureHeader;
+    reading = 'eventIdHeader';
+    const eventIdHeader: unknown = object.eventIdHeader;
+    reading = 'maxBodyBytes';
+    o = { body, headers, secret, signatureHeader, eventIdHeader, maxBodyBytes: object.maxBodyBytes };
+  } catch (error) {
+    throw unreadable(reading, error);
+  }
   const limit = maxBodyBytes(o.maxBodyBytes);
   const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
   const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  distinctHeaderNames({ signatureHeader, eventIdHeader });
+  distinctSignatureAndEventId(signatureHeader, eventIdHeader);
   const headers = checkHeaders(o.headers, true)!;
-  const body = guarded('body', () => toBody(o.body, limit));
-  const secrets = guarded('secret', () => toSecrets(o.secret));
+  let body: Uint8Array<ArrayBuffer> | string;
+  try {
+    body = toBody(o.body, limit);
+  } catch (error) {
+    throw checkFailure('body', error);
+  }
+  let secrets: string[];
+  try {
+    secrets = toSecrets(o.secret);
+  } catch (error) {
+    throw checkFailure('secret', error);
+  }
   return verifyChecked(body, headers, secrets, signatureHeader, eventIdHeader);
 }
 
