@@ -2,7 +2,8 @@
  * `npm run bench`: the SDK's overhead over the network it wraps, as ratios against baselines
  * measured in the same run (interleaved A/B rounds; medians with min–max). Prints a table, writes
  * bench/results.json and, in a full run, BENCHMARKS.md. `--quick` runs every row briefly so the
- * harness cannot rot; it asserts nothing about speed.
+ * harness cannot rot; it asserts nothing about speed. `--only=B1,B5` runs those rows and writes
+ * nothing.
  *
  * The measured package is the built one (`npm run build` first): `merchant-fulfillment` resolves to
  * dist/ through the package's own exports. Servers run in child processes on 127.0.0.1 so that
@@ -607,8 +608,21 @@ async function t1(): Promise<Row> {
   };
 }
 
+// `--only B1,B5`: those rows alone, printed and not written (a partial run is no record).
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .toUpperCase()
+  .split(',');
+const all = { B1: b1, B1K: b1k, B2: b2, B3: b3, B4: b4, B4B: b4b, B8: b8, B5: b5, B6: b6, B7: b7, T1: t1 };
+const unknown = only?.filter((id) => !(id in all)) ?? [];
+if (unknown.length > 0) {
+  console.error(`bench: no row ${unknown.join(', ')} (rows: ${Object.keys(all).join(', ')})`);
+  process.exit(2);
+}
 const rows: Row[] = [];
-for (const bench of [b1, b1k, b2, b3, b4, b4b, b8, b5, b6, b7, t1]) {
+for (const [id, bench] of Object.entries(all)) {
+  if (only && !only.includes(id)) continue;
   const row = await bench();
   rows.push(row);
   // A quick run only proves the harness works: its figures are too short to judge a goal by.
@@ -624,6 +638,7 @@ const machine = {
   date: new Date().toISOString().slice(0, 10),
   mode: quick ? 'quick' : 'full',
 };
+if (only) process.exit(0);
 writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
 
 const table = [

@@ -234,12 +234,25 @@ export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | st
 const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
   typeof body === 'string' ? encoder.encode(body) : body;
 
-/** `true` when the signature verifies under one of the secrets (Web Crypto compares in constant time). */
+/** `true` when the signature verifies under one of the secrets (compared in constant time). */
 export async function matchesAny(
   body: Uint8Array<ArrayBuffer> | string,
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],
 ): Promise<boolean> {
+  return matchesAnyNow(body, signature, secrets);
+}
+
+/**
+ * {@link matchesAny}, answered at once where the runtime has `node:crypto` (its HMAC is
+ * synchronous), as a promise with Web Crypto: a verification then costs no promise it does not
+ * need.
+ */
+export function matchesAnyNow(
+  body: Uint8Array<ArrayBuffer> | string,
+  signature: Uint8Array<ArrayBuffer>,
+  secrets: readonly string[],
+): boolean | Promise<boolean> {
   const node = nodeCrypto();
   if (node) {
     // An HMAC-SHA256 is 32 bytes: another length cannot match (and timingSafeEqual needs equal lengths).
@@ -250,6 +263,14 @@ export async function matchesAny(
     }
     return false;
   }
+  return matchesWebCrypto(body, signature, secrets);
+}
+
+async function matchesWebCrypto(
+  body: Uint8Array<ArrayBuffer> | string,
+  signature: Uint8Array<ArrayBuffer>,
+  secrets: readonly string[],
+): Promise<boolean> {
   const webCrypto = subtle();
   const bytes = asBytes(body);
   for (const secret of secrets) {

@@ -93,58 +93,60 @@ class Walk {
   }
 }
 
-// One function per kind of field, each checking `o[key]` and filling in its default, called per
-// record below: written out rather than driven by a table, so that a check costs about as much as
-// reading the fields once.
+// One function per kind of field, called per record below with the field read by name (a read
+// by a computed key costs several times more on every field): each checks the value and returns
+// it, or its default when it is absent, for the record to store back.
 
 /** `z.number()`: a required number. */
-function num(o: Json, key: string, w: Walk): void {
-  if (typeof o[key] !== 'number') w.expected('number', o[key], key);
+function num(value: unknown, key: string, w: Walk): void {
+  if (typeof value !== 'number') w.expected('number', value, key);
 }
 
 /** `z.string()`: a required string (the open enums are strings). */
-function str(o: Json, key: string, w: Walk): void {
-  if (typeof o[key] !== 'string') w.expected('string', o[key], key);
+function str(value: unknown, key: string, w: Walk): void {
+  if (typeof value !== 'string') w.expected('string', value, key);
 }
 
 /** `orNull(z.number())`: `null` when absent. */
-function numOrNull(o: Json, key: string, w: Walk): void {
-  const v = o[key];
-  if (v === undefined) o[key] = null;
-  else if (v !== null && typeof v !== 'number') w.expected('number', v, key);
+function numOrNull(value: unknown, key: string, w: Walk): unknown {
+  if (value === undefined) return null;
+  if (value !== null && typeof value !== 'number') w.expected('number', value, key);
+  return value;
 }
 
 /** `orNull(z.string())`: `null` when absent. */
-function strOrNull(o: Json, key: string, w: Walk): void {
-  const v = o[key];
-  if (v === undefined) o[key] = null;
-  else if (v !== null && typeof v !== 'string') w.expected('string', v, key);
+function strOrNull(value: unknown, key: string, w: Walk): unknown {
+  if (value === undefined) return null;
+  if (value !== null && typeof value !== 'string') w.expected('string', value, key);
+  return value;
 }
 
 /** `sometimes(z.string())`: absent stays absent. */
-function strSometimes(o: Json, key: string, w: Walk): void {
-  const v = o[key];
-  if (v !== undefined && v !== null && typeof v !== 'string') w.expected('string', v, key);
+function strSometimes(value: unknown, key: string, w: Walk): void {
+  if (value !== undefined && value !== null && typeof value !== 'string') w.expected('string', value, key);
 }
 
 /** An array of objects, each checked by `check`; `[]` when absent if `orEmpty` (`z._default(…, [])`). */
-function list(o: Json, key: string, w: Walk, check: (v: unknown, w: Walk) => void, orEmpty: boolean): void {
-  const v = o[key];
-  if (v === undefined && orEmpty) {
-    o[key] = [];
-    return;
-  }
-  if (!Array.isArray(v)) {
-    w.expected('array', v, key);
-    return;
+function list(
+  value: unknown,
+  key: string,
+  w: Walk,
+  check: (v: unknown, w: Walk) => void,
+  orEmpty: boolean,
+): unknown {
+  if (value === undefined && orEmpty) return [];
+  if (!Array.isArray(value)) {
+    w.expected('array', value, key);
+    return value;
   }
   w.path.push(key);
-  for (let i = 0; i < v.length && !w.more; i++) {
+  for (let i = 0; i < value.length && !w.more; i++) {
     w.path.push(i);
-    check(v[i], w);
+    check(value[i], w);
     w.path.pop();
   }
   w.path.pop();
+  return value;
 }
 
 /**
@@ -164,40 +166,46 @@ function object(v: unknown, w: Walk): v is Json {
 /** `RestockingShipmentItemBatchSchema`. */
 function batch(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  num(v, 'id', w);
-  strOrNull(v, 'name', w);
-  strOrNull(v, 'tracking_code', w);
-  strOrNull(v, 'expiry_date', w);
-  numOrNull(v, 'arrived_quantity', w);
+  num(v.id, 'id', w);
+  v.name = strOrNull(v.name, 'name', w);
+  v.tracking_code = strOrNull(v.tracking_code, 'tracking_code', w);
+  v.expiry_date = strOrNull(v.expiry_date, 'expiry_date', w);
+  v.arrived_quantity = numOrNull(v.arrived_quantity, 'arrived_quantity', w);
 }
 
 /** `RestockingShipmentItemSchema`. */
 function item(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  numOrNull(v, 'id', w);
-  numOrNull(v, 'sku_id', w);
-  strSometimes(v, 'merchant_sku_id', w);
-  num(v, 'announced_quantity', w);
-  numOrNull(v, 'arrived_quantity', w);
-  numOrNull(v, 'damaged_quantity', w);
-  numOrNull(v, 'missing_quantity', w);
-  list(v, 'inventory_batches', w, batch, true);
+  v.id = numOrNull(v.id, 'id', w);
+  v.sku_id = numOrNull(v.sku_id, 'sku_id', w);
+  strSometimes(v.merchant_sku_id, 'merchant_sku_id', w);
+  num(v.announced_quantity, 'announced_quantity', w);
+  v.arrived_quantity = numOrNull(v.arrived_quantity, 'arrived_quantity', w);
+  v.damaged_quantity = numOrNull(v.damaged_quantity, 'damaged_quantity', w);
+  v.missing_quantity = numOrNull(v.missing_quantity, 'missing_quantity', w);
+  v.inventory_batches = list(v.inventory_batches, 'inventory_batches', w, batch, true);
 }
 
 /** `RestockingShipmentV1Schema`. */
 function shipment(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  num(v, 'id', w);
-  num(v, 'merchant_id', w);
-  num(v, 'warehouse_id', w);
-  strOrNull(v, 'estimated_arrival_date', w);
-  strOrNull(v, 'delivery_option', w);
-  strOrNull(v, 'tracking_code', w);
-  strOrNull(v, 'po_number', w);
-  strOrNull(v, 'supplier_name', w);
-  str(v, 'status', w);
-  strOrNull(v, 'barcode', w);
-  list(v, 'restocking_shipment_items', w, item, false);
+  num(v.id, 'id', w);
+  num(v.merchant_id, 'merchant_id', w);
+  num(v.warehouse_id, 'warehouse_id', w);
+  v.estimated_arrival_date = strOrNull(v.estimated_arrival_date, 'estimated_arrival_date', w);
+  v.delivery_option = strOrNull(v.delivery_option, 'delivery_option', w);
+  v.tracking_code = strOrNull(v.tracking_code, 'tracking_code', w);
+  v.po_number = strOrNull(v.po_number, 'po_number', w);
+  v.supplier_name = strOrNull(v.supplier_name, 'supplier_name', w);
+  str(v.status, 'status', w);
+  v.barcode = strOrNull(v.barcode, 'barcode', w);
+  v.restocking_shipment_items = list(
+    v.restocking_shipment_items,
+    'restocking_shipment_items',
+    w,
+    item,
+    false,
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
+import { fromHex, matchesAny, matchesAnyNow, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import {
@@ -118,9 +118,16 @@ const VERIFY_SIGNATURE_OPTIONS = [
  * });
  * ```
  */
-export async function verifyWebhook(
-  options: VerifyWebhookOptions,
-): Promise<RestockingShipmentStatusUpdatedEvent> {
+export function verifyWebhook(options: VerifyWebhookOptions): Promise<RestockingShipmentStatusUpdatedEvent> {
+  // Not `async`: every failure is still a rejection (never a throw), without a promise per step.
+  try {
+    return checkAndVerify(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function checkAndVerify(options: VerifyWebhookOptions): Promise<RestockingShipmentStatusUpdatedEvent> {
   // Each option read once, by name (what a getter or a Proxy trap throws names the option): the
   // check every webhook pays, so written out rather than through `readOptions`.
   const object = checkOptions<VerifyWebhookOptions>(options, 'verifyWebhook');
@@ -166,29 +173,38 @@ export async function verifyWebhook(
  * secrets and the header names. Lets `createWebhookHandler`, which checks its options once, skip
  * checking them again on every call.
  */
-export async function verifyChecked(
+export function verifyChecked(
   body: Uint8Array<ArrayBuffer> | string,
   headers: WebhookHeaders,
   secrets: readonly string[],
   signatureHeader: string,
   eventIdHeader: string,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  const received = readHeader(headers, signatureHeader);
-  const signature = parseSignature(received, `header '${signatureHeader}'`);
-  const id = readHeader(headers, eventIdHeader)?.trim();
-  if (!id) {
-    throw new WebhookVerificationError(
-      'missing_event_id',
-      `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
-    );
+  try {
+    const received = readHeader(headers, signatureHeader);
+    const signature = parseSignature(received, signatureHeader, true);
+    const id = readHeader(headers, eventIdHeader)?.trim();
+    if (!id) {
+      throw new WebhookVerificationError(
+        'missing_event_id',
+        `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
+      );
+    }
+    const event = (matched: boolean): RestockingShipmentStatusUpdatedEvent => {
+      if (!matched) throw mismatch(secrets.length);
+      return {
+        id,
+        type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
+        data: parsePayload(body),
+        receivedSignature: (received ?? '').trim(),
+      };
+    };
+    // With `node:crypto` the signature is checked at once; with Web Crypto, when its promise settles.
+    const matched = matchesAnyNow(body, signature, secrets);
+    return typeof matched === 'boolean' ? Promise.resolve(event(matched)) : matched.then(event);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  if (!(await matchesAny(body, signature, secrets))) throw mismatch(secrets.length);
-  return {
-    id,
-    type: RESTOCKING_SHIPMENT_STATUS_UPDATED,
-    data: parsePayload(body),
-    receivedSignature: (received ?? '').trim(),
-  };
 }
 
 /**
@@ -224,29 +240,31 @@ export async function verifyWebhookSignature(options: VerifyWebhookSignatureOpti
     received = headers === undefined ? undefined : readHeader(headers, name);
     source = `header '${name}'`;
   }
-  return matchesAny(bytes, parseSignature(received, source), secrets);
+  return matchesAny(bytes, parseSignature(received, source, false), secrets);
 }
 
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;
 
-/** Decodes a hex signature into its 32 bytes, or throws the matching reason. */
-function parseSignature(value: string | undefined, source: string): Uint8Array<ArrayBuffer> {
-  if (value === undefined) {
+/**
+ * Decodes a hex signature into its 32 bytes, or throws the matching reason. `name` is where it came
+ * from: a header name (`isHeader`), or the source as messages say it.
+ */
+function parseSignature(value: string | undefined, name: string, isHeader: boolean): Uint8Array<ArrayBuffer> {
+  const hex = value?.trim();
+  if (hex !== undefined && HEX_SIGNATURE.test(hex)) return fromHex(hex);
+  const source = isHeader ? `header '${name}'` : name;
+  if (hex === undefined) {
     throw new WebhookVerificationError('missing_signature', `Webhook signature ${source} is missing.`);
   }
-  const hex = value.trim();
   if (hex === '')
     throw new WebhookVerificationError('empty_signature', `Webhook signature ${source} is empty.`);
-  if (!HEX_SIGNATURE.test(hex)) {
-    const detail = /^[0-9a-f]*$/i.test(hex)
-      ? `has ${hex.length} hex characters instead of 64`
-      : 'contains characters other than hexadecimal digits';
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
-    );
-  }
-  return fromHex(hex);
+  const detail = /^[0-9a-f]*$/i.test(hex)
+    ? `has ${hex.length} hex characters instead of 64`
+    : 'contains characters other than hexadecimal digits';
+  throw new WebhookVerificationError(
+    'malformed_signature',
+    `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
+  );
 }
 
 function mismatch(count: number): WebhookVerificationError {
@@ -263,15 +281,16 @@ const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
 
 /** Parses a verified body as JSON and as a version 1 restocking shipment (see `payload.ts`). */
 function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
-  const parse = () => JSON.parse(typeof body === 'string' ? body : textDecoder.decode(body));
+  let text: string;
   let json: unknown;
   try {
-    json = parse();
+    text = typeof body === 'string' ? body : textDecoder.decode(body);
+    json = JSON.parse(text);
   } catch (cause) {
     throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
   }
   try {
-    return parseShipmentPayload(json, parse);
+    return parseShipmentPayload(json, () => JSON.parse(text));
   } catch (cause) {
     // The message names the first issues and counts the others (see `payload.ts`): bounded, since
     // the handler echoes it in its 400 answer.
