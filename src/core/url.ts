@@ -48,7 +48,8 @@ export function pathIssue(path: unknown, baseUrl: string): ValidationIssue | und
       message: `must start with '/' (a path below the service root) or be an absolute URL on ${originOf(baseUrl)}`,
     };
   }
-  if (!URL.canParse(baseUrl + path)) return { path: 'path', message: 'is not a valid URL path' };
+  // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is
+  // parsed as path, query or fragment of the same origin.
   return undefined;
 }
 
