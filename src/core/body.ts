@@ -61,13 +61,14 @@ export async function readBody(response: Response, limit: number, timeoutMs: num
   } finally {
     clearTimeout(timer);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0] : join(chunks, size));
+  return decoder.decode(chunks.length === 1 ? chunks[0] : joinChunks(chunks, size));
 }
 
 /** Decodes UTF-8 as `Response.text()` does: a leading BOM dropped, a bad sequence as U+FFFD. */
 const decoder = /* @__PURE__ */ new TextDecoder();
 
-function join(chunks: readonly Uint8Array[], size: number): Uint8Array {
+/** The chunks of a body read piecewise, joined into one byte array of `size` bytes. */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -4,6 +4,7 @@
  * written to the response. Structural types only: no Node module is imported, so the code loads on
  * Bun, Deno and workers alike.
  */
+import { joinChunks } from '../core/body.js';
 import { WebhookVerificationError } from './errors.js';
 import { readHeader } from './options.js';
 import type { WebhookHeaders } from './types.js';
@@ -177,18 +178,9 @@ export function setStallMs(ms: number | undefined): void {
   stallMs = ms ?? STALL_MS;
 }
 
-const ignore = (): void => {};
+export { joinChunks };
 
-/** The chunks of a body read piecewise, joined into one byte array of `size` bytes. */
-export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
+const ignore = (): void => {};
 
 /**
  * Reads the stream's `data` events into one byte array, stopping past `limit`. With `stall`, a
