@@ -9,7 +9,12 @@ import { ClientEmitter, type ClientEventListener, type ClientEventName } from '.
 import { loadSchemas, loadValidation, type SchemaLike, validationReady } from './core/lazy.js';
 import { compilerReady, loadCompiler } from './core/lazy-compile.js';
 import { LevelledLogger } from './core/log.js';
-import { type ClientOptions, type ListOptions, resolveClientOptions } from './core/options.js';
+import {
+  type ClientOptions,
+  type ListOptions,
+  resolveClientOptions,
+  snapshotOptions,
+} from './core/options.js';
 import { PagePromise } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
@@ -217,7 +222,9 @@ export class FulfillmentClient implements RequestSurface {
       ? responseSpecIssue(init.response, 'response')
       : { path: 'init', message: `expected an object with \`response\`, got ${describe(init)}` };
     if (issue) return new APIPromise(refuse(method, path, issue), unreachable);
-    const spec = this.#build(method, path, init, lazyOf(init.response));
+    // The options as they are now, even when the build waits for validation to load (first call).
+    const call = { ...init, options: snapshotOptions(init.options) };
+    const spec = this.#build(method, path, call, lazyOf(init.response));
     return new APIPromise(
       spec.then((s) => this.#transport.send(s)),
       this._responses.of(init.response),
@@ -232,17 +239,21 @@ export class FulfillmentClient implements RequestSurface {
     const issue = isObject(init)
       ? responseSpecIssue(item, 'item', false)
       : { path: 'init', message: `expected an object, got ${describe(init)}` };
+    // A path as text for the page state until the build resolves it (a bad one is refused there).
+    const shownPath = typeof path === 'string' ? path : '';
     if (issue) {
-      const request = { path: String(path), params: undefined, options: undefined };
+      const request = { path: shownPath, params: undefined, options: undefined };
       return new PagePromise(this, refuse('GET', path, issue), request, item);
     }
+    // The options as they are now, even when the build waits for validation to load (first call).
+    const call = { ...init, options: snapshotOptions(init.options) };
     // Where the pages continue from: the path and the validated query, known once it is built.
     const request: { path: string; params: QueryParams | undefined; options: ListOptions | undefined } = {
-      path: String(path),
+      path: shownPath,
       params: undefined,
-      options: init.options,
+      options: call.options,
     };
-    const raw = this.#build('GET', path, init, item).then((spec) => {
+    const raw = this.#build('GET', path, call, item).then((spec) => {
       request.path = spec.path;
       request.params = spec.params;
       // The options as checked when the list was started (a copy), for every next page.

@@ -433,7 +433,8 @@ export function requestOptionIssues(options: unknown): ValidationIssue[] {
   const o = options as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(o)) {
-    if (!REQUEST_OPTION_KEYS.has(key)) {
+    // A key left `undefined` is an option not given, whatever its name.
+    if (!REQUEST_OPTION_KEYS.has(key) && o[key] !== undefined) {
       issues.push({
         path: `options.${key}`,
         message: `is not a request option (they are: ${[...REQUEST_OPTION_KEYS].join(', ')})`,

@@ -64,6 +64,8 @@ const isObject = (value: unknown): value is Json =>
 /** zod's name for the type of a JSON value (`util.parsedType`). */
 function typeName(value: unknown): string {
   if (value === null) return 'null';
+  // What `JSON.parse` makes of `1e400`; zod's English names it by its value.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   if (Array.isArray(value)) return 'array';
   return typeof value;
 }
@@ -99,7 +101,7 @@ class Walk {
 
 /** `z.number()`: a required number. */
 function num(value: unknown, key: string, w: Walk): void {
-  if (typeof value !== 'number') w.expected('number', value, key);
+  if (typeof value !== 'number' || !Number.isFinite(value)) w.expected('number', value, key);
 }
 
 /** `z.string()`: a required string (the open enums are strings). */
@@ -110,7 +112,8 @@ function str(value: unknown, key: string, w: Walk): void {
 /** `orNull(z.number())`: `null` when absent. */
 function numOrNull(value: unknown, key: string, w: Walk): unknown {
   if (value === undefined) return null;
-  if (value !== null && typeof value !== 'number') w.expected('number', value, key);
+  if (value !== null && (typeof value !== 'number' || !Number.isFinite(value)))
+    w.expected('number', value, key);
   return value;
 }
 

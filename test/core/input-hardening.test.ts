@@ -114,6 +114,12 @@ describe('per-request options', () => {
     expect(error.issues[0]?.path).toBe('options.timout');
     expect(error.issues[0]?.message).toMatch(/is not a request option \(they are: signal, timeout/);
     expect(seen).toHaveLength(0);
+    // A key left undefined is an option not given.
+    await client.get('/merchant_api/v1/skus/1', {
+      response: () => 1,
+      options: { extra: undefined } as never,
+    });
+    expect(seen).toHaveLength(1);
   });
 
   it('what is checked is what is sent: changing the options object after the call changes nothing', async () => {

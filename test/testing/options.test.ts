@@ -85,7 +85,10 @@ describe('options', () => {
     } catch (error) {
       thrown = error;
     }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(String(thrown)).toMatch(/tokens/);
     expect(String(thrown)).not.toContain('SECRET');
-    expect(createMockApi({ blockedCountries: ['de'] })).toBeDefined();
+    // A lower-case country code is accepted.
+    expect(() => createMockApi({ blockedCountries: ['de'] })).not.toThrow();
   });
 });

@@ -225,6 +225,19 @@ describe('webhook payload mirror (payload.ts) against RestockingShipmentV1Schema
     expect(cases.length).toBeGreaterThanOrEqual(5 + 5 + 2);
   });
 
+  it('agrees on numbers JSON.parse makes infinite (1e400), which zod refuses', () => {
+    const texts = [
+      '{"id":1e400,"merchant_id":2,"warehouse_id":3,"status":"s","restocking_shipment_items":[]}',
+      '{"id":1,"merchant_id":-1e400,"warehouse_id":3,"status":"s","restocking_shipment_items":[]}',
+      '{"id":1,"merchant_id":2,"warehouse_id":3,"status":"s","restocking_shipment_items":[{"announced_quantity":-1e400,"arrived_quantity":1e999,"inventory_batches":[{"id":1e400,"arrived_quantity":-1e400}]}]}',
+    ];
+    for (const text of texts) expect(expectSame(text).ok).toBe(false);
+    const { mirror } = both(texts[0]!);
+    expect(mirror).toMatchObject({
+      issues: [{ path: 'id', message: 'Invalid input: expected number, received Infinity' }],
+    });
+  });
+
   it('fills in the defaults, keeps unknown keys and drops an own __proto__ key', () => {
     const text =
       '{"__proto__":{"polluted":true},"id":1,"merchant_id":2,"warehouse_id":3,"status":"lost","extra":{"a":1},' +
