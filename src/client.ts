@@ -42,7 +42,6 @@ export type { ClientOptions } from './core/options.js';
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
-/** Reads an environment variable where the runtime has an environment. */
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** A request refused before anything is sent: the promise its method returns rejects with this. */
@@ -56,6 +55,7 @@ const unreachable = (): never => {
   throw new FulfillmentError('Internal error: a refused request was parsed.');
 };
 
+/** Reads an environment variable where the runtime has an environment. */
 function readEnv(name: string): string | undefined {
   try {
     return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];

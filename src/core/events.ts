@@ -110,7 +110,7 @@ export type ClientEventListener<E extends ClientEventName> = (event: ClientEvent
 const EVENT_NAMES: readonly ClientEventName[] = ['request', 'response', 'retry', 'error'];
 
 /** True when `name` is one of the client's events. */
-export function isClientEventName(name: unknown): name is ClientEventName {
+function isClientEventName(name: unknown): name is ClientEventName {
   return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
 }
 

@@ -8,9 +8,9 @@
 /** Header names whose values are credentials: `Authorization`, cookies, and any `*-key`, `*-token`, `*-secret`. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|(^|-)(key|token|secret)$/i;
 
-/** Secrets shorter than this are not searched for in text (too short to be a credential). */
 /** What stands for a part of a body, nested too deep to clean, that holds a secret. */
-export const TOO_DEEP = '[nested too deep; holds a secret]';
+const TOO_DEEP = '[nested too deep; holds a secret]';
+/** Secrets shorter than this are not searched for in text (too short to be a credential). */
 const MIN_SECRET_LENGTH = 6;
 const MASK = '***';
 /** How far a cause chain is summarised. */

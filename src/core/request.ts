@@ -12,7 +12,6 @@ import {
   REQUEST_OPTION_KEYS,
   type RequestOptions,
   requestOptionIssues,
-  snapshotOptions,
 } from './options.js';
 import { encodeQuery, type Id, pathId, pathIssue, type QueryValue } from './url.js';
 
@@ -113,7 +112,8 @@ function misplacedOptions(query: object, context: string): void {
  * Builds a request from its declaration: checks the path (below the service root of `baseUrl`, or
  * an absolute URL on its origin) and its ids, validates and encodes the query, validates the body,
  * checks the request options. Throws `RequestValidationError` naming the field; nothing is sent
- * then.
+ * then. The options are used as given: the client passes the copy it took when the method was
+ * called (`snapshotOptions`), so a later change to the caller's object changes nothing.
  */
 export function buildRequest(
   method: HttpMethod,
@@ -145,8 +145,7 @@ export function buildRequest(
     if (issue) throw new RequestValidationError([issue], context);
     bodyText = stringify(body, context);
   }
-  // Checked and kept as they are now: a later change to the caller's object changes nothing.
-  const options = snapshotOptions(init.options);
+  const options = init.options;
   const problems = requestOptionIssues(options);
   if (problems.length > 0) throw new RequestValidationError(problems, context);
   return {

@@ -44,13 +44,13 @@ export function parseBody(text: string): unknown {
  */
 export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
   const text = raw.text;
-  const context = contextOf(raw);
+  // The context (a redacted URL) is worked out only for an error: the parser works it out again.
   if (raw.response.status === 204 || text.trim() === '') {
     if (allowEmpty) return undefined;
     throw new ResponseValidationError({
       body: text,
       issues: [{ path: '', message: 'expected a JSON body, got an empty response' }],
-      ...context,
+      ...contextOf(raw),
     });
   }
   try {
@@ -61,7 +61,7 @@ export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
     throw new ResponseValidationError({
       body: text,
       issues: [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }],
-      ...context,
+      ...contextOf(raw),
     });
   }
 }

@@ -233,6 +233,7 @@ export class Transport {
     let shown: string | undefined;
     if (trace) shown = trace.url = publicUrl(url, redactor);
     const debug = log.enabled('debug');
+    const info = log.enabled('info');
 
     for (let attempt = 1; ; attempt++) {
       if (trace) {
@@ -245,13 +246,12 @@ export class Transport {
       let waited = 0;
       if (config.rateLimiter) {
         // A wait is only watched for when an event or an `info` line can tell of it.
-        const logWait = log.enabled('info');
-        if (trace || logWait) {
+        if (trace || info) {
           const asked = now();
           let paused = false;
           attemptDone = await config.rateLimiter.acquire(signal, (delayMs, cause) => {
             paused = true;
-            if (logWait && delayMs > LONG_WAIT_MS) {
+            if (info && delayMs > LONG_WAIT_MS) {
               shown ??= publicUrl(url, redactor);
               this.#logLimiterWait(method, shown, attempt, delayMs, cause);
             }
@@ -416,7 +416,7 @@ export class Transport {
           error: failure,
         });
       }
-      if (log.enabled('info')) {
+      if (info) {
         shown ??= publicUrl(url, redactor);
         log.info(
           `Retrying ${method} ${shown} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}${whyWait(reason, fromRetryAfter, delay)}`,

@@ -13,13 +13,13 @@ import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking
 import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
-import { isObject } from './engine/validation.js';
+import { MAX_DELAY_MS } from './engine/timers.js';
+import { describeValue, isObject } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
   checkEventFilter,
   checkStateQuery,
-  describeValue,
   type MockCollectionName,
   type MockControlMethods,
   type MockControlRouteInfo,
@@ -30,6 +30,7 @@ import {
   type MockStatePage,
   type MockStateQuery,
 } from './faces/control.js';
+import { TOKEN } from './options.js';
 
 export type { MockRemoteFaultHandle, MockStateCollectionsQuery, MockStateQuery } from './faces/control.js';
 
@@ -39,10 +40,7 @@ const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 export const DEFAULT_CONTROL_TIMEOUT_MS = 30_000;
 
 /** The longest time-out of a call, in milliseconds (what a timer can wait: 2^31 - 1, about 24.8 days). */
-const MAX_CONTROL_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** A token as the SDK client accepts it: visible ASCII, so that it is a valid header value. */
-const TOKEN = /^[\x21-\x7E]+$/;
+const MAX_CONTROL_TIMEOUT_MS = MAX_DELAY_MS;
 
 /** A `fetch` as a connection calls it (the global `fetch`, `api.fetch`, or any compatible one). */
 export type MockConnectionFetch = (input: string, init: RequestInit) => Promise<Response>;

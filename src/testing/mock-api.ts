@@ -24,6 +24,7 @@ import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
+import { describeValue, isObject } from './engine/validation.js';
 import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
 import {
   answerControl,
@@ -32,7 +33,6 @@ import {
   checkEventFilter,
   checkStateQuery,
   deliveriesPage,
-  describeValue,
   isControlPath,
   isPublicControlRoute,
   type MockCollectionName,
@@ -197,17 +197,13 @@ const FILTER_FIELDS = ['eventId', 'url'];
  */
 function redeliverFilter(filter: unknown): MockRedeliverFilter {
   const refuse: Refuse = refuseIn('redeliverWebhooks');
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
-    refuse('filter', `must be an object, got ${describeValue(filter)}`);
-  }
+  if (!isObject(filter)) refuse('filter', `must be an object, got ${describeValue(filter)}`);
   for (const key of Object.keys(filter)) {
     if (!FILTER_FIELDS.includes(key)) {
       refuse(`filter.${key}`, `unknown field (expected ${FILTER_FIELDS.join(', ')})`);
     }
   }
-  return checkEventFilter(filter as Record<string, unknown>, (field, problem) =>
-    refuse(`filter.${field}`, problem),
-  );
+  return checkEventFilter(filter, (field, problem) => refuse(`filter.${field}`, problem));
 }
 
 /**

@@ -13,10 +13,11 @@ import type { MockFault } from './engine/faults.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
+import { describeValue } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
-const TOKEN = /^[\x21-\x7E]+$/;
+export const TOKEN = /^[\x21-\x7E]+$/;
 
 /** Options of `createMockApi`. Every option is optional. */
 export interface MockApiOptions {
@@ -147,21 +148,10 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
   return value;
 }
 
-/** A value for messages: never a string's text (a token may be passed by mistake). */
-function shown(value: unknown): string {
-  if (typeof value === 'string')
-    return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 function nonNegative(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    fail(`${name} must be a number >= 0, got ${shown(value)}`);
+    fail(`${name} must be a number >= 0, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -182,7 +172,7 @@ export function randomToken(): string {
 /** Checks the options and applies the defaults. Throws a `TypeError` naming the bad option. */
 export function resolveOptions(options: MockApiOptions = {}): MockConfig {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail(`options must be an object, got ${shown(options)}`);
+    fail(`options must be an object, got ${describeValue(options)}`);
   }
   let url: URL;
   try {
@@ -192,7 +182,7 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
   }
   const basePath = url.pathname.replace(/\/+$/, '');
   const tokens = options.tokens ?? [randomToken()];
-  if (!Array.isArray(tokens)) fail(`tokens must be an array of strings, got ${shown(tokens)}`);
+  if (!Array.isArray(tokens)) fail(`tokens must be an array of strings, got ${describeValue(tokens)}`);
   if (tokens.length === 0 || tokens.some((t) => typeof t !== 'string' || !TOKEN.test(t))) {
     // The tokens themselves are never shown.
     fail(
@@ -200,9 +190,10 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
     );
   }
   const blocked = options.blockedCountries ?? [];
-  if (!Array.isArray(blocked)) fail(`blockedCountries must be an array of strings, got ${shown(blocked)}`);
+  if (!Array.isArray(blocked))
+    fail(`blockedCountries must be an array of strings, got ${describeValue(blocked)}`);
   blocked.forEach((code: unknown, i) => {
-    if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${shown(code)}`);
+    if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${describeValue(code)}`);
   });
   const warehouses = options.warehouses ?? DEFAULT_WAREHOUSES;
   if (warehouses.length === 0) fail('warehouses must hold at least one warehouse');

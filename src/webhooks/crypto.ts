@@ -234,21 +234,12 @@ export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | st
 const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
   typeof body === 'string' ? encoder.encode(body) : body;
 
-/** `true` when the signature verifies under one of the secrets (compared in constant time). */
-export async function matchesAny(
-  body: Uint8Array<ArrayBuffer> | string,
-  signature: Uint8Array<ArrayBuffer>,
-  secrets: readonly string[],
-): Promise<boolean> {
-  return matchesAnyNow(body, signature, secrets);
-}
-
 /**
- * {@link matchesAny}, answered at once where the runtime has `node:crypto` (its HMAC is
- * synchronous), as a promise with Web Crypto: a verification then costs no promise it does not
- * need.
+ * `true` when the signature verifies under one of the secrets (compared in constant time): answered
+ * at once where the runtime has `node:crypto` (its HMAC is synchronous), as a promise with Web
+ * Crypto, so that a verification costs no promise it does not need.
  */
-export function matchesAnyNow(
+export function matchesAny(
   body: Uint8Array<ArrayBuffer> | string,
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],

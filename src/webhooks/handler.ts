@@ -4,6 +4,8 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
+
+import { joinChunks } from '../core/body.js';
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
@@ -13,7 +15,6 @@ import { WebhookVerificationError } from './errors.js';
 import {
   type BodyOutcome,
   declaredLength,
-  joinChunks,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   readNodeBody,

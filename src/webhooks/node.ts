@@ -178,9 +178,10 @@ export function setStallMs(ms: number | undefined): void {
   stallMs = ms ?? STALL_MS;
 }
 
-export { joinChunks };
-
 const ignore = (): void => {};
+
+/** Encodes a chunk the stream gave as a string. */
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Reads the stream's `data` events into one byte array, stopping past `limit`. With `stall`, a
@@ -193,7 +194,6 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
     let size = 0;
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const encoder = new TextEncoder();
     const detach = () => {
       clearTimeout(timer);
       for (const [event, listener] of listeners) {

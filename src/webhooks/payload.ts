@@ -55,8 +55,8 @@ export const SHIPMENT_KEYS = [
 
 type Json = Record<string, unknown>;
 
-/** The most issues collected; past it, the walk stops and the error says more were found. @internal */
-export const MAX_ISSUES = 100;
+/** The most issues collected; past it, the walk stops and the error says more were found. */
+const MAX_ISSUES = 100;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -232,14 +232,14 @@ export function parseShipmentPayload(json: unknown, original: () => unknown): Re
   return json as RestockingShipmentV1;
 }
 
-/** How many issues a message names; the others are counted. @internal */
-export const SHOWN_ISSUES = 10;
+/** How many issues a message names; the others are counted. */
+const SHOWN_ISSUES = 10;
 
 /**
  * The issues as a message names them: the first {@link SHOWN_ISSUES}, then how many more were
  * found (`… and 5 more`; `… and at least 91 more` when `more` were found past {@link MAX_ISSUES}).
  */
-export function describeIssues(issues: readonly ValidationIssue[], more = false): string {
+function describeIssues(issues: readonly ValidationIssue[], more = false): string {
   const shown = issues
     .slice(0, SHOWN_ISSUES)
     .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))

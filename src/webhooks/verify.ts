@@ -4,7 +4,7 @@
  */
 import { ResponseValidationError } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { fromHex, matchesAny, matchesAnyNow, toBody, toBytes, toSecrets } from './crypto.js';
+import { fromHex, matchesAny, toBody, toBytes, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 import {
@@ -200,7 +200,7 @@ export function verifyChecked(
       };
     };
     // With `node:crypto` the signature is checked at once; with Web Crypto, when its promise settles.
-    const matched = matchesAnyNow(body, signature, secrets);
+    const matched = matchesAny(body, signature, secrets);
     return typeof matched === 'boolean' ? Promise.resolve(event(matched)) : matched.then(event);
   } catch (error) {
     return Promise.reject(error);

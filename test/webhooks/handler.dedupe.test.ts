@@ -6,33 +6,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createWebhookHandler,
-  createWebhookHeaders,
   type RestockingShipmentStatusUpdatedEvent,
   type RestockingShipmentV1,
   type WebhookDeduplicator,
-  type WebhookHandlerOptions,
 } from '../../src/index.js';
-import { SHIPMENT_BODY, TOKEN } from './fixtures.js';
-import { deferred, rejection, settle } from './helpers.js';
-
-const URL_ = 'https://shop.example/webhooks/fulfillment';
-
-async function delivery(eventId = 'evt-1'): Promise<Request> {
-  const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN, eventId });
-  return new Request(URL_, { method: 'POST', body: SHIPMENT_BODY, headers });
-}
-
-async function read(response: Response) {
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
+import { TOKEN } from './fixtures.js';
+import { deferred, delivery, quiet, read, rejection, settle } from './helpers.js';
 
 /** Lets callbacks run (one macrotask turn at a time) until `condition` holds; fails past `turns`. */
 async function until(condition: () => boolean, turns = 5000) {
   for (let i = 0; i < turns && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
   expect(condition()).toBe(true);
 }
-
-const quiet: Pick<WebhookHandlerOptions, 'onError'> = { onError: () => {} };
 
 /**
  * A fake shared store (think Redis) reached asynchronously by several processes: `SET NX GET` to
@@ -125,16 +110,29 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     const first = send('A'); // the provider's first delivery reaches A, which is slow
     await until(() => aHandler.mock.calls.length === 1);
     // The provider timed out and retries: the retry reaches B while A still holds the claim.
-    expect(await send('B')).toEqual({ status: 409, json: { error: 'in_progress' } });
+    expect(await send('B')).toEqual({
+      status: 409,
+      type: 'application/json',
+      json: { error: 'in_progress' },
+    });
     expect(bHandler).not.toHaveBeenCalled();
     gate.resolve(); // A's handler fails
-    expect(await first).toEqual({ status: 500, json: { error: 'handler_failed' } });
+    expect(await first).toEqual({ status: 500, type: 'application/json', json: { error: 'handler_failed' } });
     // The provider keeps retrying; the claim was released, so B handles the event.
-    expect(await send('B')).toEqual({ status: 200, json: { received: true } });
-    expect(await send('A')).toEqual({ status: 200, json: { received: true, duplicate: true } });
+    expect(await send('B')).toEqual({ status: 200, type: 'application/json', json: { received: true } });
+    expect(await send('A')).toEqual({
+      status: 200,
+      type: 'application/json',
+      json: { received: true, duplicate: true },
+    });
     expect(bHandler).toHaveBeenCalledOnce();
     // Never acknowledged (2xx) while unhandled.
-    for (const answer of answers) if (answer.status < 300) expect(answer.handled).toBe(true);
+    expect(answers.map((a) => [a.process, a.status, a.handled])).toEqual([
+      ['B', 409, false],
+      ['A', 500, false],
+      ['B', 200, true],
+      ['A', 200, true],
+    ]);
     expect(store.log).toEqual([
       'claim evt-1',
       'claim evt-1',
@@ -153,7 +151,11 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     const b = createWebhookHandler({ secret: TOKEN, deduplicator: store.client(), onEvent, ...quiet });
     expect((await b.fetch(await delivery())).status).toBe(409);
     store.advance(300_000);
-    expect(await read(await b.fetch(await delivery()))).toEqual({ status: 200, json: { received: true } });
+    expect(await read(await b.fetch(await delivery()))).toEqual({
+      status: 200,
+      type: 'application/json',
+      json: { received: true },
+    });
     expect(onEvent).toHaveBeenCalledOnce();
   });
 
@@ -191,6 +193,7 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     });
     expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 500,
+      type: 'application/json',
       json: { error: 'deduplicator_failed' },
     });
     expect(onEvent).not.toHaveBeenCalled();
@@ -236,6 +239,7 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     });
     expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 200,
+      type: 'application/json',
       json: { received: true },
     });
     expect(onEvent).toHaveBeenCalledOnce();
@@ -300,7 +304,11 @@ describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWa
     await vi.advanceTimersByTimeAsync(4999);
     expect(answered).toBe(false); // the default wait is 5 seconds
     await vi.advanceTimersByTimeAsync(1);
-    expect(await read(await duplicate)).toEqual({ status: 409, json: { error: 'in_progress' } });
+    expect(await read(await duplicate)).toEqual({
+      status: 409,
+      type: 'application/json',
+      json: { error: 'in_progress' },
+    });
     expect(vi.getTimerCount()).toBe(0);
     expect(onEvent).toHaveBeenCalledOnce();
   });
@@ -317,11 +325,16 @@ describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWa
     await until(() => vi.getTimerCount() === 1);
     gate.reject(new Error('failed'));
     expect((await first).status).toBe(500);
-    expect(await read(await duplicate)).toEqual({ status: 500, json: { error: 'handler_failed' } });
+    expect(await read(await duplicate)).toEqual({
+      status: 500,
+      type: 'application/json',
+      json: { error: 'handler_failed' },
+    });
     expect(vi.getTimerCount()).toBe(0);
     // Nothing left in flight: the provider's retry is handled at once, without waiting.
     expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 200,
+      type: 'application/json',
       json: { received: true },
     });
     expect(onEvent).toHaveBeenCalledTimes(2);
@@ -356,6 +369,7 @@ describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWa
     await until(() => onEvent.mock.calls.length === 1);
     expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 409,
+      type: 'application/json',
       json: { error: 'in_progress' },
     });
     gate.resolve();

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createWebhookHandler, createWebhookHeaders } from '../../src/index.js';
 import { SHIPMENT_BODY, TOKEN } from './fixtures.js';
+import { WEBHOOK_URL } from './helpers.js';
 
-const URL_ = 'https://shop.example/webhooks/fulfillment';
 const encoder = new TextEncoder();
 
 /** Bodies: the signed one as a string, as a stream of chunks, a stream that errors, a stream of non-bytes. */
@@ -71,7 +71,7 @@ async function oddRequest(
   const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN, eventId: 'evt-odd' });
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? bodyOf(kind) : null;
-  const request = new Request(URL_, {
+  const request = new Request(WEBHOOK_URL, {
     method,
     headers,
     body,

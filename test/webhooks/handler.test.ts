@@ -19,34 +19,14 @@ import {
 } from '../../src/index.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../../src/schemas/index.js';
 import { EMPTY_OBJECT_BODY, ROTATED_TOKEN, SHIPMENT_BODY, shipment, TOKEN } from './fixtures.js';
-import { deferred, settle } from './helpers.js';
+import { deferred, delivery, quiet, read, settle, WEBHOOK_URL } from './helpers.js';
 
-const URL_ = 'https://shop.example/webhooks/fulfillment';
 /** Every version 1 status, from the schema (the handler keeps its own list: this proves them equal). */
 const STATUSES = RESTOCKING_SHIPMENT_V1_STATUSES;
-
-/** A signed delivery of `body` as a Fetch API request. */
-async function delivery(
-  body: string = SHIPMENT_BODY,
-  { eventId = 'evt-1', secret = TOKEN }: { eventId?: string; secret?: string } = {},
-): Promise<Request> {
-  const headers = await createWebhookHeaders({ body, secret, eventId });
-  return new Request(URL_, { method: 'POST', body, headers });
-}
 
 /** A delivery of a shipment with `status`. */
 const statusDelivery = (status: string, eventId = `evt-${status}`) =>
   delivery(JSON.stringify(shipment({ status })), { eventId });
-
-async function read(response: Response) {
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    json: (await response.json()) as Record<string, unknown>,
-  };
-}
-
-const quiet: Pick<WebhookHandlerOptions, 'onError'> = { onError: () => {} };
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -141,15 +121,19 @@ describe('createWebhookHandler: answers', () => {
     const cases: [string, Request][] = [
       [
         'signature_mismatch',
-        new Request(URL_, { method: 'POST', body: SHIPMENT_BODY.replace('42', '43'), headers: good }),
+        new Request(WEBHOOK_URL, { method: 'POST', body: SHIPMENT_BODY.replace('42', '43'), headers: good }),
       ],
       [
         'missing_signature',
-        new Request(URL_, { method: 'POST', body: SHIPMENT_BODY, headers: { 'x-service-event-id': 'e' } }),
+        new Request(WEBHOOK_URL, {
+          method: 'POST',
+          body: SHIPMENT_BODY,
+          headers: { 'x-service-event-id': 'e' },
+        }),
       ],
       [
         'malformed_signature',
-        new Request(URL_, {
+        new Request(WEBHOOK_URL, {
           method: 'POST',
           body: SHIPMENT_BODY,
           headers: { ...good, 'x-service-signature': 'zz' },
@@ -157,7 +141,7 @@ describe('createWebhookHandler: answers', () => {
       ],
       [
         'missing_event_id',
-        new Request(URL_, {
+        new Request(WEBHOOK_URL, {
           method: 'POST',
           body: SHIPMENT_BODY,
           headers: { 'x-service-signature': good['x-service-signature']! },
@@ -180,7 +164,7 @@ describe('createWebhookHandler: answers', () => {
     const onEvent = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onEvent });
     for (const method of ['GET', 'PUT', 'DELETE', 'HEAD']) {
-      const response = await handler.fetch(new Request(URL_, { method }));
+      const response = await handler.fetch(new Request(WEBHOOK_URL, { method }));
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       if (method !== 'HEAD')
@@ -220,7 +204,11 @@ describe('createWebhookHandler: answers', () => {
       onEvent: () => Promise.reject(new Error('boom')),
     });
     const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
-    const tampered = new Request(URL_, { method: 'POST', body: SHIPMENT_BODY.replace('42', '1'), headers });
+    const tampered = new Request(WEBHOOK_URL, {
+      method: 'POST',
+      body: SHIPMENT_BODY.replace('42', '1'),
+      headers,
+    });
     expect((await handler.fetch(tampered)).status).toBe(400);
     expect(error).not.toHaveBeenCalled();
     expect((await handler.fetch(await delivery())).status).toBe(500);
@@ -291,7 +279,8 @@ describe('createWebhookHandler: answers', () => {
       eventId: 'custom',
     });
     expect(
-      (await handler.fetch(new Request(URL_, { method: 'POST', body: SHIPMENT_BODY, headers }))).status,
+      (await handler.fetch(new Request(WEBHOOK_URL, { method: 'POST', body: SHIPMENT_BODY, headers })))
+        .status,
     ).toBe(200);
     expect(onEvent.mock.calls[0]![1].id).toBe('custom');
   });
@@ -323,7 +312,7 @@ describe('createWebhookHandler: the body', () => {
       { highWaterMark: 0 },
     );
     const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
-    const request = new Request(URL_, {
+    const request = new Request(WEBHOOK_URL, {
       method: 'POST',
       body: stream,
       headers,
@@ -691,7 +680,7 @@ describe('createWebhookHandler: handler.fetch answers a request whose getters th
     ['a Proxy whose traps throw', () => hostileProxy()],
     [
       'a Request whose method getter throws',
-      () => throwingGetter(new Request(URL_, { method: 'POST' }), 'method'),
+      () => throwingGetter(new Request(WEBHOOK_URL, { method: 'POST' }), 'method'),
     ],
   ])('%s: 500 internal_error, reported as configuration, never a rejection', async (_name, make) => {
     const onError = vi.fn();
@@ -756,7 +745,7 @@ describe('createWebhookHandler: no secret in any answer (property)', () => {
         } else if (r.signWith !== 'none')
           headers['x-service-signature'] = r.signWith.replace(/[^\x21-\x7e]/g, '');
         if (r.eventId !== undefined) headers['x-service-event-id'] = r.eventId;
-        const request = new Request(URL_, {
+        const request = new Request(WEBHOOK_URL, {
           method: r.method,
           headers,
           ...(r.method === 'GET' ? {} : { body: r.body }),

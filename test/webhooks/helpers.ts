@@ -2,7 +2,37 @@
  * Helpers shared by the webhook tests.
  */
 import { expect } from 'vitest';
-import { WebhookVerificationError, type WebhookVerificationReason } from '../../src/webhooks/index.js';
+import {
+  createWebhookHeaders,
+  type WebhookHandlerOptions,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../src/webhooks/index.js';
+import { SHIPMENT_BODY, TOKEN } from './fixtures.js';
+
+/** Where the handler tests post their deliveries. */
+export const WEBHOOK_URL = 'https://shop.example/webhooks/fulfillment';
+
+/** A signed delivery of `body` as a Fetch API request. */
+export async function delivery(
+  body: string = SHIPMENT_BODY,
+  { eventId = 'evt-1', secret = TOKEN }: { eventId?: string; secret?: string } = {},
+): Promise<Request> {
+  const headers = await createWebhookHeaders({ body, secret, eventId });
+  return new Request(WEBHOOK_URL, { method: 'POST', body, headers });
+}
+
+/** A handler's answer: its status, content type and JSON body. */
+export async function read(response: Response) {
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    json: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+/** Handler options that keep failures the test provokes out of the output. */
+export const quiet: Pick<WebhookHandlerOptions, 'onError'> = { onError: () => {} };
 
 /** Awaits a rejection and checks it is a WebhookVerificationError with this reason. */
 export async function rejection(promise: Promise<unknown>, reason: WebhookVerificationReason) {

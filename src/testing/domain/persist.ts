@@ -33,6 +33,9 @@ import {
 /** The `format` of a saved state. */
 export const MOCK_STATE_FORMAT = 'merchant-fulfillment-mock-state';
 
+/** The collections of the state, each with its own id sequence (in `lastIds` order). */
+const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
+
 /**
  * The last id handed out for each collection and each kind of sub-record: the next record of a
  * kind gets this id + 1, so ids continue where the saved mock left off.
@@ -323,6 +326,15 @@ function exportRestocking(record: RestockingRecord): MockStateRestockingShipment
   };
 }
 
+/** A stored shipment or return: its id, creation time and a copy of its fixed body. */
+function exportStored<V>(record: { id: number; createdMs: number; view: V }): {
+  id: number;
+  createdMs: number;
+  view: V;
+} {
+  return { id: record.id, createdMs: record.createdMs, view: structuredClone(record.view) };
+}
+
 /** The state as one JSON-serializable value (fresh copies: nothing is shared with the state). */
 export function exportState(state: MockState): MockStateFile {
   const counters = state.counters();
@@ -342,12 +354,8 @@ export function exportState(state: MockState): MockStateFile {
     skuCodeOrder: state.skuIndexOrder(),
     orders: state.orders.all().map(exportOrder),
     restockingShipments: state.restockingShipments.all().map(exportRestocking),
-    shipments: state.shipments
-      .all()
-      .map((s) => ({ id: s.id, createdMs: s.createdMs, view: structuredClone(s.view) })),
-    returns: state.returns
-      .all()
-      .map((r) => ({ id: r.id, createdMs: r.createdMs, view: structuredClone(r.view) })),
+    shipments: state.shipments.all().map(exportStored),
+    returns: state.returns.all().map(exportStored),
   };
 }
 
@@ -491,7 +499,6 @@ class Context {
   readonly state: MockState;
   readonly last: MockStateLastIds;
   readonly skus = new Map<number, SkuRecord>();
-  readonly orders = new Map<number, OrderRecord>();
 
   constructor(state: MockState, last: MockStateLastIds) {
     this.state = state;
@@ -543,9 +550,8 @@ function readWarehouses(root: Reader): MockWarehouse[] {
 
 function readLastIds(root: Reader): MockStateLastIds {
   const r = root.object('lastIds');
-  const collections = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
   const out: Partial<MockStateLastIds> = {};
-  for (const key of [...collections, ...SUB_RECORDS]) out[key] = r.int(key);
+  for (const key of [...COLLECTIONS, ...SUB_RECORDS]) out[key] = r.int(key);
   return out as MockStateLastIds;
 }
 
@@ -687,7 +693,6 @@ function readOrders(root: Reader, ctx: Context): void {
       total_tax_refunds_in_cents: null,
     };
     for (const key of ORDER_TOTALS) order[key] = r.intOrNull(key, Number.MIN_SAFE_INTEGER);
-    ctx.orders.set(id, order);
     ctx.state.addOrder(order);
   }
 }
@@ -750,7 +755,7 @@ function readOutbound(root: Reader, ctx: Context): void {
     const view = r.object('view');
     if (view.int('id', 1) !== id) view.fail('id', `must equal the shipment id ${id}`);
     const orderId = view.int('order_id', 1);
-    if (!ctx.orders.has(orderId)) view.fail('order_id', `no order with id ${orderId}`);
+    if (!ctx.state.orders.get(orderId)) view.fail('order_id', `no order with id ${orderId}`);
     view.time('created_at');
     for (const item of view.list('items')) shipmentItemIds.take(new Reader(item.value, item.path));
     ctx.state.shipments.insert({ id, createdMs: r.number('createdMs'), view: r.json<MockShipment>('view') });
@@ -764,7 +769,7 @@ function readOutbound(root: Reader, ctx: Context): void {
     if (view.int('id', 1) !== id) view.fail('id', `must equal the return id ${id}`);
     const order = view.object('order');
     const orderId = order.int('id', 1);
-    if (!ctx.orders.has(orderId)) order.fail('id', `no order with id ${orderId}`);
+    if (!ctx.state.orders.get(orderId)) order.fail('id', `no order with id ${orderId}`);
     view.time('created_at');
     for (const item of view.list('return_items')) returnItemIds.take(new Reader(item.value, item.path));
     ctx.state.returns.insert({ id, createdMs: r.number('createdMs'), view: r.json<MockReturn>('view') });
@@ -787,11 +792,7 @@ export function importState(data: unknown): MockState {
   readOrders(root, ctx);
   readRestocking(root, ctx);
   readOutbound(root, ctx);
-  state.skus.restoreLastId(last.skus);
-  state.orders.restoreLastId(last.orders);
-  state.restockingShipments.restoreLastId(last.restockingShipments);
-  state.shipments.restoreLastId(last.shipments);
-  state.returns.restoreLastId(last.returns);
+  for (const key of COLLECTIONS) state[key].restoreLastId(last[key]);
   const counters = {} as Record<SubRecord, number>;
   for (const kind of SUB_RECORDS) counters[kind] = last[kind];
   state.restoreCounters(counters);

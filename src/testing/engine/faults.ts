@@ -5,6 +5,7 @@
 import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
+import { MAX_DELAY_MS } from './timers.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -126,11 +127,8 @@ export class InvalidFault extends TypeError {
   }
 }
 
-/** The longest `latency` (2^31 - 1 ms, what a timer can wait: Node would wait 1 ms instead). */
-export const MAX_FAULT_LATENCY_MS = 2 ** 31 - 1;
-
 /** An HTTP header name (an RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value Node's server and `fetch` both accept: no control character but tab, no code over 0xFF. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -181,9 +179,9 @@ function validate(fault: MockFault): MockFault {
     'latency must be >= 0',
   );
   check(
-    fault.latency === undefined || fault.latency <= MAX_FAULT_LATENCY_MS,
+    fault.latency === undefined || fault.latency <= MAX_DELAY_MS,
     'latency',
-    `latency must be at most ${MAX_FAULT_LATENCY_MS} ms (2^31 - 1)`,
+    `latency must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`,
   );
   check(
     fault.retryAfter === undefined ||

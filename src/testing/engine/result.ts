@@ -58,11 +58,16 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** The response headers of a result (content type included when there is a body). */
 export function resultHeaders(result: MockResult): Record<string, string> {
   const headers: Record<string, string> = { ...result.headers };
-  if (resultBody(result) !== null) headers['content-type'] = 'application/json; charset=utf-8';
+  if (hasBody(result)) headers['content-type'] = 'application/json; charset=utf-8';
   return headers;
+}
+
+/** Whether a result has a body to send (told without serializing it). */
+function hasBody(result: MockResult): boolean {
+  return result.body !== undefined && !NULL_BODY.has(result.status);
 }
 
 /** The serialized body of a result (`null` when it has none, or its status allows none). */
 export function resultBody(result: MockResult): string | null {
-  return result.body === undefined || NULL_BODY.has(result.status) ? null : JSON.stringify(result.body);
+  return hasBody(result) ? JSON.stringify(result.body) : null;
 }

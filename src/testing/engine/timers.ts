@@ -7,8 +7,10 @@
  * backoff), and `reset()` / `close()` cancel them, so they never keep a process alive for long.
  */
 
+import { MAX_TIMER_MS } from '../../core/headers.js';
+
 /** The longest wait a timer can make (2^31 - 1 ms, about 24.8 days): Node turns a longer one into 1 ms. */
-export const MAX_DELAY_MS = 2 ** 31 - 1;
+export const MAX_DELAY_MS = MAX_TIMER_MS;
 
 interface Pending {
   timer: ReturnType<typeof setTimeout>;
@@ -62,8 +64,8 @@ export class Timers {
           () => {
             set.delete(pending);
             resolve();
-            // Options are held to MAX_DELAY_MS; a computed wait (doubled backoff) is capped, never wrapped.
           },
+          // Options are held to MAX_DELAY_MS; a computed wait (doubled backoff) is capped, never wrapped.
           Math.min(ms, MAX_DELAY_MS),
         ),
       };

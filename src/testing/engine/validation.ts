@@ -21,6 +21,20 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A short description of a value, for messages: a string only by its length (`a string of 7
+ * characters`), never its text, since it may be a secret sent by mistake (a token as `status`).
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string')
+    return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
 export function humanize(attribute: string): string {
   const words = attribute.replace(/_id$/, '').replaceAll('_', ' ');

@@ -208,7 +208,7 @@ async function readOptionFile(option: string, file: string): Promise<unknown> {
 }
 
 /** The log line of an answered request, e.g. `POST /merchant_api/v1/orders 201 3 ms`. */
-export function requestLine(event: MockRequestEvent): string {
+function requestLine(event: MockRequestEvent): string {
   const target = event.query ? `${event.path}?${event.query}` : event.path;
   const status = event.status === 0 ? 'dropped' : String(event.status);
   return `${event.method} ${target} ${status} ${Math.round(event.durationMs)} ms${event.control ? ' (control)' : ''}`;

@@ -28,22 +28,6 @@ import {
 /** The mock URL used without `--url` or `FULFILLMENT_MOCK_URL`. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
-/** The subcommands {@link runCommand} knows (`fulfill` is an alias of `fulfil`). */
-export const COMMANDS: readonly string[] = [
-  'advance',
-  'fulfil',
-  'fulfill',
-  'return',
-  'flush-webhooks',
-  'deliveries',
-  'redeliver',
-  'faults',
-  'clear-faults',
-  'reset',
-  'state',
-  'routes',
-];
-
 /** The help text of the subcommands. */
 export const COMMANDS_USAGE = `Usage: merchant-fulfillment-mock <command> [arguments] [options]
 
@@ -118,6 +102,10 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   state: ['collection', 'collections', 'page', 'limit'],
   routes: [],
 };
+
+/** The subcommands {@link runCommand} knows (`fulfill` is an alias of `fulfil`). */
+export const COMMANDS: readonly string[] = Object.keys(OPTIONS);
+
 const REPEATABLE = new Set(['item']);
 const COMMON = ['url', 'token'];
 
@@ -214,6 +202,16 @@ function deliverySummary(deliveries: readonly MockWebhookDelivery[]): string {
   return `${plural(deliveries.length, 'webhook delivery').replace('deliverys', 'deliveries')}: ${delivered} delivered, ${failed} given up, ${pending} in flight`;
 }
 
+/** `--event-id` and `--receiver` as a filter (`eventId`, `url`). */
+function eventFilter(parsed: Parsed): MockRedeliverFilter {
+  const filter: MockRedeliverFilter = {};
+  const eventId = single(parsed, 'event-id');
+  if (eventId !== undefined) filter.eventId = eventId;
+  const receiver = single(parsed, 'receiver');
+  if (receiver !== undefined) filter.url = receiver;
+  return filter;
+}
+
 /** The deliveries query of the filter options, or `undefined` when none is given. */
 function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery | undefined {
   const query: MockDeliveriesQuery = {};
@@ -223,10 +221,7 @@ function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery | undefined {
     if (known === undefined) usage(`--status must be one of ${MOCK_DELIVERY_STATUSES.join(', ')}`);
     query.status = known;
   }
-  const eventId = single(parsed, 'event-id');
-  if (eventId !== undefined) query.eventId = eventId;
-  const receiver = single(parsed, 'receiver');
-  if (receiver !== undefined) query.url = receiver;
+  Object.assign(query, eventFilter(parsed));
   const page = single(parsed, 'page');
   if (page !== undefined) query.page = count(page, '--page', 1);
   const limit = single(parsed, 'limit');
@@ -300,12 +295,7 @@ async function returnOf(mock: MockConnection, parsed: Parsed): Promise<Outcome> 
 
 async function redeliver(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
   positionalCount(parsed, []);
-  const filter: MockRedeliverFilter = {};
-  const eventId = single(parsed, 'event-id');
-  if (eventId !== undefined) filter.eventId = eventId;
-  const receiver = single(parsed, 'receiver');
-  if (receiver !== undefined) filter.url = receiver;
-  const queued = await mock.redeliverWebhooks(filter);
+  const queued = await mock.redeliverWebhooks(eventFilter(parsed));
   const word = queued.length === 1 ? 'delivery' : 'deliveries';
   return { result: queued, line: `Re-queued ${queued.length} webhook ${word}` };
 }

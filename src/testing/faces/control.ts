@@ -48,12 +48,13 @@ import {
 } from '../domain/restocking-status.js';
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
+import { pageOf } from '../engine/collection.js';
 import { type FaultSummary, InvalidFault, type MockFault, type MockFaultHandle } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import { matchPath, type RouteOf } from '../engine/router.js';
-import { isObject } from '../engine/validation.js';
+import { describeValue, isObject } from '../engine/validation.js';
 import {
   deliveryStatus,
   MOCK_DELIVERY_STATUSES,
@@ -244,9 +245,9 @@ export const MOCK_COLLECTIONS: readonly MockCollectionName[] = Object.keys(
 ) as MockCollectionName[];
 
 /** The default page size of `GET /__mock/state?collection=…`. */
-export const STATE_DEFAULT_LIMIT = 50;
+const STATE_DEFAULT_LIMIT = 50;
 /** The largest page size of `GET /__mock/state?collection=…`. */
-export const STATE_MAX_LIMIT = 1000;
+const STATE_MAX_LIMIT = 1000;
 
 /** The pagination block of a page of the state (the API's names). */
 export interface MockStatePagination {
@@ -307,20 +308,6 @@ class BadControl extends Error {}
 /** Refuses the request: 422 `<field>: <problem>`. */
 function bad(field: string, problem: string): never {
   throw new BadControl(`${field}: ${problem}`);
-}
-
-/**
- * A short description of a value, for messages: a string only by its length (`a string of 7
- * characters`), never its text, since it may be a secret sent by mistake (a token as `status`).
- */
-export function describeValue(value: unknown): string {
-  if (value === undefined || value === null) return String(value);
-  if (typeof value === 'string')
-    return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** `got <description>` of a JSON value (`missing` for none), for messages. */
@@ -546,6 +533,24 @@ function collectionName(raw: string, param: string): MockCollectionName {
   return name;
 }
 
+/** The page `page` (1-based) of `all`, in its order, with the pagination block. */
+function listPage<T>(
+  all: readonly T[],
+  page: number,
+  limit: number,
+): { data: T[]; pagination: MockStatePagination } {
+  const p = pageOf(all.length, (i) => all[i]!, page, limit);
+  return {
+    data: p.items,
+    pagination: {
+      current_page: p.page,
+      page_count: p.pageCount,
+      item_count: p.itemCount,
+      items_per_page: p.limit,
+    },
+  };
+}
+
 /** One page of a list of the snapshot, oldest first. */
 function statePage(
   snapshot: MockStateSnapshot,
@@ -554,15 +559,7 @@ function statePage(
   limit: number,
 ): MockStatePage<MockCollectionName> {
   const all: unknown[] = snapshot[name];
-  return {
-    data: all.slice((page - 1) * limit, page * limit) as MockStateSnapshot[MockCollectionName],
-    pagination: {
-      current_page: page,
-      page_count: Math.ceil(all.length / limit),
-      item_count: all.length,
-      items_per_page: limit,
-    },
-  };
+  return listPage(all, page, limit) as MockStatePage<MockCollectionName>;
 }
 
 /** The parameters of a deliveries query. */
@@ -616,15 +613,7 @@ export function deliveriesPage(
       (url === undefined || d.url === url) &&
       (status === undefined || deliveryStatus(d) === status),
   );
-  return {
-    data: chosen.slice((page - 1) * limit, page * limit),
-    pagination: {
-      current_page: page,
-      page_count: Math.ceil(chosen.length / limit),
-      item_count: chosen.length,
-      items_per_page: limit,
-    },
-  };
+  return listPage(chosen, page, limit);
 }
 
 /**
@@ -648,9 +637,8 @@ function deliveriesQueryOf(query: URLSearchParams): MockDeliveriesQuery | undefi
   return checkDeliveriesQuery(raw, bad);
 }
 
-/** `{ data }` (every delivery) without a query, else `{ data, pagination }`. */
-function answerDeliveries(target: ControlTarget, query: URLSearchParams): MockResult {
-  const checked = deliveriesQueryOf(query);
+/** `{ data }` (every delivery) without a query (`undefined`), else `{ data, pagination }`. */
+function answerDeliveries(target: ControlTarget, checked: MockDeliveriesQuery | undefined): MockResult {
   const all = target.deliveries();
   return json(200, checked === undefined ? { data: all } : deliveriesPage(all, checked));
 }
@@ -726,10 +714,11 @@ function answerState(target: ControlTarget, query: URLSearchParams): MockResult 
   if (one !== null && many !== null) bad('collections', 'give either collection or collections, not both');
   const page = queryInteger(query, 'page', 1, 1_000_000_000);
   const limit = queryInteger(query, 'limit', STATE_DEFAULT_LIMIT, STATE_MAX_LIMIT);
-  const snapshot = target.state();
-  if (one !== null) return json(200, statePage(snapshot, collectionName(one, 'collection'), page, limit));
-  const names = many!.split(',').map((raw) => collectionName(raw, 'collections'));
-  return json(200, Object.fromEntries(names.map((name) => [name, statePage(snapshot, name, page, limit)])));
+  const names =
+    one !== null
+      ? [collectionName(one, 'collection')]
+      : many!.split(',').map((raw) => collectionName(raw, 'collections'));
+  return json(200, stateQueryAnswer(target.state(), { names, one: one !== null, page, limit }));
 }
 
 /** Runs `action`, answering 422 for what it throws (a move the mock refuses). */
@@ -876,7 +865,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     segments: ['deliveries'],
     methods: {
       GET: {
-        handle: ({ target, query }) => answerDeliveries(target, query),
+        handle: ({ target, query }) => answerDeliveries(target, deliveriesQueryOf(query)),
         body: null,
         query: DELIVERIES_QUERY,
         answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
@@ -892,8 +881,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
           // The query is checked first: a mistake is answered at once, not after the wait.
           const checked = deliveriesQueryOf(query);
           await target.flush();
-          const all = target.deliveries();
-          return json(200, checked === undefined ? { data: all } : deliveriesPage(all, checked));
+          return answerDeliveries(target, checked);
         },
         body: null,
         query: DELIVERIES_QUERY,
@@ -932,7 +920,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
 ];
 
 /** Every control route, as `GET /__mock/` lists it (derived from the table). */
-export function routeIndex(): MockControlRouteInfo[] {
+function routeIndex(): MockControlRouteInfo[] {
   return ROUTES.flatMap((route) =>
     Object.entries(route.methods).map(([method, m]) => ({
       method,

@@ -3,6 +3,7 @@
  * origins may call the mock from a browser, the answer to a preflight `OPTIONS` request and the
  * headers added to every other answer. Off unless asked for. No Node built-ins: plain values only.
  */
+import { HEADER_NAME } from '../engine/faults.js';
 
 /** The methods a preflight allows. */
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
@@ -12,8 +13,6 @@ const HEADERS = ['authorization', 'content-type', 'idempotency-key'];
 const EXPOSED = 'x-rate-limit-max, x-rate-limit-used, retry-after, allow, x-mock-hint';
 /** How long a browser may cache a preflight answer, in seconds. */
 const MAX_AGE = '600';
-/** An HTTP header name (RFC 9110 token). */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The origins allowed: every one (`*`) or a set of exact origins. */
 export interface CorsPolicy {
@@ -77,7 +76,7 @@ export function preflightHeaders(
   const asked = (requestHeaders ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
-    .filter((h) => TOKEN.test(h));
+    .filter((h) => HEADER_NAME.test(h));
   return {
     'access-control-allow-origin': allowed,
     'access-control-allow-methods': METHODS,

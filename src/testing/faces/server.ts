@@ -80,7 +80,7 @@ function send(
   extra: Record<string, string> = {},
 ): void {
   const body = resultBody(result);
-  const headers = { ...resultHeaders(result), ...extra };
+  const headers = Object.assign(resultHeaders(result), extra);
   headers['content-length'] = String(body === null ? 0 : Buffer.byteLength(body));
   if (close) headers.connection = 'close';
   res.writeHead(result.status, headers);
@@ -97,6 +97,8 @@ async function serve(
 ): Promise<void> {
   const target = req.url ?? '/';
   const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const search = q < 0 ? '' : target.slice(q + 1);
   const method = (req.method ?? 'GET').toUpperCase();
   const origin = req.headers.origin;
   if (cors && isPreflight(method, origin, req.headers['access-control-request-method'])) {
@@ -109,8 +111,8 @@ async function serve(
     try {
       observe?.({
         method,
-        path: q < 0 ? target : target.slice(0, q),
-        query: q < 0 ? '' : target.slice(q + 1),
+        path,
+        query: search,
         status: headers ? 204 : 403,
         durationMs: 0,
         control: false,
@@ -129,8 +131,8 @@ async function serve(
   }
   const request: MockRequest = {
     method,
-    path: q < 0 ? target : target.slice(0, q),
-    search: q < 0 ? '' : target.slice(q + 1),
+    path,
+    search,
     authorization: req.headers.authorization ?? null,
     body,
   };
