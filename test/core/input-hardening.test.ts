@@ -137,20 +137,23 @@ describe('per-request options', () => {
     expect(seen[1]?.headers.get('injected')).toBeNull();
   });
 
-  it('getNextPage with options that are not an object is refused', async () => {
+  it('getNextPage with options that are not an object is refused; nothing is sent', async () => {
+    let calls = 0;
     server.use(
-      http.get(`${BASE}/merchant_api/v1/warehouses`, () =>
-        HttpResponse.json({
+      http.get(`${BASE}/merchant_api/v1/warehouses`, () => {
+        calls++;
+        return HttpResponse.json({
           data: [{ id: 1, name: 'A' }],
           pagination: { current_page: 1, page_count: 2, item_count: 2, items_per_page: 1 },
-        }),
-      ),
+        });
+      }),
     );
     const page = await testClient().warehouses.list({ limit: 1 });
     for (const options of ['str', 5, null, []]) {
       const error = await rejection(page.getNextPage(options as never));
       expect(error.issues[0]?.path).toBe('options');
     }
+    expect(calls).toBe(1); // the first page only
   });
 });
 
