@@ -63,19 +63,24 @@ export interface PageRequest {
   options: ListOptions | undefined;
 }
 
-/** How the next page is found, carried from page to page (constant size, except seen cursors). */
+/** How the next page is found, carried from page to page (bounded: at most {@link MAX_CURSORS} cursors). */
 interface Trail {
   pageNumber: number;
   pagesFetched: number;
   /** Ids of the previous page's first and last items, to spot a repeated page. */
   signature: string | undefined;
-  /** Cursors already followed (bounded by `maxPages`). */
+  /** The cursors followed last (at most {@link MAX_CURSORS}), oldest first. */
   cursors: Set<string>;
 }
 
 /** Default page size of the API when no `limit` is sent. */
 export const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
+/**
+ * How many of the cursors followed last a list remembers to spot a loop, whatever `maxPages` is:
+ * memory stays bounded on a list of any length, and a loop longer than this ends at `maxPages`.
+ */
+export const MAX_CURSORS = 1_000;
 
 function idOf(item: unknown): string {
   if (item && typeof item === 'object' && 'id' in item) return String((item as { id: unknown }).id);
@@ -300,12 +305,28 @@ function buildCheckedPage<T>(
   }
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
-  if (request.params === undefined && /^https?:/i.test(request.path)) trail.cursors.add(request.path);
+  if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
   const redactor = raw.redactor;
   const scrub = redactor
     ? (text: string) => redactor.text(text)
     : (text: string) => client._responses.text(text);
   return new Page(client, request, item, data, pagination, raw.response, trail, raw.url, scrub);
+}
+
+/** `options.max`, or `undefined` when `options` is no object or its `max` cannot be read. */
+function readMax(options: unknown): unknown {
+  if (typeof options !== 'object' || options === null) return undefined;
+  try {
+    return (options as { max?: unknown }).max;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
+function remember(cursors: Set<string>, cursor: string): void {
+  cursors.add(cursor);
+  if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value as string);
 }
 
 function fetchPage<T>(
@@ -322,19 +343,36 @@ function fetchPage<T>(
 }
 
 /**
+ * Holds back a list's first request until it is sent: a refusal put here before then (a bad
+ * `toArray` bound given in the same tick as the list call) is the list's answer, and nothing is
+ * sent. @internal
+ */
+export interface ListGate {
+  refused?: RequestValidationError | undefined;
+}
+
+/**
  * What list methods return. `await` it for the first `Page`; `for await` it for every item of every
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
+  readonly #gate: ListGate | undefined;
 
   /**
    * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
-   * request. @internal
+   * request, unless `gate` holds a refusal by then. @internal
    */
-  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
+  constructor(
+    client: PageClient,
+    raw: Promise<RawResponse>,
+    request: PageRequest,
+    item: SchemaLike<T>,
+    gate?: ListGate,
+  ) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
+    this.#gate = gate;
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -380,14 +418,20 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
   }
 
-  /** Collects at most `max` items, fetching no page beyond what `max` needs. */
+  /**
+   * Collects at most `max` items, fetching no page beyond what `max` needs. A bad `max` rejects
+   * with a `RequestValidationError`; called in the same tick as the list method (as in
+   * `client.skus.list().toArray({ max })`), it also stops the list's first request: nothing is sent.
+   */
   async toArray(options: { max: number }): Promise<T[]> {
-    const max = options?.max;
+    const max = readMax(options);
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      throw new RequestValidationError(
+      const error = new RequestValidationError(
         [{ path: 'max', message: 'toArray needs a bound: pass { max } as an integer >= 0' }],
         'toArray',
       );
+      if (this.#gate) this.#gate.refused ??= error;
+      throw error;
     }
     const out: T[] = [];
     if (max === 0) return out;

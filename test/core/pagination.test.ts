@@ -1,5 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { MAX_CURSORS } from '../../src/core/pagination.js';
 import { type FulfillmentClient, Page, PaginationError, RequestValidationError } from '../../src/index.js';
 import { orderFixture } from '../fixtures/orders.js';
 import { returnFixture } from '../fixtures/returns.js';
@@ -160,6 +161,40 @@ describe('page-number strategy (version 1 envelope)', () => {
     await expect(list.toArray({ max: -1 })).rejects.toBeInstanceOf(RequestValidationError);
   });
 
+  it('a bad toArray bound given with the list call sends nothing, on a cold and a warm client', async () => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 5, 20);
+    const client = testClient();
+    for (const round of ['cold', 'warm']) {
+      for (const bad of [-1, 1.5, Number.NaN, '3', undefined, null]) {
+        const list = client.warehouses.list();
+        const error = await list.toArray({ max: bad as number }).catch((e: unknown) => e);
+        expect(error, `${round} ${String(bad)}`).toBeInstanceOf(RequestValidationError);
+        // The list itself answers with the same refusal: its request never went out.
+        await expect(list).rejects.toBe(error);
+      }
+      const throwing = {
+        get max(): number {
+          throw new Error('getter');
+        },
+      };
+      await expect(client.warehouses.list().toArray(throwing)).rejects.toBeInstanceOf(RequestValidationError);
+      expect(seen, round).toEqual([]);
+      // The client still works: warm it up for the second round.
+      await client.warehouses.list().toArray({ max: 1 });
+      seen.length = 0;
+    }
+  });
+
+  it('a bad toArray bound after the first page arrived refuses only the collection', async () => {
+    const seen = pageNumbered('/merchant_api/v1/warehouses', 5, 20);
+    const list = testClient().warehouses.list();
+    const first = await list;
+    await expect(list.toArray({ max: -1 })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(seen).toHaveLength(1);
+    // The page already received stays what it was.
+    expect((await list).data).toBe(first.data);
+  });
+
   it('retries a 503 in the middle of an iteration and continues', async () => {
     let calls = 0;
     const seen = pageNumbered('/merchant_api/v1/warehouses', 100, 20);
@@ -253,6 +288,36 @@ describe('cursor strategy (version 2 envelope)', () => {
       /cursor it had sent before/,
     );
     expect(calls).toBe(2);
+  });
+});
+
+describe('cursor memory is bounded', () => {
+  /** A cursor collection whose cursors go round a cycle of `period`, answered without msw. */
+  function cycling(period: number) {
+    let requests = 0;
+    const fetch = async (input: string | URL | Request) => {
+      requests++;
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const at = Number(url.searchParams.get('c') ?? '0');
+      return Response.json({
+        data: [{ id: requests }],
+        pagination: { next_page_url: `${WAREHOUSES}?c=${(at % period) + 1}` },
+      });
+    };
+    return { fetch, requests: () => requests };
+  }
+
+  it(`a loop of ${MAX_CURSORS} cursors is found, a longer one ends at maxPages`, async () => {
+    const short = cycling(MAX_CURSORS);
+    const shortList = testClient({ fetch: short.fetch }).warehouses.list(undefined, { maxPages: 5_000 });
+    await expect(shortList.toArray({ max: 10_000 })).rejects.toThrow(/cursor it had sent before/);
+    // The first page, then each cursor of the cycle once.
+    expect(short.requests()).toBe(MAX_CURSORS + 1);
+
+    const long = cycling(MAX_CURSORS + 1);
+    const longList = testClient({ fetch: long.fetch }).warehouses.list(undefined, { maxPages: 2_500 });
+    await expect(longList.toArray({ max: 10_000 })).rejects.toThrow(/Stopped after 2500 pages/);
+    expect(long.requests()).toBe(2_500);
   });
 });
 
