@@ -224,16 +224,16 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const config: MockConfig = resolveOptions(options);
   const timers = new Timers();
   const servers = new Set<MockServer>();
-  if (options?.initialState !== undefined && options.seed !== undefined) {
+  if (config.initialState !== undefined && config.seed !== undefined) {
     throw new TypeError('createMockApi: initialState and seed cannot be used together');
   }
   // Own checked copies: reset() starts from them again, whatever the caller does with theirs.
   const initial: MockStateFile | undefined =
-    options?.initialState === undefined ? undefined : exportState(importState(options.initialState));
+    config.initialState === undefined ? undefined : exportState(importState(config.initialState));
   let seed: MockSeed | undefined;
-  if (options?.seed !== undefined) {
-    checkSeed(options.seed);
-    seed = structuredClone(options.seed);
+  if (config.seed !== undefined) {
+    checkSeed(config.seed);
+    seed = structuredClone(config.seed);
   }
   const freshState = (): MockState => {
     if (initial) return importState(initial);
@@ -241,7 +241,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     if (seed) applySeed(fresh, seed, config, config.now());
     return fresh;
   };
-  const onChange = options?.onChange;
+  const onChange = config.onChange;
   const changed = (): void => {
     try {
       onChange?.();
@@ -335,7 +335,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
     epoch: () => epoch,
     route: createApiRouter(config),
-    onRequest: options?.onRequest,
+    onRequest: config.onRequest,
     // Only a 2xx answer of a mutating API route: refused requests change nothing. The control
     // routes tell of their changes through the control methods (advance, fulfil, return, reset).
     onChange: onChange ? changed : undefined,
@@ -368,7 +368,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
           timers.cancelDelays();
           dispatcher.abandon('the mock was closed');
         },
-        options?.onRequest,
+        config.onRequest,
       );
       servers.add(server);
       return server;

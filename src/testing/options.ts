@@ -10,20 +10,27 @@ import type { MockStateFile } from './domain/persist.js';
 import type { MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
 import type { MockFault } from './engine/faults.js';
+import { type JsonValue, MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue } from './engine/validation.js';
+import { describeValue, isObject } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
 export const TOKEN = /^[\x21-\x7E]+$/;
 
-/** Options of `createMockApi`. Every option is optional. */
+/**
+ * Options of `createMockApi`. Every option is optional; one set to `undefined` counts as not given.
+ * `createMockApi` checks them at once and throws a `TypeError` naming the option (`createMockApi:
+ * warehouses[1].name must be a string, got 5`) for a value of the wrong type or an unknown option
+ * (a typo such as `webhook` for `webhooks`). Each option is read once.
+ */
 export interface MockApiOptions {
   /**
-   * Root of the mocked service, matched by the msw handlers and used by `api.fetch`. Default
-   * `https://fulfillment.mock`. The HTTP server face answers on its own URL.
+   * Root of the mocked service, matched by the msw handlers and used by `api.fetch`: an absolute
+   * `http:` or `https:` URL. Default `https://fulfillment.mock`. The HTTP server face answers on
+   * its own URL.
    */
   baseUrl?: string;
   /**
@@ -32,7 +39,13 @@ export interface MockApiOptions {
    * `api.token`.
    */
   tokens?: readonly string[];
-  /** Warehouses of the merchant. Default: three warehouses, ids 1, 2 and 3. */
+  /**
+   * Warehouses of the merchant: at least one, each a plain object whose `id` is a unique integer
+   * >= 1, whose `name` (when given) is a string, and whose every field is a JSON value (no
+   * function, class instance or cycle; at most 32 levels of arrays and objects, the warehouse
+   * included, and 100 000 values in all). Copied at once. Default: three warehouses, ids 1, 2
+   * and 3.
+   */
   warehouses?: readonly MockWarehouse[];
   /**
    * 2-letter country codes the shop does not ship to: an order to one of them is created
@@ -48,7 +61,10 @@ export interface MockApiOptions {
   latency?: number;
   /** Faults active from the start (see {@link MockFault}). */
   faults?: readonly MockFault[];
-  /** Receiver URLs of the "restocking shipment status updated" webhook. Default none. */
+  /**
+   * Receiver URLs of the "restocking shipment status updated" webhook: absolute `http:` or `https:`
+   * URLs without credentials (`fetch` refuses those). Default none.
+   */
   webhooks?: readonly string[];
   /** Retry policy of webhook deliveries. */
   webhookRetry?: MockWebhookRetry;
@@ -97,7 +113,10 @@ export interface MockApiOptions {
   onChange?: () => void;
 }
 
-/** Options with every default applied. */
+/**
+ * Options with every default applied: the snapshot `createMockApi` works from (each option read
+ * once, checked, copied where a later change by the caller would matter).
+ */
 export interface MockConfig {
   baseUrl: string;
   /** Path part of `baseUrl` without trailing slash (`''` for a bare origin). */
@@ -114,6 +133,14 @@ export interface MockConfig {
   rateLimit: MockRateLimit | undefined;
   merchantId: number;
   webhookFetch: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** `onRequest` as read (a function, or `undefined`). */
+  onRequest: ((event: MockRequestEvent) => void) | undefined;
+  /** `onChange` as read (a function, or `undefined`). */
+  onChange: (() => void) | undefined;
+  /** `initialState` as read, not checked yet (`createMockApi` checks it with `importState`). */
+  initialState: MockStateFile | undefined;
+  /** `seed` as read, not checked yet (`createMockApi` checks it with `checkSeed`). */
+  seed: MockSeed | undefined;
 }
 
 /** The default base URL of the mock. */
@@ -138,29 +165,312 @@ export const DEFAULT_WAREHOUSES: readonly MockWarehouse[] = [
   },
 ];
 
-function fail(message: string): never {
-  throw new TypeError(`createMockApi: ${message}`);
+/**
+ * Every option of `createMockApi`: one entry per field of {@link MockApiOptions} (the compiler
+ * keeps the two in step), the one list the checks of option names derive from.
+ */
+const OPTION_FIELDS = {
+  baseUrl: true,
+  tokens: true,
+  warehouses: true,
+  blockedCountries: true,
+  pageSize: true,
+  latency: true,
+  faults: true,
+  webhooks: true,
+  webhookRetry: true,
+  now: true,
+  rateLimit: true,
+  merchantId: true,
+  webhookFetch: true,
+  initialState: true,
+  seed: true,
+  onRequest: true,
+  onChange: true,
+} as const satisfies Record<keyof MockApiOptions, true>;
+
+/** The name of an option. */
+type OptionName = keyof typeof OPTION_FIELDS;
+
+/** The names of the options, in the order of {@link MockApiOptions}. */
+const OPTION_NAMES = Object.keys(OPTION_FIELDS) as OptionName[];
+
+/** The fields of `rateLimit` and of `webhookRetry`. */
+const RATE_LIMIT_FIELDS = ['requests', 'perMs'] as const satisfies readonly (keyof MockRateLimit)[];
+const WEBHOOK_RETRY_FIELDS = [
+  'attempts',
+  'initialDelayMs',
+  'timeoutMs',
+] as const satisfies readonly (keyof MockWebhookRetry)[];
+
+/**
+ * A bad value as messages show it: {@link describeValue} (a string only by its length, never its
+ * text), a BigInt as `a bigint` (rather than digits that would read as a number).
+ */
+function shown(value: unknown): string {
+  return typeof value === 'bigint' ? 'a bigint' : describeValue(value);
 }
 
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) fail(`${name} must be an integer >= 1, got ${String(value)}`);
+/** Throws the `TypeError` of a bad option: `createMockApi: <message>` (with the error behind it as `cause`). */
+function fail(message: string, cause?: unknown): never {
+  throw new TypeError(`createMockApi: ${message}`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * The result of `read`, a read of the caller's values (where a getter or a Proxy trap may throw):
+ * a throw becomes a refusal naming `path`. `read` must not itself refuse anything.
+ */
+function guard<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    fail(`${path} could not be read (a getter or Proxy threw)`, error);
+  }
+}
+
+/** The edit distance of two option names (Levenshtein), for suggestions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Refuses the key `key` of an object whose keys may only be `known` (`prefix` names the object,
+ * `rateLimit.` say): suggests the closest known key (case, `_` and `-` aside) or lists them all.
+ */
+function unknownKey(key: string, known: readonly string[], prefix = ''): never {
+  const plain = (name: string): string => name.toLowerCase().replace(/[-_\s]/g, '');
+  const scored = known.map((name) => ({ name, score: distance(plain(key), plain(name)) }));
+  const best = scored.reduce((a, b) => (b.score < a.score ? b : a));
+  const hint =
+    best.score <= Math.max(1, Math.floor(key.length / 3))
+      ? `did you mean "${prefix}${best.name}"?`
+      : `known: ${known.map((name) => prefix + name).join(', ')}`;
+  fail(`unknown option ${JSON.stringify(prefix + key)} (${hint})`);
+}
+
+/** Whether `key` names an option. */
+function isOptionName(key: string): key is OptionName {
+  return Object.hasOwn(OPTION_FIELDS, key);
+}
+
+/**
+ * The options, each read once (what every check then looks at, whatever the getters or a Proxy
+ * would answer later). Refuses a value that is not an object, an unknown option that is not
+ * `undefined`, and an object whose keys or values cannot be read (`options ...`).
+ */
+function readOptions(options: unknown): Record<OptionName, unknown> {
+  if (typeof options !== 'object' || options === null) {
+    fail(`options must be an object, got ${shown(options)}`);
+  }
+  const source = options as Record<string, unknown>;
+  const [isArray, keys] = guard('options', () => [Array.isArray(source), Object.keys(source)] as const);
+  if (isArray) fail('options must be an object, got an array');
+  const read = (key: string): unknown => guard(`options.${key}`, () => source[key]);
+  for (const key of keys) {
+    if (!isOptionName(key) && read(key) !== undefined) unknownKey(key, OPTION_NAMES);
+  }
+  return Object.fromEntries(OPTION_NAMES.map((name) => [name, read(name)])) as Record<OptionName, unknown>;
+}
+
+/** `value`, or an empty list when not given (`undefined`; `null` is refused as any other non-array). */
+function orEmpty(value: unknown): unknown {
+  return value === undefined ? [] : value;
+}
+
+/** A copy of the array `value` (read once), or a refusal: `<name> must be <what>, got …`. */
+function list(value: unknown, name: string, what: string): unknown[] {
+  if (!guard(name, () => Array.isArray(value))) fail(`${name} must be ${what}, got ${shown(value)}`);
+  return guard(name, () => Array.from(value as readonly unknown[]));
+}
+
+/**
+ * The plain object `value` as its `fields`, each read once, or `undefined` when not given. Refuses
+ * anything but an object, and a field not in `fields` (unless `undefined`).
+ */
+function optionalObject<K extends string>(
+  value: unknown,
+  name: string,
+  fields: readonly K[],
+): Record<K, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (!guard(name, () => isObject(value))) fail(`${name} must be an object, got ${shown(value)}`);
+  const source = value as Record<string, unknown>;
+  const read = (key: string): unknown => guard(`${name}.${key}`, () => source[key]);
+  for (const key of guard(name, () => Object.keys(source))) {
+    if (!(fields as readonly string[]).includes(key) && read(key) !== undefined) {
+      unknownKey(key, fields, `${name}.`);
+    }
+  }
+  return Object.fromEntries(fields.map((key) => [key, read(key)])) as Record<K, unknown>;
+}
+
+/** A function, or `undefined` when not given. */
+function optionalFunction<F extends (...args: never[]) => unknown>(
+  value: unknown,
+  name: string,
+): F | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    fail(`${name} must be a function, got ${shown(value)}`);
+  }
+  return value as F | undefined;
+}
+
+/** An integer >= 1, or `fallback` when not given (required when there is no fallback). */
+function positiveInteger(value: unknown, name: string, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    fail(`${name} must be an integer >= 1, got ${shown(value)}`);
+  }
   return value;
 }
 
-function nonNegative(value: number | undefined, name: string, fallback: number): number {
+function nonNegative(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    fail(`${name} must be a number >= 0, got ${describeValue(value)}`);
+    fail(`${name} must be a number >= 0, got ${shown(value)}`);
   }
   return value;
 }
 
 /** A delay in ms: from 0 to {@link MAX_DELAY_MS} (a timer cannot wait longer: Node would wait 1 ms). */
-function delay(value: number | undefined, name: string, fallback: number): number {
+function delay(value: unknown, name: string, fallback: number): number {
   const ms = nonNegative(value, name, fallback);
-  if (ms > MAX_DELAY_MS) fail(`${name} must be at most ${MAX_DELAY_MS} ms (2^31 - 1), got ${String(ms)}`);
+  if (ms > MAX_DELAY_MS) fail(`${name} must be at most ${MAX_DELAY_MS} ms (2^31 - 1), got ${shown(ms)}`);
   return ms;
+}
+
+/**
+ * An absolute `http:` or `https:` URL. A refusal never shows the text (it may be a token given by
+ * mistake, or hold credentials): only its length, or the scheme of a URL of another scheme.
+ */
+function httpUrl(value: unknown, name: string): URL {
+  const expected = `${name} must be an absolute http: or https: URL`;
+  if (typeof value !== 'string') fail(`${expected}, got ${shown(value)}`);
+  if (!URL.canParse(value)) fail(`${expected}, got ${shown(value)} that is not one`);
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    fail(`${expected}, got a URL with scheme ${url.protocol}`);
+  }
+  return url;
+}
+
+/** The path of the field `key` of the object at `path`: `a.b`, or `a["x y"]` for a key that is no name. */
+function fieldPath(path: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * A function copying JSON values given in the options (`warehouses`), checking them as it goes:
+ * `null`, strings, booleans, finite numbers, arrays and plain objects (a property set to `undefined`
+ * is left out, as `JSON.stringify` does), at most {@link MAX_JSON_DEPTH} levels of arrays and
+ * objects (the value itself included), no cycle. A refusal names the path of the field at fault
+ * (`warehouses[1].address.city`). The copy is the tree `JSON.stringify` would write: a value met
+ * several times is copied (and counted) each time, and at most `maxValues` values are copied in
+ * all, so neither the walk nor the answers serializing the copy can blow up (a value shared at
+ * each of 30 levels is 2^30 values). Each field is read once.
+ */
+function jsonCopier(maxValues: number): (value: unknown, path: string) => JsonValue {
+  const ancestors = new Set<object>();
+  let count = 0;
+  const copy = (value: unknown, path: string, depth: number): JsonValue => {
+    count += 1;
+    if (count > maxValues) fail(`${path} is one value too many: at most ${maxValues} JSON values in all`);
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) fail(`${path} must be a finite number, got ${shown(value)}`);
+      return value;
+    }
+    if (typeof value !== 'object') {
+      fail(
+        `${path} must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${shown(value)}`,
+      );
+    }
+    if (ancestors.has(value)) fail(`${path} holds itself (a cycle): it must be a JSON value`);
+    if (depth >= MAX_JSON_DEPTH) {
+      fail(`${path} nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
+    }
+    const source = value as Record<string, unknown>;
+    // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
+    const [isArray, plain] = guard(path, () => {
+      const proto: unknown = Object.getPrototypeOf(source);
+      return [Array.isArray(source), proto === null || Object.getPrototypeOf(proto) === null] as const;
+    });
+    ancestors.add(value);
+    let result: JsonValue;
+    if (isArray) {
+      const length = guard(path, () => (source as unknown as unknown[]).length);
+      const items: JsonValue[] = [];
+      for (let i = 0; i < length; i += 1) {
+        const at = `${path}[${i}]`;
+        const item = guard(at, () => source[i]);
+        items.push(copy(item, at, depth + 1));
+      }
+      result = items;
+    } else {
+      if (!plain) fail(`${path} must be a JSON value, got an object that is not a plain object`);
+      const fields: [string, JsonValue][] = [];
+      for (const key of guard(path, () => Object.keys(source))) {
+        const at = fieldPath(path, key);
+        const field = guard(at, () => source[key]);
+        if (field !== undefined) fields.push([key, copy(field, at, depth + 1)]);
+      }
+      result = Object.fromEntries(fields);
+    }
+    ancestors.delete(value);
+    return result;
+  };
+  return (value, path) => copy(value, path, 0);
+}
+
+/**
+ * The most JSON values the warehouses may hold in all (arrays, objects and what they hold, a value
+ * met several times counted each time): far more than warehouses need, few enough that answering
+ * them stays quick.
+ */
+const MAX_WAREHOUSE_VALUES = 100_000;
+
+/**
+ * Copies of the warehouses (the defaults when not given): a non-empty array of plain objects, each
+ * with an `id` that is a unique integer >= 1, a `name` that is a string when given, and JSON values
+ * only (see {@link jsonCopier}), at most {@link MAX_WAREHOUSE_VALUES} of them in all.
+ */
+function readWarehouses(value: unknown): MockWarehouse[] {
+  const entries = list(
+    value === undefined ? DEFAULT_WAREHOUSES : value,
+    'warehouses',
+    'an array of warehouses',
+  );
+  if (entries.length === 0) fail('warehouses must hold at least one warehouse');
+  const copyJson = jsonCopier(MAX_WAREHOUSE_VALUES);
+  const seen = new Map<unknown, number>();
+  return entries.map((entry, i) => {
+    const path = `warehouses[${i}]`;
+    if (!guard(path, () => isObject(entry))) fail(`${path} must be an object, got ${shown(entry)}`);
+    const warehouse = copyJson(entry, path) as MockWarehouse;
+    const { id, name } = warehouse;
+    const first = seen.get(id);
+    if (!Number.isInteger(id) || id < 1 || first !== undefined) {
+      const got = first === undefined ? shown(id) : `${id} again (as warehouses[${first}].id)`;
+      fail(`${path}.id: warehouse ids must be unique integers >= 1, got ${got}`);
+    }
+    seen.set(id, i);
+    if (name !== undefined && typeof name !== 'string') {
+      fail(`${path}.name must be a string, got ${shown(name)}`);
+    }
+    return warehouse;
+  });
 }
 
 /** A random API token such as `mock_5f2c…` (Web Crypto). */
@@ -169,71 +479,73 @@ export function randomToken(): string {
   return `mock_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Checks the options and applies the defaults. Throws a `TypeError` naming the bad option. */
+/**
+ * Checks the options and applies the defaults. Each option is read once (a getter or a Proxy is
+ * not asked again). Throws a `TypeError` `createMockApi: <what>` naming the bad option by its
+ * path (`warehouses[1].name`), showing a bad value by its kind ({@link describeValue}), never its
+ * text: an unknown option (not `undefined`), a value of the wrong type, options that cannot be read.
+ */
 export function resolveOptions(options: MockApiOptions = {}): MockConfig {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail(`options must be an object, got ${describeValue(options)}`);
-  }
-  let url: URL;
-  try {
-    url = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
-  } catch {
-    fail(`baseUrl must be an absolute URL, got ${String(options.baseUrl)}`);
-  }
+  const given = readOptions(options);
+  const url = httpUrl(given.baseUrl === undefined ? DEFAULT_BASE_URL : given.baseUrl, 'baseUrl');
   const basePath = url.pathname.replace(/\/+$/, '');
-  const tokens = options.tokens ?? [randomToken()];
-  if (!Array.isArray(tokens)) fail(`tokens must be an array of strings, got ${describeValue(tokens)}`);
+  const tokens =
+    given.tokens === undefined ? [randomToken()] : list(given.tokens, 'tokens', 'an array of strings');
   if (tokens.length === 0 || tokens.some((t) => typeof t !== 'string' || !TOKEN.test(t))) {
     // The tokens themselves are never shown.
     fail(
       'tokens must be a non-empty list of non-empty strings of visible ASCII characters (no white space or control characters)',
     );
   }
-  const blocked = options.blockedCountries ?? [];
-  if (!Array.isArray(blocked))
-    fail(`blockedCountries must be an array of strings, got ${describeValue(blocked)}`);
-  blocked.forEach((code: unknown, i) => {
-    if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${describeValue(code)}`);
+  const blocked = list(orEmpty(given.blockedCountries), 'blockedCountries', 'an array of strings').map(
+    (code, i) => {
+      if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${shown(code)}`);
+      return code.toUpperCase();
+    },
+  );
+  const warehouses = readWarehouses(given.warehouses);
+  const rateLimit = optionalObject(given.rateLimit, 'rateLimit', RATE_LIMIT_FIELDS);
+  const webhooks = list(orEmpty(given.webhooks), 'webhooks', 'an array of URLs').map((hook, i) => {
+    const url = httpUrl(hook, `webhooks[${i}]`);
+    // `fetch` refuses such a URL: every delivery would fail.
+    if (url.username || url.password) fail(`webhooks[${i}] must not carry credentials (user:password@)`);
+    return hook as string;
   });
-  const warehouses = options.warehouses ?? DEFAULT_WAREHOUSES;
-  if (warehouses.length === 0) fail('warehouses must hold at least one warehouse');
-  const ids = new Set<number>();
-  for (const w of warehouses) {
-    if (!Number.isInteger(w.id) || w.id < 1 || ids.has(w.id))
-      fail(`warehouse ids must be unique integers >= 1`);
-    ids.add(w.id);
-  }
-  const rateLimit = options.rateLimit;
-  if (rateLimit) {
-    positiveInteger(rateLimit.requests, 'rateLimit.requests', 1);
-    positiveInteger(rateLimit.perMs, 'rateLimit.perMs', 1);
-  }
-  for (const hook of options.webhooks ?? []) {
-    if (!URL.canParse(hook)) fail(`webhooks must be absolute URLs, got ${String(hook)}`);
-  }
-  const retry = options.webhookRetry ?? {};
+  const retry = optionalObject(given.webhookRetry, 'webhookRetry', WEBHOOK_RETRY_FIELDS);
   return {
     baseUrl: `${url.origin}${basePath}`,
     basePath,
-    tokens: [...tokens],
-    warehouses: structuredClone([...warehouses]),
-    blockedCountries: new Set(blocked.map((c) => c.toUpperCase())),
-    pageSize: positiveInteger(options.pageSize, 'pageSize', 20),
-    latency: delay(options.latency, 'latency', 0),
-    faults: options.faults ?? [],
-    webhooks: [...(options.webhooks ?? [])],
+    tokens: tokens as string[],
+    warehouses,
+    blockedCountries: new Set(blocked),
+    pageSize: positiveInteger(given.pageSize, 'pageSize', 20),
+    latency: delay(given.latency, 'latency', 0),
+    // Each fault is checked as it is added (`Faults.add`), when the mock starts.
+    faults: list(orEmpty(given.faults), 'faults', 'an array of faults') as MockFault[],
+    webhooks,
     webhookRetry: {
-      attempts: positiveInteger(retry.attempts, 'webhookRetry.attempts', 5),
-      initialDelayMs: delay(retry.initialDelayMs, 'webhookRetry.initialDelayMs', 50),
+      attempts: positiveInteger(retry?.attempts, 'webhookRetry.attempts', 5),
+      initialDelayMs: delay(retry?.initialDelayMs, 'webhookRetry.initialDelayMs', 50),
       timeoutMs: delay(
-        positiveInteger(retry.timeoutMs, 'webhookRetry.timeoutMs', 5000),
+        positiveInteger(retry?.timeoutMs, 'webhookRetry.timeoutMs', 5000),
         'webhookRetry.timeoutMs',
         5000,
       ),
     },
-    now: options.now ?? (() => new Date()),
-    rateLimit,
-    merchantId: positiveInteger(options.merchantId, 'merchantId', 1),
-    webhookFetch: options.webhookFetch,
+    now: optionalFunction<() => Date>(given.now, 'now') ?? (() => new Date()),
+    rateLimit: rateLimit && {
+      requests: positiveInteger(rateLimit.requests, 'rateLimit.requests'),
+      perMs: positiveInteger(rateLimit.perMs, 'rateLimit.perMs'),
+    },
+    merchantId: positiveInteger(given.merchantId, 'merchantId', 1),
+    webhookFetch: optionalFunction<NonNullable<MockApiOptions['webhookFetch']>>(
+      given.webhookFetch,
+      'webhookFetch',
+    ),
+    onRequest: optionalFunction<NonNullable<MockApiOptions['onRequest']>>(given.onRequest, 'onRequest'),
+    onChange: optionalFunction<NonNullable<MockApiOptions['onChange']>>(given.onChange, 'onChange'),
+    // Checked by `createMockApi` (`importState`, `checkSeed`), which knows their rules.
+    initialState: given.initialState as MockStateFile | undefined,
+    seed: given.seed as MockSeed | undefined,
   };
 }

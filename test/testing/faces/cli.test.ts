@@ -209,7 +209,7 @@ describe('runCli', () => {
     [['--port', '-1'], /'--port' must be an integer from 0 to 65535, got '-1'/],
     [['--port', '1', '--port', '2'], /given twice/],
     [['--page-size', '0'], /must be an integer >= 1/],
-    [['--webhook', 'not-a-url', '--port', '0'], /webhooks must be absolute URLs/],
+    [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\] must be an absolute http: or https: URL/],
     [['--rate-limit', 'abc'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '0/1000'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '5/0'], /'--rate-limit' must be <requests>\/<ms>/],
