@@ -15,7 +15,7 @@ import {
   resolveClientOptions,
   snapshotOptions,
 } from './core/options.js';
-import { type ListGate, PagePromise } from './core/pagination.js';
+import { ListGate, PagePromise } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import {
@@ -253,15 +253,14 @@ export class FulfillmentClient implements RequestSurface {
       params: undefined,
       options: call.options,
     };
-    // A bad `toArray` bound given before the request goes out stops it (see `ListGate`).
-    const gate: ListGate = {};
+    // A bad `toArray` bound given before the request goes out holds it back (see `ListGate`).
+    const gate = new ListGate();
     const raw = this.#build('GET', path, call, item).then((spec) => {
-      if (gate.refused) throw gate.refused;
       request.path = spec.path;
       request.params = spec.params;
       // The options as checked when the list was started (a copy), for every next page.
       request.options = spec.options as ListOptions | undefined;
-      return this.#transport.send(spec);
+      return gate.send(() => this.#transport.send(spec));
     });
     return new PagePromise(this, raw, request, item, gate);
   }

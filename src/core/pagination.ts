@@ -4,7 +4,7 @@
  * array — holds one page at a time, and refuses to loop.
  */
 
-import { APIPromise } from './api-promise.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { ListOptions } from './options.js';
@@ -343,12 +343,36 @@ function fetchPage<T>(
 }
 
 /**
- * Holds back a list's first request until it is sent: a refusal put here before then (a bad
- * `toArray` bound given in the same tick as the list call) is the list's answer, and nothing is
- * sent. @internal
+ * Decides when a list's first request goes out. At once, normally; but after a bad `toArray` bound
+ * given before it was sent, only once something else consumes the list (`await`, `then`, `for
+ * await`, `.pages()`, a valid `toArray`, `.withResponse()`, `.asResponse()`): a list only a
+ * refused `toArray` asked for sends nothing, and nobody else's use of the list is refused. @internal
  */
-export interface ListGate {
-  refused?: RequestValidationError | undefined;
+export class ListGate {
+  #held = false;
+  #used = false;
+  #resume: (() => void) | undefined;
+
+  /** A refused `toArray`: hold the first request back, unless the list is already consumed. */
+  hold(): void {
+    if (!this.#used) this.#held = true;
+  }
+
+  /** The list is consumed: a request held back goes out now. */
+  use(): void {
+    this.#used = true;
+    const resume = this.#resume;
+    this.#resume = undefined;
+    resume?.();
+  }
+
+  /** Starts the first request now, or, when it is held back, once the list is consumed. */
+  send<T>(start: () => Promise<T>): Promise<T> {
+    if (!this.#held || this.#used) return start();
+    return new Promise<T>((resolve) => {
+      this.#resume = () => resolve(start());
+    });
+  }
 }
 
 /**
@@ -361,7 +385,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /**
    * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
-   * request, unless `gate` holds a refusal by then. @internal
+   * request, through `gate` (see {@link ListGate}). @internal
    */
   constructor(
     client: PageClient,
@@ -375,8 +399,21 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     this.#gate = gate;
   }
 
+  /** The first page with its `Response` and rate-limit figures. */
+  override withResponse(): Promise<WithResponse<Page<T>>> {
+    this.#gate?.use();
+    return super.withResponse();
+  }
+
+  /** The first page's raw `Response` (see `APIPromise.asResponse`). */
+  override asResponse(): Promise<Response> {
+    this.#gate?.use();
+    return super.asResponse();
+  }
+
   /** Every page, starting with the first, fetched as the loop asks. */
   pages(): AsyncGenerator<Page<T>, void, undefined> {
+    this.#gate?.use();
     return this.#pages(() => true);
   }
 
@@ -420,8 +457,9 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /**
    * Collects at most `max` items, fetching no page beyond what `max` needs. A bad `max` rejects
-   * with a `RequestValidationError`; called in the same tick as the list method (as in
-   * `client.skus.list().toArray({ max })`), it also stops the list's first request: nothing is sent.
+   * with a `RequestValidationError`; when the list's first request has not gone out yet (as in
+   * `client.skus.list().toArray({ max })`), it is held back until something else consumes the
+   * list: a list only this call asked for sends nothing.
    */
   async toArray(options: { max: number }): Promise<T[]> {
     const max = readMax(options);
@@ -430,7 +468,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
         [{ path: 'max', message: 'toArray needs a bound: pass { max } as an integer >= 0' }],
         'toArray',
       );
-      if (this.#gate) this.#gate.refused ??= error;
+      this.#gate?.hold();
       throw error;
     }
     const out: T[] = [];

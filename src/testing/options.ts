@@ -9,7 +9,7 @@
 import type { MockStateFile } from './domain/persist.js';
 import type { MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
-import type { MockFault } from './engine/faults.js';
+import { InvalidFault, type MockFault, validate as validateFault } from './engine/faults.js';
 import { type JsonValue, MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
@@ -257,7 +257,10 @@ function unknownKey(key: string, known: readonly string[], prefix = ''): never {
     best.score <= Math.max(1, Math.floor(key.length / 3))
       ? `did you mean "${prefix}${best.name}"?`
       : `known: ${known.map((name) => prefix + name).join(', ')}`;
-  fail(`unknown option ${JSON.stringify(prefix + key)} (${hint})`);
+  // A long name is shown by its length: it may be a token pasted as a key by mistake.
+  const name =
+    key.length <= 32 ? JSON.stringify(prefix + key) : `${prefix}<a name of ${key.length} characters>`;
+  fail(`unknown option ${name} (${hint})`);
 }
 
 /** Whether `key` names an option. */
@@ -351,6 +354,9 @@ function delay(value: unknown, name: string, fallback: number): number {
   return ms;
 }
 
+/** Schemes a refusal may name (any other could be part of a secret). */
+const KNOWN_SCHEMES = new Set(['ftp:', 'file:', 'ws:', 'wss:', 'mailto:', 'data:', 'blob:', 'javascript:']);
+
 /**
  * An absolute `http:` or `https:` URL. A refusal never shows the text (it may be a token given by
  * mistake, or hold credentials): only its length, or the scheme of a URL of another scheme.
@@ -361,7 +367,9 @@ function httpUrl(value: unknown, name: string): URL {
   if (!URL.canParse(value)) fail(`${expected}, got ${shown(value)} that is not one`);
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(`${expected}, got a URL with scheme ${url.protocol}`);
+    // The scheme only when it is a well-known one: `id:secret` parses as a URL of scheme `id:`.
+    const scheme = KNOWN_SCHEMES.has(url.protocol) ? `scheme ${url.protocol}` : 'another scheme';
+    fail(`${expected}, got a URL with ${scheme}`);
   }
   return url;
 }
@@ -374,10 +382,11 @@ function fieldPath(path: string, key: string): string {
 /**
  * A function copying JSON values given in the options (`warehouses`), checking them as it goes:
  * `null`, strings, booleans, finite numbers, arrays and plain objects (a property set to `undefined`
- * is left out, as `JSON.stringify` does), at most {@link MAX_JSON_DEPTH} levels of arrays and
- * objects (the value itself included), no cycle. A refusal names the path of the field at fault
- * (`warehouses[1].address.city`). The copy is the tree `JSON.stringify` would write: a value met
- * several times is copied (and counted) each time, and at most `maxValues` values are copied in
+ * is left out and an array's `undefined` or hole becomes `null`, as `JSON.stringify` does; other
+ * objects, such as a `Date`, a `Map` or a class instance, are refused), at most
+ * {@link MAX_JSON_DEPTH} levels of arrays and objects (the value itself included), no cycle. A
+ * refusal names the path of the field at fault (`warehouses[1].address.city`). The copy is a tree:
+ * a value met several times is copied (and counted) each time, and at most `maxValues` values are copied in
  * all, so neither the walk nor the answers serializing the copy can blow up (a value shared at
  * each of 30 levels is 2^30 values). Each field is read once.
  */
@@ -415,7 +424,8 @@ function jsonCopier(maxValues: number): (value: unknown, path: string) => JsonVa
       for (let i = 0; i < length; i += 1) {
         const at = `${path}[${i}]`;
         const item = guard(at, () => source[i]);
-        items.push(copy(item, at, depth + 1));
+        // As JSON writes it: `undefined` (or a hole) in an array is `null`.
+        items.push(item === undefined ? null : copy(item, at, depth + 1));
       }
       result = items;
     } else {
@@ -480,6 +490,23 @@ export function randomToken(): string {
 }
 
 /**
+ * Checked copies of the faults: what the mock adds when it starts and again on every `reset()`, so
+ * each fault the caller gave is read once. A bad one is an `InvalidFault` naming it: `Invalid
+ * fault: faults[1]: status must be …`.
+ */
+function readFaults(value: unknown): MockFault[] {
+  return list(orEmpty(value), 'faults', 'an array of faults').map((fault, i) => {
+    try {
+      return validateFault(fault as MockFault);
+    } catch (error) {
+      if (!(error instanceof InvalidFault))
+        fail(`faults[${i}] could not be read (a getter or Proxy threw)`, error);
+      throw new InvalidFault(error.field, `faults[${i}]: ${error.message.replace(/^Invalid fault: /, '')}`);
+    }
+  });
+}
+
+/**
  * Checks the options and applies the defaults. Each option is read once (a getter or a Proxy is
  * not asked again). Throws a `TypeError` `createMockApi: <what>` naming the bad option by its
  * path (`warehouses[1].name`), showing a bad value by its kind ({@link describeValue}), never its
@@ -520,8 +547,7 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
     blockedCountries: new Set(blocked),
     pageSize: positiveInteger(given.pageSize, 'pageSize', 20),
     latency: delay(given.latency, 'latency', 0),
-    // Each fault is checked as it is added (`Faults.add`), when the mock starts.
-    faults: list(orEmpty(given.faults), 'faults', 'an array of faults') as MockFault[],
+    faults: readFaults(given.faults),
     webhooks,
     webhookRetry: {
       attempts: positiveInteger(retry?.attempts, 'webhookRetry.attempts', 5),

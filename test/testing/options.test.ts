@@ -6,6 +6,7 @@ import {
   createMockApi,
   DEFAULT_BASE_URL,
   type MockApiOptions,
+  type MockFault,
   type MockWarehouse,
 } from '../../src/testing/index.js';
 import { resolveOptions } from '../../src/testing/options.js';
@@ -170,8 +171,8 @@ describe('options', () => {
         /^createMockApi: warehouses\[0\]\.capacity must be a JSON value .*, got a bigint$/,
       ],
       [
-        { warehouses: [{ id: 1, 'opening hours': [1, undefined] }] },
-        /^createMockApi: warehouses\[0\]\["opening hours"\]\[1\] must be a JSON value .*, got undefined$/,
+        { warehouses: [{ id: 1, 'opening hours': [1, () => 2] }] },
+        /^createMockApi: warehouses\[0\]\["opening hours"\]\[1\] must be a JSON value .*, got a function$/,
       ],
       [
         { warehouses: [{ id: 1, size: Number.NaN }] },
@@ -243,7 +244,8 @@ describe('options', () => {
     const address = { line1: 'Kai 1', city: 'Hamburg', postal_code: '20457', country_code: 'DE' };
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { id: 3, name: 'Bare' });
     const warehouses = [
-      { id: 1, name: 'North', address, note: undefined },
+      // biome-ignore lint/suspicious/noSparseArray: a hole, as JSON writes it (null)
+      { id: 1, name: 'North', address, note: undefined, docks: [1, undefined, , 4] },
       { id: 2, name: 'South', address },
       bare,
     ];
@@ -254,6 +256,7 @@ describe('options', () => {
     expect(answer.body.data.map((w: { name: string }) => w.name)).toEqual(['North', 'South', 'Bare']);
     expect(answer.body.data[1].address.city).toBe('Hamburg');
     expect(answer.body.data[0]).not.toHaveProperty('note');
+    expect(answer.body.data[0].docks).toEqual([1, null, null, 4]);
   });
 
   test('webhooks: an array of absolute http: or https: URLs, never shown with their credentials', () => {
@@ -275,6 +278,10 @@ describe('options', () => {
       [
         { webhooks: [url, 'ftp://files.example/hooks'] },
         /^createMockApi: webhooks\[1\] must be an absolute http: or https: URL, got a URL with scheme ftp:$/,
+      ],
+      [
+        { webhooks: ['AC0123456789abcdef:SECRET'] },
+        /^createMockApi: webhooks\[0\] must be an absolute http: or https: URL, got a URL with another scheme$/,
       ],
     ]);
     for (const hook of [
@@ -337,7 +344,7 @@ describe('options', () => {
     ).not.toThrow();
   });
 
-  test('faults must be an array (each fault is checked as it is added)', () => {
+  test('faults must be an array of valid faults, a bad one named by its index', () => {
     expectRefusals([
       [
         { faults: { path: '/merchant_api/v1/orders' } },
@@ -347,7 +354,41 @@ describe('options', () => {
       [{ faults: null }, /^createMockApi: faults must be an array of faults, got null$/],
     ]);
     expect(() => createMockApi({ faults: [{ path: 5 as never }] })).toThrow(/^Invalid fault: /);
+    expect(() =>
+      createMockApi({ faults: [{ path: '/merchant_api/v1/orders' }, { path: '/x', status: 99 }] }),
+    ).toThrow(/^Invalid fault: faults\[1\]: status must be an integer from 200 to 599$/);
+    const throwing = Object.defineProperty({ path: '/x' }, 'status', {
+      enumerable: true,
+      get() {
+        throw new Error('SECRET');
+      },
+    });
+    expect(() => createMockApi({ faults: [throwing as MockFault] })).toThrow(
+      /^createMockApi: faults\[0\] could not be read \(a getter or Proxy threw\)$/,
+    );
     expect(() => createMockApi({ faults: [{ path: '/merchant_api/v1/orders', times: 1 }] })).not.toThrow();
+  });
+
+  test('each fault is read once: changing it after createMockApi changes nothing, not even on reset', async () => {
+    let reads = 0;
+    const fault = { path: '/merchant_api/v1/warehouses', status: 503 } as MockFault;
+    const counted = new Proxy(fault, {
+      get(target, key) {
+        reads++;
+        return target[key as keyof MockFault];
+      },
+    });
+    const api = createMockApi({ faults: [counted] });
+    const afterCreate = reads;
+    fault.status = 418;
+    api.reset();
+    api.reset();
+    expect(reads).toBe(afterCreate);
+    const answer = await api.fetch(`${api.baseUrl}/merchant_api/v1/warehouses`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    expect(answer.status).toBe(503);
+    await api.close();
   });
 
   test('baseUrl: an absolute http: or https: URL, never shown', () => {
@@ -429,6 +470,8 @@ describe('options', () => {
         /^createMockApi: unknown option "colour" \(known: baseUrl, tokens, warehouses, blockedCountries, pageSize, latency, faults, webhooks, webhookRetry, now, rateLimit, merchantId, webhookFetch, initialState, seed, onRequest, onChange\)$/,
       ],
     ]);
+    const pasted = refusal({ tok_live_SECRET_0123456789abcdefghij: 1 } as MockApiOptions);
+    expect(pasted.message).toMatch(/^createMockApi: unknown option <a name of 36 characters> \(known: /);
     const error = refusal({ token: 'tok_SECRET' });
     expect(error.message).toBe('createMockApi: unknown option "token" (did you mean "tokens"?)');
     expect(error.message).not.toContain('SECRET');

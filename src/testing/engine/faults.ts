@@ -153,7 +153,7 @@ function bodyText(body: unknown): string {
  * Checks `fault` and returns the copy the mock keeps (so that changing the caller's object later
  * changes nothing): its `body` through JSON, its `headers` as a fresh object.
  */
-function validate(fault: MockFault): MockFault {
+export function validate(fault: MockFault): MockFault {
   check(typeof fault === 'object' && fault !== null, 'fault', 'expected an object');
   check(
     typeof fault.path === 'string' || fault.path instanceof RegExp,
