@@ -7,14 +7,14 @@
  * in `domain/outbound.ts`, `MockListenOptions` in `faces/listen.ts`).
  */
 import type { MockStateFile } from './domain/persist.js';
-import type { MockWarehouse } from './domain/resources.js';
+import { MAX_WAREHOUSE_VALUES, type MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
 import { InvalidFault, type MockFault, validate as validateFault } from './engine/faults.js';
-import { type JsonValue, MAX_JSON_DEPTH } from './engine/json.js';
+import { MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, isObject } from './engine/validation.js';
+import { describeValue, isObject, jsonCopier } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
@@ -374,83 +374,6 @@ function httpUrl(value: unknown, name: string): URL {
   return url;
 }
 
-/** The path of the field `key` of the object at `path`: `a.b`, or `a["x y"]` for a key that is no name. */
-function fieldPath(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
-/**
- * A function copying JSON values given in the options (`warehouses`), checking them as it goes:
- * `null`, strings, booleans, finite numbers, arrays and plain objects (a property set to `undefined`
- * is left out and an array's `undefined` or hole becomes `null`, as `JSON.stringify` does; other
- * objects, such as a `Date`, a `Map` or a class instance, are refused), at most
- * {@link MAX_JSON_DEPTH} levels of arrays and objects (the value itself included), no cycle. A
- * refusal names the path of the field at fault (`warehouses[1].address.city`). The copy is a tree:
- * a value met several times is copied (and counted) each time, and at most `maxValues` values are copied in
- * all, so neither the walk nor the answers serializing the copy can blow up (a value shared at
- * each of 30 levels is 2^30 values). Each field is read once.
- */
-function jsonCopier(maxValues: number): (value: unknown, path: string) => JsonValue {
-  const ancestors = new Set<object>();
-  let count = 0;
-  const copy = (value: unknown, path: string, depth: number): JsonValue => {
-    count += 1;
-    if (count > maxValues) fail(`${path} is one value too many: at most ${maxValues} JSON values in all`);
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) fail(`${path} must be a finite number, got ${shown(value)}`);
-      return value;
-    }
-    if (typeof value !== 'object') {
-      fail(
-        `${path} must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${shown(value)}`,
-      );
-    }
-    if (ancestors.has(value)) fail(`${path} holds itself (a cycle): it must be a JSON value`);
-    if (depth >= MAX_JSON_DEPTH) {
-      fail(`${path} nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
-    }
-    const source = value as Record<string, unknown>;
-    // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
-    const [isArray, plain] = guard(path, () => {
-      const proto: unknown = Object.getPrototypeOf(source);
-      return [Array.isArray(source), proto === null || Object.getPrototypeOf(proto) === null] as const;
-    });
-    ancestors.add(value);
-    let result: JsonValue;
-    if (isArray) {
-      const length = guard(path, () => (source as unknown as unknown[]).length);
-      const items: JsonValue[] = [];
-      for (let i = 0; i < length; i += 1) {
-        const at = `${path}[${i}]`;
-        const item = guard(at, () => source[i]);
-        // As JSON writes it: `undefined` (or a hole) in an array is `null`.
-        items.push(item === undefined ? null : copy(item, at, depth + 1));
-      }
-      result = items;
-    } else {
-      if (!plain) fail(`${path} must be a JSON value, got an object that is not a plain object`);
-      const fields: [string, JsonValue][] = [];
-      for (const key of guard(path, () => Object.keys(source))) {
-        const at = fieldPath(path, key);
-        const field = guard(at, () => source[key]);
-        if (field !== undefined) fields.push([key, copy(field, at, depth + 1)]);
-      }
-      result = Object.fromEntries(fields);
-    }
-    ancestors.delete(value);
-    return result;
-  };
-  return (value, path) => copy(value, path, 0);
-}
-
-/**
- * The most JSON values the warehouses may hold in all (arrays, objects and what they hold, a value
- * met several times counted each time): far more than warehouses need, few enough that answering
- * them stays quick.
- */
-const MAX_WAREHOUSE_VALUES = 100_000;
-
 /**
  * Copies of the warehouses (the defaults when not given): a non-empty array of plain objects, each
  * with an `id` that is a unique integer >= 1, a `name` that is a string when given, and JSON values
@@ -463,7 +386,10 @@ function readWarehouses(value: unknown): MockWarehouse[] {
     'an array of warehouses',
   );
   if (entries.length === 0) fail('warehouses must hold at least one warehouse');
-  const copyJson = jsonCopier(MAX_WAREHOUSE_VALUES);
+  const copyJson = jsonCopier(
+    { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_WAREHOUSE_VALUES },
+    (path, problem, cause) => fail(`${path} ${problem}`, cause),
+  );
   const seen = new Map<unknown, number>();
   return entries.map((entry, i) => {
     const path = `warehouses[${i}]`;

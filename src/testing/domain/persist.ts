@@ -5,16 +5,18 @@
  * records, their links and indexes. A problem is a {@link MockStateError} naming the path of the
  * field at fault, e.g. `orders[3].items[0].sku_id: no SKU with id 9`.
  */
-import { isObject } from '../engine/validation.js';
+import { type JsonValue, MAX_BODY_BYTES } from '../engine/json.js';
+import { isObject, jsonCopier } from '../engine/validation.js';
 import { ORDER_TOTALS } from './orders.js';
-import type {
-  MockOrder,
-  MockRestockingShipmentV1,
-  MockRestockingShipmentV2,
-  MockReturn,
-  MockShipment,
-  MockSku,
-  MockWarehouse,
+import {
+  MAX_WAREHOUSE_VALUES,
+  type MockOrder,
+  type MockRestockingShipmentV1,
+  type MockRestockingShipmentV2,
+  type MockReturn,
+  type MockShipment,
+  type MockSku,
+  type MockWarehouse,
 } from './resources.js';
 import { RESTOCKING_STATUSES, type RestockingStatusV1 } from './restocking-status.js';
 import {
@@ -445,27 +447,26 @@ class Reader {
     return new Reader(this.value[key], this.at(key));
   }
 
-  /** A JSON value, copied (functions, `undefined` and the like are refused). */
+  /** A JSON value, copied (functions, `undefined` and the like are refused; see {@link stateCopier}). */
   json<T>(key: string): T {
-    return jsonCopy(this.value[key], this.at(key)) as T;
+    return stateCopier(MAX_BODY_BYTES)(this.value[key], this.at(key)) as T;
   }
 }
 
-/** A deep copy of a JSON value; throws for anything JSON cannot hold. */
-function jsonCopy(value: unknown, path: string, depth = 0): unknown {
-  if (depth > 64) throw new MockStateError(path, 'nests too deeply');
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new MockStateError(path, 'must be a finite number');
-    return value;
-  }
-  if (Array.isArray(value)) return value.map((v, i) => jsonCopy(v, `${path}[${i}]`, depth + 1));
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = jsonCopy(v, `${path}.${k}`, depth + 1);
-    return out;
-  }
-  throw new MockStateError(path, 'must be a JSON value');
+/** How deep a value of a saved state may nest. */
+const STATE_JSON_DEPTH = 64;
+
+/**
+ * A copier of JSON values of a saved state (see `jsonCopier`): at most {@link STATE_JSON_DEPTH}
+ * levels and `maxValues` values, a refusal being a {@link MockStateError}. A field gets
+ * {@link MAX_BODY_BYTES} values: it came from a request body no longer than that, so no state the
+ * mock wrote is refused, while one built by hand with an object shared at every level cannot make
+ * the copy run for hours.
+ */
+function stateCopier(maxValues: number): (value: unknown, path: string) => JsonValue {
+  return jsonCopier({ maxDepth: STATE_JSON_DEPTH, maxValues }, (path, problem) => {
+    throw new MockStateError(path, problem);
+  });
 }
 
 /** Ids seen in one id sequence: each unique and at most the last id handed out. */
@@ -539,12 +540,14 @@ function readWarehouses(root: Reader): MockWarehouse[] {
   const ids = new Set<number>();
   const list = root.list('warehouses');
   if (list.length === 0) root.fail('warehouses', 'must hold at least one warehouse');
+  // The limits of the `warehouses` option hold for the warehouses of a saved state too.
+  const copy = stateCopier(MAX_WAREHOUSE_VALUES);
   return list.map(({ value, path }) => {
     const r = new Reader(value, path);
     const id = r.int('id', 1);
     if (ids.has(id)) r.fail('id', `warehouse id ${id} appears twice`);
     ids.add(id);
-    return jsonCopy(value, path) as MockWarehouse;
+    return copy(value, path) as MockWarehouse;
   });
 }
 

@@ -35,6 +35,96 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** The path of the field `key` of the object at `path`: `a.b`, or `a["x y"]` for a key that is no name. */
+function fieldPath(path: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** A value as a refusal of {@link jsonCopier} shows it: by its kind (a BigInt as `a bigint`). */
+function kindOf(value: unknown): string {
+  return typeof value === 'bigint' ? 'a bigint' : describeValue(value);
+}
+
+/** Throws for a value {@link jsonCopier} refuses: the path of the value, the problem, what was thrown. */
+export type JsonRefusal = (path: string, problem: string, cause?: unknown) => never;
+
+/**
+ * A function copying JSON values a caller gave (the `warehouses` option, the fields of a saved
+ * state), checking them as it goes: `null`, strings, booleans, finite numbers, arrays and plain
+ * objects (a property set to `undefined` is left out and an array's `undefined` or hole becomes
+ * `null`, as `JSON.stringify` does; other objects, such as a `Date`, a `Map` or a class instance,
+ * are refused), at most `maxDepth` levels of arrays and objects (the value itself included), no
+ * cycle. A refusal names the path of the field at fault (`warehouses[1].address.city`), through
+ * `refuse`. The copy is a tree: a value met several times is copied (and counted) each time, and
+ * at most `maxValues` values are copied over all the calls of one copier, so neither the walk nor
+ * the answers serializing the copy can blow up (a value shared at each of 30 levels is 2^30
+ * values). Each field is read once; a getter or Proxy trap that throws is refused as such.
+ */
+export function jsonCopier(
+  limits: { maxDepth: number; maxValues: number },
+  refuse: JsonRefusal,
+): (value: unknown, path: string) => JsonValue {
+  const { maxDepth, maxValues } = limits;
+  const ancestors = new Set<object>();
+  let count = 0;
+  const read = <T>(path: string, get: () => T): T => {
+    try {
+      return get();
+    } catch (error) {
+      return refuse(path, 'could not be read (a getter or Proxy threw)', error);
+    }
+  };
+  const copy = (value: unknown, path: string, depth: number): JsonValue => {
+    count += 1;
+    if (count > maxValues) refuse(path, `is one value too many: at most ${maxValues} JSON values in all`);
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) refuse(path, `must be a finite number, got ${kindOf(value)}`);
+      return value;
+    }
+    if (typeof value !== 'object') {
+      refuse(
+        path,
+        `must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${kindOf(value)}`,
+      );
+    }
+    if (ancestors.has(value)) refuse(path, 'holds itself (a cycle): it must be a JSON value');
+    if (depth >= maxDepth) refuse(path, `nests deeper than ${maxDepth} levels of arrays and objects`);
+    const source = value as Record<string, unknown>;
+    // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
+    const [isArray, plain] = read(path, () => {
+      const proto: unknown = Object.getPrototypeOf(source);
+      return [Array.isArray(source), proto === null || Object.getPrototypeOf(proto) === null] as const;
+    });
+    ancestors.add(value);
+    let result: JsonValue;
+    if (isArray) {
+      const length = read(path, () => (source as unknown as unknown[]).length);
+      const items: JsonValue[] = [];
+      for (let i = 0; i < length; i += 1) {
+        const at = `${path}[${i}]`;
+        const item = read(at, () => source[i]);
+        // As JSON writes it: `undefined` (or a hole) in an array is `null`.
+        items.push(item === undefined ? null : copy(item, at, depth + 1));
+      }
+      result = items;
+    } else {
+      if (!plain) refuse(path, 'must be a JSON value, got an object that is not a plain object');
+      const fields: [string, JsonValue][] = [];
+      for (const key of read(path, () => Object.keys(source))) {
+        const at = fieldPath(path, key);
+        const field = read(at, () => source[key]);
+        if (field !== undefined) fields.push([key, copy(field, at, depth + 1)]);
+      }
+      // Own properties, `__proto__` included (an assignment would set the prototype instead).
+      result = Object.fromEntries(fields);
+    }
+    ancestors.delete(value);
+    return result;
+  };
+  return (value, path) => copy(value, path, 0);
+}
+
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
 export function humanize(attribute: string): string {
   const words = attribute.replace(/_id$/, '').replaceAll('_', ' ');

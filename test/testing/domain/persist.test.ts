@@ -392,6 +392,45 @@ describe('invalid saved states name the field at fault', () => {
       'must be an object',
     );
   });
+
+  test('JSON values: the same limits as the warehouses option, refused quickly, naming the path', async () => {
+    const saved = await valid();
+    // An object shared at every one of 30 levels is 2^30 values once written out.
+    let shared: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 30; i++) shared = { a: shared, b: shared };
+    const blowUp = structuredClone(saved);
+    Object.assign(blowUp.warehouses[0]!, { layout: shared });
+    const started = performance.now();
+    const error = (() => {
+      try {
+        createMockApi({ initialState: blowUp });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(MockStateError);
+    expect((error as Error).message).toMatch(
+      /^warehouses\[0\]\.layout\.[.\w]+: is one value too many: at most 100000 JSON values in all$/,
+    );
+    // Linear in the limit, not exponential in the depth (the walk used to take hours).
+    expect(performance.now() - started).toBeLessThan(5_000);
+
+    const odd = structuredClone(saved);
+    Object.assign(odd.warehouses[0]!, { opened: new Date(0) });
+    expect(() => createMockApi({ initialState: odd })).toThrow(
+      'warehouses[0].opened: must be a JSON value, got an object that is not a plain object',
+    );
+
+    // A `__proto__` key is kept as a field (it used to become the copy's prototype).
+    const proto = JSON.parse(
+      JSON.stringify(saved).replace('"warehouses":[{', '"warehouses":[{"__proto__":{"x":1},'),
+    );
+    const api = createMockApi({ initialState: proto });
+    const [warehouse] = api.exportState().warehouses;
+    expect(Object.hasOwn(warehouse!, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(warehouse)).toBe(Object.prototype);
+    await api.close();
+  });
 });
 
 describe('onChange and onRequest', () => {
