@@ -203,14 +203,6 @@ const WEBHOOK_RETRY_FIELDS = [
   'timeoutMs',
 ] as const satisfies readonly (keyof MockWebhookRetry)[];
 
-/**
- * A bad value as messages show it: {@link describeValue} (a string only by its length, never its
- * text), a BigInt as `a bigint` (rather than digits that would read as a number).
- */
-function shown(value: unknown): string {
-  return typeof value === 'bigint' ? 'a bigint' : describeValue(value);
-}
-
 /** Throws the `TypeError` of a bad option: `createMockApi: <message>` (with the error behind it as `cause`). */
 function fail(message: string, cause?: unknown): never {
   throw new TypeError(`createMockApi: ${message}`, cause === undefined ? undefined : { cause });
@@ -275,7 +267,7 @@ function isOptionName(key: string): key is OptionName {
  */
 function readOptions(options: unknown): Record<OptionName, unknown> {
   if (typeof options !== 'object' || options === null) {
-    fail(`options must be an object, got ${shown(options)}`);
+    fail(`options must be an object, got ${describeValue(options)}`);
   }
   const source = options as Record<string, unknown>;
   const [isArray, keys] = guard('options', () => [Array.isArray(source), Object.keys(source)] as const);
@@ -294,7 +286,7 @@ function orEmpty(value: unknown): unknown {
 
 /** A copy of the array `value` (read once), or a refusal: `<name> must be <what>, got …`. */
 function list(value: unknown, name: string, what: string): unknown[] {
-  if (!guard(name, () => Array.isArray(value))) fail(`${name} must be ${what}, got ${shown(value)}`);
+  if (!guard(name, () => Array.isArray(value))) fail(`${name} must be ${what}, got ${describeValue(value)}`);
   return guard(name, () => Array.from(value as readonly unknown[]));
 }
 
@@ -308,7 +300,7 @@ function optionalObject<K extends string>(
   fields: readonly K[],
 ): Record<K, unknown> | undefined {
   if (value === undefined) return undefined;
-  if (!guard(name, () => isObject(value))) fail(`${name} must be an object, got ${shown(value)}`);
+  if (!guard(name, () => isObject(value))) fail(`${name} must be an object, got ${describeValue(value)}`);
   const source = value as Record<string, unknown>;
   const read = (key: string): unknown => guard(`${name}.${key}`, () => source[key]);
   for (const key of guard(name, () => Object.keys(source))) {
@@ -325,7 +317,7 @@ function optionalFunction<F extends (...args: never[]) => unknown>(
   name: string,
 ): F | undefined {
   if (value !== undefined && typeof value !== 'function') {
-    fail(`${name} must be a function, got ${shown(value)}`);
+    fail(`${name} must be a function, got ${describeValue(value)}`);
   }
   return value as F | undefined;
 }
@@ -334,7 +326,7 @@ function optionalFunction<F extends (...args: never[]) => unknown>(
 function positiveInteger(value: unknown, name: string, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    fail(`${name} must be an integer >= 1, got ${shown(value)}`);
+    fail(`${name} must be an integer >= 1, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -342,7 +334,7 @@ function positiveInteger(value: unknown, name: string, fallback?: number): numbe
 function nonNegative(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    fail(`${name} must be a number >= 0, got ${shown(value)}`);
+    fail(`${name} must be a number >= 0, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -350,7 +342,8 @@ function nonNegative(value: unknown, name: string, fallback: number): number {
 /** A delay in ms: from 0 to {@link MAX_DELAY_MS} (a timer cannot wait longer: Node would wait 1 ms). */
 function delay(value: unknown, name: string, fallback: number): number {
   const ms = nonNegative(value, name, fallback);
-  if (ms > MAX_DELAY_MS) fail(`${name} must be at most ${MAX_DELAY_MS} ms (2^31 - 1), got ${shown(ms)}`);
+  if (ms > MAX_DELAY_MS)
+    fail(`${name} must be at most ${MAX_DELAY_MS} ms (2^31 - 1), got ${describeValue(ms)}`);
   return ms;
 }
 
@@ -363,8 +356,8 @@ const KNOWN_SCHEMES = new Set(['ftp:', 'file:', 'ws:', 'wss:', 'mailto:', 'data:
  */
 function httpUrl(value: unknown, name: string): URL {
   const expected = `${name} must be an absolute http: or https: URL`;
-  if (typeof value !== 'string') fail(`${expected}, got ${shown(value)}`);
-  if (!URL.canParse(value)) fail(`${expected}, got ${shown(value)} that is not one`);
+  if (typeof value !== 'string') fail(`${expected}, got ${describeValue(value)}`);
+  if (!URL.canParse(value)) fail(`${expected}, got ${describeValue(value)} that is not one`);
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // The scheme only when it is a well-known one: `id:secret` parses as a URL of scheme `id:`.
@@ -393,17 +386,17 @@ function readWarehouses(value: unknown): MockWarehouse[] {
   const seen = new Map<unknown, number>();
   return entries.map((entry, i) => {
     const path = `warehouses[${i}]`;
-    if (!guard(path, () => isObject(entry))) fail(`${path} must be an object, got ${shown(entry)}`);
+    if (!guard(path, () => isObject(entry))) fail(`${path} must be an object, got ${describeValue(entry)}`);
     const warehouse = copyJson(entry, path) as MockWarehouse;
     const { id, name } = warehouse;
     const first = seen.get(id);
     if (!Number.isInteger(id) || id < 1 || first !== undefined) {
-      const got = first === undefined ? shown(id) : `${id} again (as warehouses[${first}].id)`;
+      const got = first === undefined ? describeValue(id) : `${id} again (as warehouses[${first}].id)`;
       fail(`${path}.id: warehouse ids must be unique integers >= 1, got ${got}`);
     }
     seen.set(id, i);
     if (name !== undefined && typeof name !== 'string') {
-      fail(`${path}.name must be a string, got ${shown(name)}`);
+      fail(`${path}.name must be a string, got ${describeValue(name)}`);
     }
     return warehouse;
   });
@@ -452,7 +445,8 @@ export function resolveOptions(options: MockApiOptions = {}): MockConfig {
   }
   const blocked = list(orEmpty(given.blockedCountries), 'blockedCountries', 'an array of strings').map(
     (code, i) => {
-      if (typeof code !== 'string') fail(`blockedCountries[${i}] must be a string, got ${shown(code)}`);
+      if (typeof code !== 'string')
+        fail(`blockedCountries[${i}] must be a string, got ${describeValue(code)}`);
       return code.toUpperCase();
     },
   );

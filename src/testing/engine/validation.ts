@@ -30,19 +30,14 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
+  // A BigInt by its kind: its digits would read as a number.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** The path of the field `key` of the object at `path`: `a.b`, or `a["x y"]` for a key that is no name. */
 function fieldPath(path: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
-/** A value as a refusal of {@link jsonCopier} shows it: by its kind (a BigInt as `a bigint`). */
-function kindOf(value: unknown): string {
-  return typeof value === 'bigint' ? 'a bigint' : describeValue(value);
 }
 
 /** Throws for a value {@link jsonCopier} refuses: the path of the value, the problem, what was thrown. */
@@ -79,13 +74,13 @@ export function jsonCopier(
     if (count > maxValues) refuse(path, `is one value too many: at most ${maxValues} JSON values in all`);
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) refuse(path, `must be a finite number, got ${kindOf(value)}`);
+      if (!Number.isFinite(value)) refuse(path, `must be a finite number, got ${describeValue(value)}`);
       return value;
     }
     if (typeof value !== 'object') {
       refuse(
         path,
-        `must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${kindOf(value)}`,
+        `must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${describeValue(value)}`,
       );
     }
     if (ancestors.has(value)) refuse(path, 'holds itself (a cycle): it must be a JSON value');
