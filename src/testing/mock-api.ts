@@ -187,6 +187,17 @@ function refuseIn(method: string): Refuse {
   };
 }
 
+/**
+ * A record id given to a control method: an integer >= 1, or a `TypeError` naming the argument (a
+ * string `'5'` would otherwise read as "No order with id 5" while order 5 exists).
+ */
+function checkId(value: unknown, method: string, name: string): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    refuseIn(method)(name, `must be an integer >= 1, got ${describeValue(value)}`);
+  }
+  return value as number;
+}
+
 /** The fields of a redeliver filter. */
 const FILTER_FIELDS = ['eventId', 'url'];
 
@@ -403,17 +414,17 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       return checked === undefined ? all : deliveriesPage(all, checked);
     }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
-      const view = advance(id, status, quantities);
+      const view = advance(checkId(id, 'advanceRestockingShipment', 'id'), status, quantities);
       if (!view) throw new Error(`No restocking shipment with id ${id}`);
       return view;
     },
     fulfillOrder(id) {
-      const shipment = fulfill(id);
+      const shipment = fulfill(checkId(id, 'fulfillOrder', 'id'));
       if (!shipment) throw new Error(`No order with id ${id}`);
       return shipment;
     },
     createReturn(orderId, returnOptions = {}) {
-      const record = returnOf(orderId, returnOptions);
+      const record = returnOf(checkId(orderId, 'createReturn', 'orderId'), returnOptions);
       if (!record) throw new Error(`No order with id ${orderId}`);
       return record;
     },

@@ -384,4 +384,22 @@ describe('order status machine', () => {
     expect(() => api.fulfillOrder(1)).toThrow(/fulfilled: only fulfillable orders/);
     expect(() => api.fulfillOrder(42)).toThrow(/No order with id 42/);
   });
+
+  test('control methods refuse an id that is not an integer >= 1, naming it (never "no order with id 5")', async () => {
+    const api = testApi();
+    await createSku(api, 'A');
+    await mockRequest(api, 'POST', ORDERS, orderBody('O-1', 'A'));
+    for (const bad of ['1', 0, 1.5, Symbol('x'), null, 2n, Number.NaN]) {
+      for (const [name, call] of [
+        ['fulfillOrder: id', () => api.fulfillOrder(bad as never)],
+        ['createReturn: orderId', () => api.createReturn(bad as never)],
+        ['advanceRestockingShipment: id', () => api.advanceRestockingShipment(bad as never, 'arrived')],
+      ] as const) {
+        expect(call, `${name} ${String(bad)}`).toThrow(TypeError);
+        expect(call, `${name} ${String(bad)}`).toThrow(new RegExp(`^${name} must be an integer >= 1, got `));
+      }
+    }
+    // Nothing changed: the order is still there to fulfil.
+    expect(api.fulfillOrder(1).order_id).toBe(1);
+  });
 });
