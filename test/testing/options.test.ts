@@ -187,6 +187,12 @@ describe('options', () => {
         /^createMockApi: warehouses\[0\]\.docks must be a JSON value, got an object that is not a plain object$/,
       ],
     ]);
+    // A long key (a token pasted as a key?) is shown by its length.
+    const pasted = refusal({ warehouses: [{ id: 1, tok_live_SECRET_0123456789abcdefghij: () => 1 }] });
+    expect(pasted.message).toMatch(
+      /^createMockApi: warehouses\[0\]\[<a key of 36 characters>\] must be a JSON value/,
+    );
+    expect(pasted.message).not.toContain('SECRET');
     // Never a raw DataCloneError.
     expect(() => createMockApi({ warehouses: [{ id: 1, notify: fn as never }] })).toThrow(TypeError);
   });

@@ -459,9 +459,10 @@ const STATE_JSON_DEPTH = 64;
 /**
  * A copier of JSON values of a saved state (see `jsonCopier`): at most {@link STATE_JSON_DEPTH}
  * levels and `maxValues` values, a refusal being a {@link MockStateError}. A field gets
- * {@link MAX_BODY_BYTES} values: it came from a request body no longer than that, so no state the
- * mock wrote is refused, while one built by hand with an object shared at every level cannot make
- * the copy run for hours.
+ * {@link MAX_BODY_BYTES} values, more than one request body can carry, so a field made from one
+ * request is never refused, while a state built by hand with an object shared at every level
+ * cannot make the copy run for hours. (A shipment's view grows with later requests and could in
+ * theory pass it; its state would then be too large for `JSON.stringify` already.)
  */
 function stateCopier(maxValues: number): (value: unknown, path: string) => JsonValue {
   return jsonCopier({ maxDepth: STATE_JSON_DEPTH, maxValues }, (path, problem) => {

@@ -35,13 +35,43 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** The path of the field `key` of the object at `path`: `a.b`, or `a["x y"]` for a key that is no name. */
-function fieldPath(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+/**
+ * Where a value sits below the path a copy started from: the root (its path as given), or a key
+ * of its parent. Built as the walk goes down, written out only for a refusal.
+ */
+type Where = string | { readonly parent: Where; readonly key: string | number };
+
+/** The longest key a refusal shows; a longer one (a token pasted as a key?) is shown by its length. */
+const SHOWN_KEY = 32;
+
+/** Where `key` of `parent` sits (`parent` itself when `key` is undefined). */
+function at(parent: Where, key: string | number | undefined): Where {
+  return key === undefined ? parent : { parent, key };
+}
+
+/** The path of `where`: `a.b[2]`, `a["x y"]` for a key that is no name. */
+function pathOf(where: Where): string {
+  const keys: (string | number)[] = [];
+  let node = where;
+  while (typeof node !== 'string') {
+    keys.push(node.key);
+    node = node.parent;
+  }
+  let path = node;
+  for (let i = keys.length - 1; i >= 0; i -= 1) {
+    const key = keys[i]!;
+    if (typeof key === 'number') path += `[${key}]`;
+    else if (key.length > SHOWN_KEY) path += `[<a key of ${key.length} characters>]`;
+    else path += /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+  }
+  return path;
 }
 
 /** Throws for a value {@link jsonCopier} refuses: the path of the value, the problem, what was thrown. */
 export type JsonRefusal = (path: string, problem: string, cause?: unknown) => never;
+
+/** What a getter or Proxy trap that threw is refused as. */
+const UNREADABLE = 'could not be read (a getter or Proxy threw)';
 
 /**
  * A function copying JSON values a caller gave (the `warehouses` option, the fields of a saved
@@ -49,11 +79,12 @@ export type JsonRefusal = (path: string, problem: string, cause?: unknown) => ne
  * objects (a property set to `undefined` is left out and an array's `undefined` or hole becomes
  * `null`, as `JSON.stringify` does; other objects, such as a `Date`, a `Map` or a class instance,
  * are refused), at most `maxDepth` levels of arrays and objects (the value itself included), no
- * cycle. A refusal names the path of the field at fault (`warehouses[1].address.city`), through
- * `refuse`. The copy is a tree: a value met several times is copied (and counted) each time, and
- * at most `maxValues` values are copied over all the calls of one copier, so neither the walk nor
- * the answers serializing the copy can blow up (a value shared at each of 30 levels is 2^30
- * values). Each field is read once; a getter or Proxy trap that throws is refused as such.
+ * cycle. A refusal names the path of the field at fault (`warehouses[1].address.city`; a key over
+ * 32 characters by its length), through `refuse`. The copy is a tree: a value met several times
+ * is copied (and counted) each time, and at most `maxValues` values are copied over all the calls
+ * of one copier, so neither the walk nor the answers serializing the copy can blow up (a value
+ * shared at each of 30 levels is 2^30 values). Each field is read once; a getter or Proxy trap
+ * that throws is refused as such.
  */
 export function jsonCopier(
   limits: { maxDepth: number; maxValues: number },
@@ -62,62 +93,103 @@ export function jsonCopier(
   const { maxDepth, maxValues } = limits;
   const ancestors = new Set<object>();
   let count = 0;
-  const read = <T>(path: string, get: () => T): T => {
-    try {
-      return get();
-    } catch (error) {
-      return refuse(path, 'could not be read (a getter or Proxy threw)', error);
-    }
-  };
-  const copy = (value: unknown, path: string, depth: number): JsonValue => {
+  // Annotated, so that the compiler knows a call does not return.
+  const fail: (where: Where, problem: string, cause?: unknown) => never = (where, problem, cause) =>
+    refuse(pathOf(where), problem, cause);
+  // `key` of `parent` (the root when `key` is undefined): a path object is made only for a
+  // container (its children point to it) or a refusal, not for every value.
+  const copy = (
+    value: unknown,
+    parent: Where,
+    key: string | number | undefined,
+    depth: number,
+  ): JsonValue => {
     count += 1;
-    if (count > maxValues) refuse(path, `is one value too many: at most ${maxValues} JSON values in all`);
+    if (count > maxValues)
+      fail(at(parent, key), `is one value too many: at most ${maxValues} JSON values in all`);
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) refuse(path, `must be a finite number, got ${describeValue(value)}`);
+      if (!Number.isFinite(value))
+        fail(at(parent, key), `must be a finite number, got ${describeValue(value)}`);
       return value;
     }
     if (typeof value !== 'object') {
-      refuse(
-        path,
+      fail(
+        at(parent, key),
         `must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${describeValue(value)}`,
       );
     }
-    if (ancestors.has(value)) refuse(path, 'holds itself (a cycle): it must be a JSON value');
-    if (depth >= maxDepth) refuse(path, `nests deeper than ${maxDepth} levels of arrays and objects`);
+    const where = at(parent, key);
+    if (ancestors.has(value)) fail(where, 'holds itself (a cycle): it must be a JSON value');
+    if (depth >= maxDepth) fail(where, `nests deeper than ${maxDepth} levels of arrays and objects`);
     const source = value as Record<string, unknown>;
-    // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
-    const [isArray, plain] = read(path, () => {
+    let isArray: boolean;
+    let plain: boolean;
+    try {
+      // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
+      isArray = Array.isArray(source);
       const proto: unknown = Object.getPrototypeOf(source);
-      return [Array.isArray(source), proto === null || Object.getPrototypeOf(proto) === null] as const;
-    });
+      plain = proto === null || Object.getPrototypeOf(proto) === null;
+    } catch (error) {
+      return fail(where, UNREADABLE, error);
+    }
     ancestors.add(value);
     let result: JsonValue;
     if (isArray) {
-      const length = read(path, () => (source as unknown as unknown[]).length);
+      let length: number;
+      try {
+        length = (source as unknown as unknown[]).length;
+      } catch (error) {
+        return fail(where, UNREADABLE, error);
+      }
       const items: JsonValue[] = [];
       for (let i = 0; i < length; i += 1) {
-        const at = `${path}[${i}]`;
-        const item = read(at, () => source[i]);
+        let item: unknown;
+        try {
+          item = source[i];
+        } catch (error) {
+          return fail({ parent: where, key: i }, UNREADABLE, error);
+        }
         // As JSON writes it: `undefined` (or a hole) in an array is `null`.
-        items.push(item === undefined ? null : copy(item, at, depth + 1));
+        items.push(item === undefined ? null : copy(item, where, i, depth + 1));
       }
       result = items;
     } else {
-      if (!plain) refuse(path, 'must be a JSON value, got an object that is not a plain object');
-      const fields: [string, JsonValue][] = [];
-      for (const key of read(path, () => Object.keys(source))) {
-        const at = fieldPath(path, key);
-        const field = read(at, () => source[key]);
-        if (field !== undefined) fields.push([key, copy(field, at, depth + 1)]);
+      if (!plain) fail(where, 'must be a JSON value, got an object that is not a plain object');
+      let keys: string[];
+      try {
+        keys = Object.keys(source);
+      } catch (error) {
+        return fail(where, UNREADABLE, error);
       }
-      // Own properties, `__proto__` included (an assignment would set the prototype instead).
-      result = Object.fromEntries(fields);
+      const out: Record<string, JsonValue> = {};
+      for (const name of keys) {
+        let field: unknown;
+        try {
+          field = source[name];
+        } catch (error) {
+          return fail({ parent: where, key: name }, UNREADABLE, error);
+        }
+        if (field === undefined) continue;
+        const copied = copy(field, where, name, depth + 1);
+        // An own property `__proto__`: an assignment would set the prototype instead.
+        if (name === '__proto__') {
+          Object.defineProperty(out, name, {
+            value: copied,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          out[name] = copied;
+        }
+      }
+      result = out;
     }
     ancestors.delete(value);
     return result;
   };
-  return (value, path) => copy(value, path, 0);
+  return (value, path) => copy(value, path, undefined, 0);
 }
 
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
