@@ -37,6 +37,14 @@ export type MatchOf<H> =
 const ID = /^[1-9]\d{0,15}$/;
 
 /**
+ * Whether `text` is a record id as a path (or key) writes it: digits of an integer >= 1 that is
+ * safe (a larger one would be rounded, and a 404 would name another id).
+ */
+export function isIdText(text: string): boolean {
+  return ID.test(text) && Number.isSafeInteger(Number(text));
+}
+
+/**
  * Finds the handler of `method` on `path` in `routes` (paths under `prefix`). `HEAD` is answered
  * by the `GET` handler wherever there is one (the faces send no body), and listed in `allow`.
  */
@@ -56,7 +64,7 @@ export function matchPath<H>(
       const actual = segments[i]!;
       if (expected !== ':id') return expected === actual;
       id = Number(actual);
-      return ID.test(actual);
+      return isIdText(actual);
     });
     if (!matches) continue;
     const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);

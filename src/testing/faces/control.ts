@@ -53,7 +53,7 @@ import { type FaultSummary, InvalidFault, type MockFault, type MockFaultHandle }
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
-import { matchPath, type RouteOf } from '../engine/router.js';
+import { isIdText, matchPath, type RouteOf } from '../engine/router.js';
 import { describeValue, isObject } from '../engine/validation.js';
 import {
   deliveryStatus,
@@ -364,8 +364,7 @@ function advanceArgs(body: Record<string, JsonValue>): {
     if (value === undefined || value === null) continue;
     if (isObject(value)) {
       for (const [skuId, figure] of Object.entries(value)) {
-        if (!/^[1-9]\d{0,15}$/.test(skuId))
-          bad(`${name}.${skuId}`, 'keys must be sku ids (positive integers)');
+        if (!isIdText(skuId)) bad(`${name}.${skuId}`, 'keys must be sku ids (positive integers)');
         if (!isInteger(figure, 0)) bad(`${name}.${skuId}`, `must be an integer >= 0, ${got(figure)}`);
       }
     } else if (!isInteger(value, 0)) {

@@ -2,7 +2,7 @@
  * Route matching (`engine/router.ts`): through the API, and on a table of its own.
  */
 import { describe, expect, test } from 'vitest';
-import { matchPath, type RouteOf } from '../../../src/testing/engine/router.js';
+import { isIdText, matchPath, type RouteOf } from '../../../src/testing/engine/router.js';
 import { mockRequest, testApi } from '../helpers.js';
 
 describe('routing', () => {
@@ -37,5 +37,18 @@ describe('matchPath', () => {
     for (const path of ['/p/things/0', '/p/things/x', '/p/things/1/2', '/q/things', '/p/other']) {
       expect(matchPath(routes, '/p/', 'PUT', path), path).toEqual({ kind: 'not_found' });
     }
+  });
+
+  test('an id too large to be exact is not found (it was rounded, and the 404 named another id)', () => {
+    expect(matchPath(routes, '/p/', 'PUT', '/p/things/9007199254740991')).toEqual({
+      kind: 'found',
+      handler: 'replace',
+      id: Number.MAX_SAFE_INTEGER,
+    });
+    for (const id of ['9007199254740992', '9007199254740993', '9999999999999999']) {
+      expect(matchPath(routes, '/p/', 'PUT', `/p/things/${id}`), id).toEqual({ kind: 'not_found' });
+      expect(isIdText(id), id).toBe(false);
+    }
+    expect(isIdText('42')).toBe(true);
   });
 });
