@@ -255,30 +255,6 @@ function unknownKey(key: string, known: readonly string[], prefix = ''): never {
   fail(`unknown option ${name} (${hint})`);
 }
 
-/** Whether `key` names an option. */
-function isOptionName(key: string): key is OptionName {
-  return Object.hasOwn(OPTION_FIELDS, key);
-}
-
-/**
- * The options, each read once (what every check then looks at, whatever the getters or a Proxy
- * would answer later). Refuses a value that is not an object, an unknown option that is not
- * `undefined`, and an object whose keys or values cannot be read (`options ...`).
- */
-function readOptions(options: unknown): Record<OptionName, unknown> {
-  if (typeof options !== 'object' || options === null) {
-    fail(`options must be an object, got ${describeValue(options)}`);
-  }
-  const source = options as Record<string, unknown>;
-  const [isArray, keys] = guard('options', () => [Array.isArray(source), Object.keys(source)] as const);
-  if (isArray) fail('options must be an object, got an array');
-  const read = (key: string): unknown => guard(`options.${key}`, () => source[key]);
-  for (const key of keys) {
-    if (!isOptionName(key) && read(key) !== undefined) unknownKey(key, OPTION_NAMES);
-  }
-  return Object.fromEntries(OPTION_NAMES.map((name) => [name, read(name)])) as Record<OptionName, unknown>;
-}
-
 /** `value`, or an empty list when not given (`undefined`; `null` is refused as any other non-array). */
 function orEmpty(value: unknown): unknown {
   return value === undefined ? [] : value;
@@ -291,13 +267,16 @@ function list(value: unknown, name: string, what: string): unknown[] {
 }
 
 /**
- * The plain object `value` as its `fields`, each read once, or `undefined` when not given. Refuses
- * anything but an object, and a field not in `fields` (unless `undefined`).
+ * The plain object `value` as its `fields`, each read once (what every check then looks at,
+ * whatever a getter or a Proxy would answer later), or `undefined` when not given. Refuses anything
+ * but an object, a field not in `fields` (unless `undefined`; named with `prefix`), and an object
+ * whose keys or values cannot be read.
  */
 function optionalObject<K extends string>(
   value: unknown,
   name: string,
   fields: readonly K[],
+  prefix = `${name}.`,
 ): Record<K, unknown> | undefined {
   if (value === undefined) return undefined;
   if (!guard(name, () => isObject(value))) fail(`${name} must be an object, got ${describeValue(value)}`);
@@ -305,7 +284,7 @@ function optionalObject<K extends string>(
   const read = (key: string): unknown => guard(`${name}.${key}`, () => source[key]);
   for (const key of guard(name, () => Object.keys(source))) {
     if (!(fields as readonly string[]).includes(key) && read(key) !== undefined) {
-      unknownKey(key, fields, `${name}.`);
+      unknownKey(key, fields, prefix);
     }
   }
   return Object.fromEntries(fields.map((key) => [key, read(key)])) as Record<K, unknown>;
@@ -432,7 +411,8 @@ function readFaults(value: unknown): MockFault[] {
  * text: an unknown option (not `undefined`), a value of the wrong type, options that cannot be read.
  */
 export function resolveOptions(options: MockApiOptions = {}): MockConfig {
-  const given = readOptions(options);
+  // Unknown names are shown without a prefix (`webhook`); never `undefined` (`options` defaults to `{}`).
+  const given = optionalObject(options, 'options', OPTION_NAMES, '')!;
   const url = httpUrl(given.baseUrl === undefined ? DEFAULT_BASE_URL : given.baseUrl, 'baseUrl');
   const basePath = url.pathname.replace(/\/+$/, '');
   const tokens =
