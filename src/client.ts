@@ -258,8 +258,6 @@ export class FulfillmentClient implements RequestSurface {
     const raw = this.#build('GET', path, call, item).then((spec) => {
       request.path = spec.path;
       request.params = spec.params;
-      // The options as checked when the list was started (a copy), for every next page.
-      request.options = spec.options as ListOptions | undefined;
       return gate.send(() => this.#transport.send(spec));
     });
     return new PagePromise(this, raw, request, item, gate);

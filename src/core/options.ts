@@ -197,7 +197,7 @@ function shown(value: unknown): string {
  * Headers as a record: a plain object as given, a `Headers` instance read into one (its entries
  * are not own properties, so it would otherwise be dropped without a word).
  */
-export function headerRecord(headers: unknown): unknown {
+function headerRecord(headers: unknown): unknown {
   return typeof Headers === 'function' && headers instanceof Headers ? Object.fromEntries(headers) : headers;
 }
 

@@ -353,9 +353,9 @@ export class ListGate {
   #used = false;
   #resume: (() => void) | undefined;
 
-  /** A refused `toArray`: hold the first request back, unless the list is already consumed. */
+  /** A refused `toArray`: hold the first request back, unless the list is consumed (see `send`). */
   hold(): void {
-    if (!this.#used) this.#held = true;
+    this.#held = true;
   }
 
   /** The list is consumed: a request held back goes out now. */
@@ -413,7 +413,6 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /** Every page, starting with the first, fetched as the loop asks. */
   pages(): AsyncGenerator<Page<T>, void, undefined> {
-    this.#gate?.use();
     return this.#pages(() => true);
   }
 

@@ -1,11 +1,10 @@
 /**
- * Parsing with the SDK's messages: requests before they are sent, and a body parsed leniently with
- * nobody to tell of unknown enum values. The response modes and the open-enum walk build on it in
- * `validation.ts`.
+ * Parsing with the SDK's messages: the parse context every parse uses, and requests checked before
+ * they are sent. The response modes and the open-enum walk build on it in `validation.ts`.
  */
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
 
 /** Formats a Zod issue path the way users write it: `items[1].quantity`. */
 export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -59,17 +58,6 @@ export function validateRequest<T extends z.core.$ZodType>(
   const result = z.safeParse(schema, value, PARSE_CONTEXT);
   if (result.success) return result.data;
   throw new RequestValidationError(toIssues(result.error.issues, prefix), context);
-}
-
-/**
- * `parseResponse` (`validation.ts`) in `'lenient'` mode with nobody to tell of unknown enum values:
- * the same result and error, without the open-enum walk. With `RestockingShipmentV1Schema` it is
- * the authority the zod-free webhook payload check (`webhooks/payload.ts`) is tested against.
- */
-export function parseLenient<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = z.safeParse(schema, body, PARSE_CONTEXT);
-  if (result.success) return result.data;
-  throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
 }
 
 /** Whether `value` passes `schema` (no messages needed). */

@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from './errors.js';
 import { PARSE_CONTEXT, toIssues } from './parse.js';
 
-export { accepts, formatPath, parseLenient, toIssues, validateRequest } from './parse.js';
+export { accepts, formatPath, toIssues, validateRequest } from './parse.js';
 
 /** How responses are checked: see `ClientOptions.validateResponses`. */
 export type ValidationMode = 'strict' | 'lenient' | 'off';

@@ -67,7 +67,7 @@ const DEFAULT_LOOKBACK_MS = 5 * 60 * 1000;
  * Largest `lookbackMs`: 30 days. The window is for clock skew; a wider one would make the recovery
  * lookup read every order of that window (and past about 2.7e5 years, no valid date at all).
  */
-export const MAX_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
+const MAX_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
 /** The range of a valid `Date`: ±8.64e15 ms around the epoch. */
 const MAX_DATE_MS = 8.64e15;
 

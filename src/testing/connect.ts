@@ -14,7 +14,7 @@ import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, isObject } from './engine/validation.js';
+import { describeValue, isObject, messageOf, safeString } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
@@ -369,22 +369,6 @@ function optionalObject(method: string, name: string, value: unknown): void {
   if (value !== undefined && !isObject(value)) {
     throw argumentError(method, name, `must be an object, got ${shown(value)}`);
   }
-}
-
-/** `String(value)`, or a description when even that throws (`Object.create(null)`, a hostile object). */
-function safeString(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return describeValue(value);
-  }
-}
-
-/** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return safeString(error);
-  const cause = error.cause instanceof Error ? `: ${safeString(error.cause.message)}` : '';
-  return `${safeString(error.message)}${cause}`;
 }
 
 function isTimeout(error: unknown): boolean {

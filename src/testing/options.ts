@@ -9,12 +9,12 @@
 import type { MockStateFile } from './domain/persist.js';
 import { MAX_WAREHOUSE_VALUES, type MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
-import { InvalidFault, type MockFault, validate as validateFault } from './engine/faults.js';
+import { InvalidFault, type MockFault, prepare as prepareFault } from './engine/faults.js';
 import { MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, isObject, jsonCopier } from './engine/validation.js';
+import { describeValue, isObject, jsonCopier, UNREADABLE } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
@@ -216,7 +216,7 @@ function guard<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    fail(`${path} could not be read (a getter or Proxy threw)`, error);
+    fail(`${path} ${UNREADABLE}`, error);
   }
 }
 
@@ -369,7 +369,7 @@ function readWarehouses(value: unknown): MockWarehouse[] {
     const warehouse = copyJson(entry, path) as MockWarehouse;
     const { id, name } = warehouse;
     const first = seen.get(id);
-    if (!Number.isInteger(id) || id < 1 || first !== undefined) {
+    if (!Number.isSafeInteger(id) || id < 1 || first !== undefined) {
       const got = first === undefined ? describeValue(id) : `${id} again (as warehouses[${first}].id)`;
       fail(`${path}.id: warehouse ids must be unique integers >= 1, got ${got}`);
     }
@@ -395,10 +395,9 @@ export function randomToken(): string {
 function readFaults(value: unknown): MockFault[] {
   return list(orEmpty(value), 'faults', 'an array of faults').map((fault, i) => {
     try {
-      return validateFault(fault as MockFault);
+      return prepareFault(fault as MockFault);
     } catch (error) {
-      if (!(error instanceof InvalidFault))
-        fail(`faults[${i}] could not be read (a getter or Proxy threw)`, error);
+      if (!(error instanceof InvalidFault)) fail(`faults[${i}] ${UNREADABLE}`, error);
       throw new InvalidFault(error.field, `faults[${i}]: ${error.message.replace(/^Invalid fault: /, '')}`);
     }
   });

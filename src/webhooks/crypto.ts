@@ -8,10 +8,10 @@
  * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
  */
 import { builtinModule } from '../core/builtin.js';
+import { describe } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
 import { LruMap } from '../core/lru.js';
 import { WebhookVerificationError } from './errors.js';
-import { describe } from './options.js';
 
 const RAW_BODY_HELP =
   'Pass the raw request body exactly as received: in Express use ' +

@@ -87,12 +87,7 @@ export interface InMemoryWebhookDeduplicatorOptions {
 
 /** A value as an options message shows it: a number itself, otherwise its type (never its content). */
 function shownType(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  try {
-    return describe(value);
-  } catch {
-    return 'an object';
-  }
+  return typeof value === 'number' ? String(value) : describe(value);
 }
 
 /** One remembered id: its state and when it entered it. */

@@ -6,6 +6,7 @@
  */
 
 import { joinChunks } from '../core/body.js';
+import { describe } from '../core/describe.js';
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
@@ -25,7 +26,6 @@ import {
 import {
   checkHeaders,
   checkOptions,
-  describe,
   distinctSignatureAndEventId,
   guarded,
   headerName,

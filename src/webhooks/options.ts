@@ -3,21 +3,9 @@
  * headers, the event id and `maxBodyBytes`. Every problem is a {@link WebhookVerificationError} with
  * reason `invalid_options` whose message names the option; no message ever quotes a secret.
  */
-import { describe as describeValue } from '../core/describe.js';
+import { describe } from '../core/describe.js';
 import { WebhookVerificationError } from './errors.js';
 import { DEFAULT_MAX_BODY_BYTES, type WebhookHeaders } from './types.js';
-
-/**
- * What a value is, for a message: its type or class name, never its content. A value that cannot
- * be inspected (a revoked Proxy) is `an object`.
- */
-export function describe(value: unknown): string {
-  try {
-    return describeValue(value);
-  } catch {
-    return 'an object';
-  }
-}
 
 function invalid(option: string, message: string, cause?: unknown): WebhookVerificationError {
   return new WebhookVerificationError(

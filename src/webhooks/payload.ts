@@ -4,7 +4,7 @@
  * HMAC and its `JSON.parse`.
  *
  * The authority is `RestockingShipmentV1Schema` (`schemas/restocking-shipment-records.ts`): this
- * module mirrors it field by field and gives, for every JSON value, what `parseLenient` gives with
+ * module mirrors it field by field and gives, for every JSON value, what `parseResponse` in `'lenient'` mode gives with
  * that schema — an equal value (defaults filled in, unknown keys kept, `__proto__` dropped) or the
  * same issues (paths and zod's English messages, in zod's order). Only the order of keys may
  * differ: a default is added after the keys that were sent. `test/webhooks/payload.property.test.ts`
@@ -214,7 +214,7 @@ function shipment(v: unknown, w: Walk): void {
 /**
  * A freshly parsed JSON value as a version 1 restocking shipment, parsed leniently (unknown keys
  * and unknown enum values kept): completed in place and returned, equal to what
- * `parseLenient(RestockingShipmentV1Schema, json)` returns; or the same
+ * `parseResponse(RestockingShipmentV1Schema, json, 'lenient')` returns; or the same
  * {@link ResponseValidationError}, whose `body` is `original()` (the value as received: the check
  * may have filled in defaults before it found an issue), whose `issues` are the first
  * {@link MAX_ISSUES}, and whose message names the first {@link SHOWN_ISSUES} and counts the others.

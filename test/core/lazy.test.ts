@@ -34,7 +34,7 @@ describe('a fresh import', () => {
     await first;
     expect(schema.schema).toBe(await second);
     expect(lazy.validationReady(schema)).toBe(false); // validation not loaded yet
-    expect((await lazy.loadValidation()).parseLenient(schema.schema, 'x')).toBe('x');
+    expect((await lazy.loadValidation()).parseResponse(schema.schema, 'x', 'lenient')).toBe('x');
     expect(lazy.validationReady(schema, undefined)).toBe(true);
     const other = new lazy.LazySchema(async () => (await import('zod/mini')).number());
     expect(other.loaded).toBe(false);

@@ -82,13 +82,21 @@ describe('secrets echoed by the server stay out of errors', () => {
         res.writeHead(302, { location: `/moved?access_token=${TOKEN}` });
         res.end();
       },
-      '/merchant_api/v1/skus': (res, base) =>
-        json(res, 200, { data: [], next_page_url: `${base}/merchant_api/v1/e404?session=${TOKEN}` }),
     });
     const redirected = await expectClean(client.warehouses.list());
     expect(redirected.message).toContain('access_token=***');
-    const page = await client.skus.list();
-    await expectClean(page.getNextPage());
+    const cursored = await api({
+      '/merchant_api/v1/warehouses': (res, base) =>
+        json(res, 200, {
+          data: [{ id: 1, name: 'Berlin' }],
+          pagination: { next_page_url: `${base}/merchant_api/v1/e404?session=${TOKEN}` },
+        }),
+    });
+    const page = await cursored.warehouses.list();
+    // The cursor is followed (to a path the server answers 404) and its URL is cleaned in the error.
+    const next = await expectClean(page.getNextPage());
+    expect(next.name).toBe('NotFoundError');
+    expect(next.message).toContain('session=***');
   });
 
   it('a redirect to a host whose name carries the token', async () => {

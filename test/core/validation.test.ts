@@ -1,7 +1,7 @@
 /** Validation modes and open enums: the mode is an argument, unknown enum values are found by path. */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseLenient, parseResponse, unknownEnumValues } from '../../src/core/validation.js';
+import { parseResponse, unknownEnumValues } from '../../src/core/validation.js';
 import { ResponseValidationError } from '../../src/index.js';
 import { openEnum } from '../../src/schemas/common.js';
 import { OrderSchema } from '../../src/schemas/orders.js';
@@ -49,25 +49,6 @@ describe('parseResponse modes', () => {
     expect(parseResponse(OrderSchema, body, 'lenient').status).toBe('on_hold');
     const broken = { id: 'x' };
     expect(parseResponse(OrderSchema, broken, 'off')).toBe(broken);
-  });
-
-  it('parseLenient gives what lenient parseResponse gives: the data, or the same error', () => {
-    const parsed = parseLenient(OrderSchema, body);
-    expect(parsed).toEqual(parseResponse(OrderSchema, body, 'lenient'));
-    expect(parsed).not.toBe(body); // parsed, not handed back
-    const failure = (parse: () => unknown) => {
-      try {
-        parse();
-      } catch (e) {
-        return e as ResponseValidationError;
-      }
-      throw new Error('expected a failure');
-    };
-    const broken = { ...body, id: 'seven', items: 'none' };
-    const lenient = failure(() => parseLenient(OrderSchema, broken));
-    expect(lenient).toBeInstanceOf(ResponseValidationError);
-    expect(lenient.issues).toEqual(failure(() => parseResponse(OrderSchema, broken, 'lenient')).issues);
-    expect(lenient.issues.map((i) => i.path)).toEqual(['id', 'items']);
   });
 
   it('strict fails on an unknown value, naming it, with other problems listed first', () => {

@@ -151,6 +151,10 @@ describe('options', () => {
         /^createMockApi: warehouses\[0\]\.id: warehouse ids must be unique integers >= 1, got undefined$/,
       ],
       [
+        { warehouses: [{ id: 2 ** 53 + 2 }] },
+        /^createMockApi: warehouses\[0\]\.id: warehouse ids must be unique integers >= 1, got 9007199254740994$/,
+      ],
+      [
         { warehouses: [{ id: 1 }, { id: 2 }, { id: 1 }] },
         /^createMockApi: warehouses\[2\]\.id: warehouse ids must be unique integers >= 1, got 1 again \(as warehouses\[0\]\.id\)$/,
       ],
@@ -350,7 +354,7 @@ describe('options', () => {
     ).not.toThrow();
   });
 
-  test('faults must be an array of valid faults, a bad one named by its index', () => {
+  test('faults must be an array of valid faults, a bad one named by its index', async () => {
     expectRefusals([
       [
         { faults: { path: '/merchant_api/v1/orders' } },
@@ -370,8 +374,25 @@ describe('options', () => {
       },
     });
     expect(() => createMockApi({ faults: [throwing as MockFault] })).toThrow(
-      /^createMockApi: faults\[0\] could not be read \(a getter or Proxy threw\)$/,
+      /^Invalid fault: faults\[0\]: could not be read \(a getter or Proxy threw\)$/,
     );
+    // The pattern is compiled when the option is read, so a bad one is named by its index too.
+    expect(() => createMockApi({ faults: [{ path: '/x' }, { path: /(a)\1/ }] })).toThrow(
+      /^Invalid fault: faults\[1\]: /,
+    );
+    // What is checked is what is kept: a getter answering differently on a second read changes nothing.
+    let reads = 0;
+    const fickle = Object.defineProperty({ path: '/merchant_api/v1/warehouses' }, 'status', {
+      enumerable: true,
+      get: () => (++reads === 1 ? 503 : 42),
+    });
+    const api = createMockApi({ faults: [fickle as MockFault] });
+    expect(reads).toBe(1);
+    const answer = await api.fetch(`${api.baseUrl}/merchant_api/v1/warehouses`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    expect(answer.status).toBe(503);
+    await api.close();
     expect(() => createMockApi({ faults: [{ path: '/merchant_api/v1/orders', times: 1 }] })).not.toThrow();
   });
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { ResponseValidationError } from '../../src/core/errors.js';
-import { parseLenient } from '../../src/core/parse.js';
+import { parseResponse } from '../../src/core/validation.js';
 import {
   RestockingShipmentItemBatchSchema,
   RestockingShipmentItemSchema,
@@ -36,7 +36,7 @@ function both(text: string): { zod: Outcome; mirror: Outcome } {
     }
   };
   return {
-    zod: run((json) => parseLenient(RestockingShipmentV1Schema, json)),
+    zod: run((json) => parseResponse(RestockingShipmentV1Schema, json, 'lenient')),
     mirror: run((json) => parseShipmentPayload(json, () => JSON.parse(text))),
   };
 }

@@ -6,6 +6,7 @@ import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
+import { UNREADABLE } from './validation.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -153,8 +154,16 @@ function bodyText(body: unknown): string {
  * Checks `fault` and returns the copy the mock keeps (so that changing the caller's object later
  * changes nothing): its `body` through JSON, its `headers` as a fresh object.
  */
-export function validate(fault: MockFault): MockFault {
-  check(typeof fault === 'object' && fault !== null, 'fault', 'expected an object');
+function validate(given: MockFault): MockFault {
+  check(typeof given === 'object' && given !== null, 'fault', 'expected an object');
+  // Copied first, each field read once: what is checked is what is kept (a getter could answer
+  // differently on a second read).
+  let fault: MockFault;
+  try {
+    fault = { ...given };
+  } catch {
+    throw new InvalidFault('fault', UNREADABLE);
+  }
   check(
     typeof fault.path === 'string' || fault.path instanceof RegExp,
     'path',
@@ -221,10 +230,9 @@ export function validate(fault: MockFault): MockFault {
       headers[name] = value;
     }
   }
-  const copy: MockFault = { ...fault };
-  if (body !== undefined) copy.body = body;
-  if (headers !== undefined) copy.headers = headers;
-  return copy;
+  if (body !== undefined) fault.body = body;
+  if (headers !== undefined) fault.headers = headers;
+  return fault;
 }
 
 /** Whether the fault only slows requests down (no status, body, reset or headers). */
@@ -267,6 +275,23 @@ export interface FaultSummary {
   remaining: number | null;
 }
 
+/** The compiled pattern of a fault's RegExp `path` (none for a string), or a refusal naming `path`. */
+function patternOf(spec: MockFault): PathPattern | undefined {
+  if (typeof spec.path === 'string') return undefined;
+  try {
+    return new PathPattern(spec.path);
+  } catch (error) {
+    throw new InvalidFault('path', (error as Error).message);
+  }
+}
+
+/** Checks a fault as {@link Faults.add} will (its pattern compiled too) and returns the copy to add. */
+export function prepare(given: MockFault): MockFault {
+  const spec = validate(given);
+  patternOf(spec);
+  return spec;
+}
+
 /** The faults of one mock, first match wins. Each gets an id (from 1). */
 export class Faults {
   #active: ActiveFault[] = [];
@@ -275,14 +300,7 @@ export class Faults {
   /** Adds a fault (validated, and copied: later changes to `given` change nothing) and returns its handle. */
   add(given: MockFault): MockFaultHandle {
     const spec = validate(given);
-    let pattern: PathPattern | undefined;
-    if (typeof spec.path !== 'string') {
-      try {
-        pattern = new PathPattern(spec.path);
-      } catch (error) {
-        throw new InvalidFault('path', (error as Error).message);
-      }
-    }
+    const pattern = patternOf(spec);
     this.#lastId += 1;
     const fault: ActiveFault = {
       id: this.#lastId,

@@ -71,7 +71,7 @@ function pathOf(where: Where): string {
 export type JsonRefusal = (path: string, problem: string, cause?: unknown) => never;
 
 /** What a getter or Proxy trap that threw is refused as. */
-const UNREADABLE = 'could not be read (a getter or Proxy threw)';
+export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
 
 /**
  * A function copying JSON values a caller gave (the `warehouses` option, the fields of a saved
@@ -190,6 +190,25 @@ export function jsonCopier(
     return result;
   };
   return (value, path) => copy(value, path, undefined, 0);
+}
+
+/** `String(value)`, or its {@link describeValue} when that throws (an object without a prototype). */
+export function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return describeValue(value);
+  }
+}
+
+/**
+ * The message of an error and of its cause (`fetch` reports "fetch failed" with the reason as
+ * cause); anything thrown that is not an `Error` as text, never throwing itself.
+ */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return safeString(error);
+  const cause = error.cause instanceof Error ? `: ${safeString(error.cause.message)}` : '';
+  return `${safeString(error.message)}${cause}`;
 }
 
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */

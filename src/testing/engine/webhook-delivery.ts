@@ -14,6 +14,7 @@
  */
 import { signWebhook } from '../../webhooks/index.js';
 import type { Timers } from './timers.js';
+import { messageOf } from './validation.js';
 
 /** Retry policy of webhook deliveries. */
 export interface MockWebhookRetry {
@@ -178,7 +179,7 @@ export class WebhookDispatcher<M extends object> {
     const run = previous
       .then(() => this.#run(delivery, secret, cancelled))
       .catch((error: unknown) => {
-        delivery.error = error instanceof Error ? messageOf(error) : String(error);
+        delivery.error = messageOf(error);
       })
       .finally(() => {
         delivery.finished = true;
@@ -261,7 +262,7 @@ export class WebhookDispatcher<M extends object> {
       } catch (error) {
         if (cancelled.aborted) break;
         delivery.statusCodes.push(null);
-        delivery.error = error instanceof Error ? messageOf(error) : String(error);
+        delivery.error = messageOf(error);
       } finally {
         clearTimeout(timer);
       }
@@ -318,10 +319,4 @@ function release(response: Response): void {
 /** A copy of a delivery record (its list of status codes copied too). */
 function copy<D extends WebhookDelivery>(delivery: D): D {
   return { ...delivery, statusCodes: [...delivery.statusCodes] };
-}
-
-/** The message of an error and of its cause (fetch reports "fetch failed" with the reason as cause). */
-function messageOf(error: Error): string {
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }
