@@ -93,6 +93,11 @@ export class FulfillmentClient implements RequestSurface {
   readonly baseUrl: string;
   /** How responses are checked. */
   readonly validateResponses: ValidationMode;
+  /**
+   * The origin (scheme, host and port) of {@link baseUrl}, worked out once when the options are
+   * resolved: request paths and `next_page_url`s are held to it. @internal
+   */
+  readonly _origin: string;
   readonly #transport: Transport;
   readonly #events: ClientEmitter;
   /** @internal */
@@ -103,6 +108,7 @@ export class FulfillmentClient implements RequestSurface {
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options, readEnv);
     this.baseUrl = resolved.baseUrl;
+    this._origin = resolved.origin;
     this.validateResponses = resolved.validateResponses;
     // Secrets: the token and every default header value never appear in an error or a log line.
     const redactor = new Redactor(
@@ -276,7 +282,7 @@ export class FulfillmentClient implements RequestSurface {
   ): Promise<RequestSpec> {
     if (compilerReady() && validationReady(init.querySchema, init.bodySchema, response)) {
       try {
-        return Promise.resolve(buildRequest(method, path, init, this.baseUrl));
+        return Promise.resolve(buildRequest(method, path, init, this._origin));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -285,7 +291,7 @@ export class FulfillmentClient implements RequestSurface {
       loadValidation(),
       loadCompiler(),
       loadSchemas(init.querySchema, init.bodySchema, response),
-    ]).then(() => buildRequest(method, path, init, this.baseUrl));
+    ]).then(() => buildRequest(method, path, init, this._origin));
   }
 
   /** Safe view for `JSON.stringify`: the token is never included. */

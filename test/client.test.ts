@@ -3,7 +3,14 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import pkg from '../package.json' with { type: 'json' };
-import { FulfillmentClient, FulfillmentError, RequestValidationError, VERSION } from '../src/index.js';
+import {
+  FulfillmentClient,
+  FulfillmentError,
+  PaginationError,
+  RedirectError,
+  RequestValidationError,
+  VERSION,
+} from '../src/index.js';
 import { BASE, recordingLogger, TOKEN, testClient, useMsw } from './helpers/msw.js';
 
 const server = useMsw();
@@ -312,5 +319,111 @@ describe('the request surface', () => {
       client.skus.retrieveByMerchantSkuId(''),
     ];
     for (const promise of pending) await expect(promise).rejects.toBeInstanceOf(RequestValidationError);
+  });
+});
+
+describe('two clients on different origins, used alternately', () => {
+  const A = { baseUrl: 'https://a.fulfillment.test/svc', origin: 'https://a.fulfillment.test' };
+  const B = { baseUrl: 'https://b.fulfillment.test:8443/api', origin: 'https://b.fulfillment.test:8443' };
+  const WAREHOUSES = '/merchant_api/v1/warehouses';
+
+  /**
+   * A client whose fetch answers like its own server: the warehouses list redirects to `/moved`
+   * on the same origin, whose page has a cursor to `next` (a full URL); `elsewhere` below the
+   * service root redirects to `redirectTo`; every other path is an empty page.
+   */
+  function clientOn(site: typeof A, next: string, redirectTo: string) {
+    const sent: string[] = [];
+    const root = site.baseUrl.slice(site.origin.length);
+    const client = new FulfillmentClient({
+      apiToken: 'tok_two_origins_secret',
+      baseUrl: site.baseUrl,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        const url = new URL(new Request(input, init).url);
+        sent.push(url.href);
+        if (url.pathname === `${root}${WAREHOUSES}`) {
+          return new Response(null, { status: 302, headers: { location: '/moved' } });
+        }
+        if (url.pathname === `${root}/elsewhere`) {
+          return new Response(null, { status: 302, headers: { location: redirectTo } });
+        }
+        if (url.pathname === '/moved') {
+          return Response.json({ data: [{ id: 1 }], pagination: { next_page_url: next } });
+        }
+        return Response.json({ data: [], pagination: { next_page_url: null } });
+      },
+    });
+    return { client, sent };
+  }
+
+  it('each is held to its own origin, and neither parses its base URL again', async () => {
+    const a = clientOn(A, `${B.origin}/steal`, `${A.origin}/after-redirect`);
+    const b = clientOn(B, `${B.origin}/next`, `${A.origin}/steal`);
+    const NativeURL = globalThis.URL;
+    const parsed: unknown[] = [];
+    vi.stubGlobal(
+      'URL',
+      new Proxy(NativeURL, {
+        construct(target, args, newTarget) {
+          parsed.push(args[0]);
+          return Reflect.construct(target, args, newTarget);
+        },
+      }),
+    );
+    try {
+      for (let round = 0; round < 2; round++) {
+        // Request paths: an absolute URL on the other client's origin, and a path without '/'.
+        for (const [{ client }, own, other] of [
+          [a, A, B],
+          [b, B, A],
+        ] as const) {
+          const foreign = await client
+            .get(`${other.origin}/merchant_api/v1/skus`, { response: () => 'sent' })
+            .catch((e: unknown) => e);
+          expect(foreign).toBeInstanceOf(RequestValidationError);
+          expect((foreign as RequestValidationError).issues).toEqual([
+            {
+              path: 'path',
+              message: `leads to ${other.origin}, not the configured origin ${own.origin}: the API token must not leave it`,
+            },
+          ]);
+          const relative = await client.get('skus', { response: () => 'sent' }).catch((e: unknown) => e);
+          expect((relative as RequestValidationError).issues).toEqual([
+            {
+              path: 'path',
+              message: `must start with '/' (a path below the service root) or be an absolute URL on ${own.origin}`,
+            },
+          ]);
+          await expect(client.get(`${own.origin}/ok`, { response: () => 'sent' })).resolves.toBe('sent');
+        }
+        // Redirects: A's stays on A and is followed; B's leads to A and is refused.
+        await expect(a.client.get('/elsewhere', { response: () => 'followed' })).resolves.toBe('followed');
+        const redirect = await b.client
+          .get('/elsewhere', { response: () => 'followed' })
+          .catch((e: unknown) => e);
+        expect(redirect).toBeInstanceOf(RedirectError);
+        expect((redirect as Error).message).toContain(
+          `it leads to ${A.origin}, not the configured origin ${B.origin}; the token must not leave it`,
+        );
+        // Cursors: A's leads to B and is refused; B's stays on B and is followed.
+        const pageA = await a.client.warehouses.list();
+        const pageB = await b.client.warehouses.list();
+        const refused = await pageA.getNextPage().catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(PaginationError);
+        expect((refused as Error).message).toBe(
+          `Refusing to follow next_page_url to ${B.origin}: it is not the configured origin ${A.origin}, and the API token must not leave it.`,
+        );
+        expect((await pageB.getNextPage()).data).toEqual([]);
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(globalThis.URL).toBe(NativeURL);
+    // The base URLs were parsed once each, when the clients were built: never per request.
+    expect(parsed.filter((input) => input === A.baseUrl || input === B.baseUrl)).toEqual([]);
+    expect(a.sent).not.toContain(expect.stringContaining(B.origin));
+    expect(b.sent.filter((url) => url.startsWith(A.origin))).toEqual([]);
   });
 });

@@ -241,7 +241,11 @@ export interface ValidationIssue {
   message: string;
 }
 
-function listIssues(issues: readonly ValidationIssue[]): string {
+/**
+ * The issues as one line, as the validation errors' messages name them: `path: message`, or the
+ * message alone for the value itself, joined by `; `. The webhook payload check uses it too. @internal
+ */
+export function listIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
 }
 

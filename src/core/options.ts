@@ -4,7 +4,7 @@
  * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
 import { describe } from './describe.js';
-import { FulfillmentError, type ValidationIssue } from './errors.js';
+import { FulfillmentError, RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import {
   detectLoggerStyle,
@@ -95,6 +95,11 @@ export interface ResolvedClientOptions {
   apiToken: string;
   /** Service root, normalised, without a trailing slash. */
   baseUrl: string;
+  /**
+   * The origin (scheme, host and port) of `baseUrl`, worked out once per client: every request
+   * path, redirect and `next_page_url` is held to it.
+   */
+  origin: string;
   timeout: number;
   maxRetries: number;
   /** Longest `Retry-After` (seconds) the SDK waits for; longer asks fail at once. */
@@ -298,6 +303,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     );
   }
   const baseUrl = normaliseBaseUrl(rawBase);
+  const origin = new URL(baseUrl).origin;
 
   const logger = options.logger ?? console;
   if (!isLogger(logger)) {
@@ -348,6 +354,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
   return {
     apiToken,
     baseUrl,
+    origin,
     timeout,
     maxRetries,
     maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, {
@@ -424,12 +431,33 @@ export function snapshotOptions<T>(options: T): T {
   return copy as T;
 }
 
+/** Whether per-request options are an object at all (not `null`, an array or a primitive). */
+function isOptionsObject(options: unknown): options is object {
+  return typeof options === 'object' && options !== null && !Array.isArray(options);
+}
+
+/** The issue of per-request options that are not an object. */
+function notAnObject(): ValidationIssue {
+  return { path: 'options', message: 'expected an object of request options' };
+}
+
+/**
+ * Refuses options that are neither `undefined` nor an object (a string, a number, `null`, an
+ * array) with the `RequestValidationError` every request method gives (`options: expected an
+ * object of request options`), `context` naming the call in its message (`Invalid request to
+ * <context>: …`; without it, `Invalid request: …`). For the callers that read their own options out
+ * of the object before the request options reach the request builder (the resource helpers,
+ * `Page.getNextPage`). The value is never shown.
+ */
+export function checkOptionsObject(options: unknown, context?: string): void {
+  if (options === undefined || isOptionsObject(options)) return;
+  throw new RequestValidationError([notAnObject()], context);
+}
+
 /** Issues with the per-request options every method takes (and the list options, when given). */
 export function requestOptionIssues(options: unknown): ValidationIssue[] {
   if (options === undefined) return [];
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    return [{ path: 'options', message: 'expected an object of request options' }];
-  }
+  if (!isOptionsObject(options)) return [notAnObject()];
   const o = options as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(o)) {

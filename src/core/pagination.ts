@@ -7,7 +7,7 @@
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import type { ListOptions } from './options.js';
+import { checkOptionsObject, type ListOptions } from './options.js';
 import type { QueryParams } from './request.js';
 import {
   contextOf,
@@ -46,7 +46,8 @@ export interface Pagination {
  * and its request surface, through which every next page is fetched.
  */
 export interface PageClient {
-  readonly baseUrl: string;
+  /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
+  readonly _origin: string;
   /** The client's response checks. @internal */
   readonly _responses: Pick<ResponseParsers, 'parse' | 'text' | 'clean'>;
   get<T>(
@@ -143,7 +144,10 @@ export class Page<T> {
     return this.#nextRequest() !== null;
   }
 
-  /** Fetches the next page; rejects with `PaginationError` when there is none or it would loop. */
+  /**
+   * Fetches the next page; rejects with `PaginationError` when there is none or it would loop, and
+   * with a `RequestValidationError` (nothing sent) when `options` is given but is not an object.
+   */
   getNextPage(options?: ListOptions): Promise<Page<T>> {
     const next = this.#nextRequest();
     if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
@@ -157,13 +161,10 @@ export class Page<T> {
         ),
       );
     }
-    if (
-      options !== undefined &&
-      (options === null || typeof options !== 'object' || Array.isArray(options))
-    ) {
-      return Promise.reject(
-        new RequestValidationError([{ path: 'options', message: 'expected an object of request options' }]),
-      );
+    try {
+      checkOptionsObject(options);
+    } catch (error) {
+      return Promise.reject(error);
     }
     const request = options ? { ...next, options: { ...next.options, ...options } } : next;
     return fetchPage(this.#client, request, this.#item, trail);
@@ -220,7 +221,7 @@ export class Page<T> {
   }
 
   #sameOrigin(next: string): string {
-    const base = new URL(this.#client.baseUrl);
+    const origin = this.#client._origin;
     let url: URL;
     try {
       // A relative cursor is relative to the page it came from.
@@ -235,9 +236,9 @@ export class Page<T> {
         `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
       );
     }
-    if (url.origin !== base.origin) {
+    if (url.origin !== origin) {
       throw new PaginationError(
-        `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${base.origin}, and the API token must not leave it.`,
+        `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${origin}, and the API token must not leave it.`,
       );
     }
     return url.href;

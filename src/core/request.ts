@@ -109,8 +109,8 @@ function misplacedOptions(query: object, context: string): void {
 }
 
 /**
- * Builds a request from its declaration: checks the path (below the service root of `baseUrl`, or
- * an absolute URL on its origin) and its ids, validates and encodes the query, validates the body,
+ * Builds a request from its declaration: checks the path (below the service root, or an absolute
+ * URL on `origin`, the origin of the client's base URL) and its ids, validates and encodes the query, validates the body,
  * checks the request options. Throws `RequestValidationError` naming the field; nothing is sent
  * then. The options are used as given: the client passes the copy it took when the method was
  * called (`snapshotOptions`), so a later change to the caller's object changes nothing.
@@ -119,10 +119,10 @@ export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
   init: RequestParts,
-  baseUrl: string,
+  origin: string,
 ): RequestSpec {
   const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
-  const badPath = pathIssue(path, baseUrl);
+  const badPath = pathIssue(path, origin);
   if (badPath) throw new RequestValidationError([badPath], method);
   const context = `${method} ${path}`;
   let params: QueryParams | undefined;

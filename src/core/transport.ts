@@ -31,6 +31,7 @@ export interface TransportConfig
     ResolvedClientOptions,
     | 'apiToken'
     | 'baseUrl'
+    | 'origin'
     | 'timeout'
     | 'maxRetries'
     | 'maxRetryAfter'
@@ -473,7 +474,7 @@ export class Transport {
     } catch {
       throw new RedirectError(init, undefined, 'its Location is not a URL');
     }
-    const origin = new URL(this.#config.baseUrl).origin;
+    const origin = this.#config.origin;
     // The target's origin as errors show it: a server may put a secret in a host name.
     const shown = redactor.text(target.origin);
     if (target.origin !== origin || target.username || target.password) {

@@ -7,26 +7,18 @@ import { isWellFormed } from './json.js';
 
 const ABSOLUTE = /^https?:\/\//i;
 
-/** The origin of the last base URL seen (one client, one base: worked out once). */
-let lastBase: { url: string; origin: string } | undefined;
-
-function originOf(baseUrl: string): string {
-  if (lastBase?.url !== baseUrl) lastBase = { url: baseUrl, origin: new URL(baseUrl).origin };
-  return lastBase.origin;
-}
-
 /**
- * What is wrong with a request path, given the client's base URL: it must be a path below the
- * service root (`/merchant_api/v1/skus`) or an absolute URL on the base URL's origin (scheme, host
- * and port), without credentials, so that no request, and so no API token, ever goes elsewhere.
- * `undefined` when it is fine. The message names the origins only, never the rest of the URL.
+ * What is wrong with a request path, given the origin (scheme, host and port) of the client's base
+ * URL, as the client worked it out once (`ResolvedClientOptions.origin`): it must be a path below
+ * the service root (`/merchant_api/v1/skus`) or an absolute URL on that origin, without
+ * credentials, so that no request, and so no API token, ever goes elsewhere. `undefined` when it
+ * is fine. The message names the origins only, never the rest of the URL.
  */
-export function pathIssue(path: unknown, baseUrl: string): ValidationIssue | undefined {
+export function pathIssue(path: unknown, origin: string): ValidationIssue | undefined {
   if (typeof path !== 'string') {
     return { path: 'path', message: `expected a string starting with '/', got ${describe(path)}` };
   }
   if (ABSOLUTE.test(path)) {
-    const origin = originOf(baseUrl);
     let url: URL;
     try {
       url = new URL(path);
@@ -45,7 +37,7 @@ export function pathIssue(path: unknown, baseUrl: string): ValidationIssue | und
   if (!path.startsWith('/')) {
     return {
       path: 'path',
-      message: `must start with '/' (a path below the service root) or be an absolute URL on ${originOf(baseUrl)}`,
+      message: `must start with '/' (a path below the service root) or be an absolute URL on ${origin}`,
     };
   }
   // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is

@@ -8,12 +8,11 @@ import type * as z from 'zod/mini';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
 import { fast, loadCompiler } from '../core/lazy-compile.js';
-import type { RequestOptions } from '../core/options.js';
+import { checkOptionsObject, type RequestOptions } from '../core/options.js';
 import { parseBody, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
-import { checkOptionsObject } from './resource.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */

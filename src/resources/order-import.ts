@@ -4,6 +4,7 @@
  * a time, with one result per input in input order. A failed order never stops the run.
  */
 import { APIError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { checkOptionsObject } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
 import {
@@ -13,7 +14,6 @@ import {
   submitOrder,
   validateSubmitOptions,
 } from './order-submit.js';
-import { checkOptionsObject } from './resource.js';
 
 /** How one order of an import ended. */
 export type ImportOutcome = SubmitOutcome | 'invalid' | 'rejected' | 'failed';

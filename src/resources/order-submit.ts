@@ -13,10 +13,9 @@ import {
   RequestValidationError,
   UnprocessableEntityError,
 } from '../core/errors.js';
-import type { RequestOptions } from '../core/options.js';
+import { checkOptionsObject, type RequestOptions } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
-import { checkOptionsObject } from './resource.js';
 
 /** How `orders.submit` got its order. */
 export type SubmitOutcome = 'created' | 'recovered' | 'existing';

@@ -4,7 +4,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { LookupLimitError, RequestValidationError } from '../core/errors.js';
 import { lazySchema } from '../core/lazy.js';
-import type { ListOptions, RequestOptions } from '../core/options.js';
+import { checkOptionsObject, type ListOptions, type RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path, type QueryParams } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
@@ -18,7 +18,7 @@ import type {
 import type { Order } from '../schemas/types/orders.js';
 import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
-import { APIResource, checkOptionsObject, idLabel } from './resource.js';
+import { APIResource, idLabel } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/orders.js');

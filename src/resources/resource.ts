@@ -1,9 +1,8 @@
 /**
  * The base of every resource namespace: it holds the request surface its methods call. Also the
- * small checks the resource helpers share (options that are not an object, ids in labels).
+ * ids the resource helpers show in labels. (Options that are not an object are refused by
+ * `checkOptionsObject` in `core/options.ts`.)
  */
-import { RequestValidationError } from '../core/errors.js';
-import { requestOptionIssues } from '../core/options.js';
 import type { RequestSurface } from '../core/surface.js';
 
 /** Base of every resource namespace. */
@@ -14,18 +13,6 @@ export abstract class APIResource {
   constructor(client: RequestSurface) {
     this._client = client;
   }
-}
-
-/**
- * Refuses options that are neither `undefined` nor a plain object (a string, a number, `null`, an
- * array) with the `RequestValidationError` every request method gives (`options: expected an
- * object of request options`), for the helpers that take their own options out of the object
- * before the request options reach the request builder. The value is never shown.
- */
-export function checkOptionsObject(options: unknown, context: string): void {
-  if (options === undefined) return;
-  if (typeof options === 'object' && options !== null && !Array.isArray(options)) return;
-  throw new RequestValidationError(requestOptionIssues(options), context);
 }
 
 /**

@@ -151,7 +151,8 @@ describe('per-request options', () => {
     const page = await testClient().warehouses.list({ limit: 1 });
     for (const options of ['str', 5, null, []]) {
       const error = await rejection(page.getNextPage(options as never));
-      expect(error.issues[0]?.path).toBe('options');
+      expect(error.issues).toEqual([{ path: 'options', message: 'expected an object of request options' }]);
+      expect(error.message).toBe('Invalid request: options: expected an object of request options');
     }
     expect(calls).toBe(1); // the first page only
   });

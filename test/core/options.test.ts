@@ -3,11 +3,12 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   type ClientOptions,
+  checkOptionsObject,
   normaliseBaseUrl,
   requestOptionIssues,
   resolveClientOptions,
 } from '../../src/core/options.js';
-import { FulfillmentClient, FulfillmentError } from '../../src/index.js';
+import { FulfillmentClient, FulfillmentError, RequestValidationError } from '../../src/index.js';
 import { BASE, testClient } from '../helpers/msw.js';
 
 /** An environment that records which variables were read. */
@@ -39,6 +40,7 @@ describe('resolveClientOptions', () => {
     expect({ ...resolved, logger: undefined }).toEqual({
       apiToken: 't',
       baseUrl: BASE,
+      origin: BASE,
       timeout: 60_000,
       maxRetries: 2,
       maxRetryAfter: 60,
@@ -68,6 +70,20 @@ describe('resolveClientOptions', () => {
     const resolved = resolveClientOptions({}, second.env);
     expect(second.read.sort()).toEqual(['FULFILLMENT_API_TOKEN', 'FULFILLMENT_BASE_URL', 'FULFILLMENT_LOG']);
     expect([resolved.apiToken, resolved.baseUrl, resolved.logLevel]).toEqual(['e', BASE, 'debug']);
+  });
+
+  it("works out the base URL's origin once, with the base URL: scheme, host and port, no path", () => {
+    const resolved = resolve({
+      apiToken: 't',
+      baseUrl: 'HTTPS://API.Example.test:443/proxy/merchant_api/v2',
+    });
+    expect([resolved.baseUrl, resolved.origin]).toEqual([
+      'https://api.example.test/proxy',
+      'https://api.example.test',
+    ]);
+    expect(resolve({ apiToken: 't', baseUrl: 'http://127.0.0.1:8080/' }).origin).toBe(
+      'http://127.0.0.1:8080',
+    );
   });
 
   it('ignores an unknown FULFILLMENT_LOG value (the default level applies)', () => {
@@ -211,6 +227,40 @@ describe('requestOptionIssues', () => {
     expect(requestOptionIssues(null)).toEqual([
       { path: 'options', message: 'expected an object of request options' },
     ]);
+  });
+});
+
+describe('checkOptionsObject', () => {
+  it('accepts undefined and any object, whatever its keys (their checks come later)', () => {
+    for (const options of [undefined, {}, { timeout: -1 }, { extra: 1 }, Object.create(null)]) {
+      expect(() => checkOptionsObject(options, 'orders.submit')).not.toThrow();
+    }
+  });
+
+  it.each([
+    ['a string', 'sk_live_not_an_option_0123'],
+    ['a number', 42],
+    ['null', null],
+    ['an array', []],
+    ['a function', () => ({})],
+  ])('refuses %s with the issue every request method gives, never showing the value', (_what, options) => {
+    let error: unknown;
+    try {
+      checkOptionsObject(options, 'orders.submit');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual(requestOptionIssues(options));
+    expect((error as Error).message).toBe(
+      'Invalid request to orders.submit: options: expected an object of request options',
+    );
+  });
+
+  it('names the call only when given one', () => {
+    expect(() => checkOptionsObject('fast')).toThrow(
+      /^Invalid request: options: expected an object of request options$/,
+    );
   });
 });
 

@@ -1,6 +1,12 @@
 /** Reading a response: bodies, endpoints without a documented body, enum values not known yet. */
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { LevelledLogger } from '../../src/core/log.js';
+import { PagePromise } from '../../src/core/pagination.js';
+import { Redactor } from '../../src/core/redact.js';
+import { contextOf, type RawResponse, ResponseParsers } from '../../src/core/response.js';
+import { KNOWN_VALUES } from '../../src/core/validation.js';
 import { FulfillmentError, NotFoundError, ResponseValidationError } from '../../src/index.js';
 import { READ_BACK_PAGES } from '../../src/resources/skus.js';
 import { orderFixture } from '../fixtures/orders.js';
@@ -148,5 +154,108 @@ describe('enum values the SDK does not know yet', () => {
     const { lines, logger } = recordingLogger();
     await testClient({ logger, logLevel: 'debug', validateResponses: 'off' }).orders.list();
     expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+});
+
+describe('the URL of a response is redacted only when an error or a report shows it', () => {
+  const SECRET = 'tok_context_secret_42';
+  const URL_WITH_SECRET = `${BASE}/merchant_api/v1/warehouses?session=${SECRET}`;
+  const SHOWN = `${BASE}/merchant_api/v1/warehouses?session=***`;
+  const Warehouse = z.object({ id: z.number() });
+
+  /** A 2xx response as the transport hands it over, with a redactor whose work is counted. */
+  function received(text: string) {
+    const redactor = new Redactor([SECRET]);
+    const redactions = vi.spyOn(redactor, 'text');
+    const raw: RawResponse = {
+      response: new Response(text, { status: 200 }),
+      text,
+      method: 'GET',
+      url: URL_WITH_SECRET,
+      redactor,
+    };
+    return { raw, redactions };
+  }
+
+  it('contextOf works the URL out on first read, once', () => {
+    const { raw, redactions } = received('{}');
+    const context = contextOf(raw);
+    expect([context.status, context.method]).toEqual([200, 'GET']);
+    expect(redactions).not.toHaveBeenCalled();
+    expect(context.url).toBe(SHOWN);
+    expect(context.url).toBe(SHOWN);
+    expect(redactions).toHaveBeenCalledTimes(1);
+    expect({ ...context }).toEqual({ status: 200, method: 'GET', url: SHOWN });
+  });
+
+  it('a successful parse redacts nothing; a failed one shows the URL without the secret', () => {
+    const parsers = new ResponseParsers('lenient', undefined, new Redactor([SECRET]));
+    const ok = received('{"id":1}');
+    expect(parsers.required(Warehouse)(ok.raw)).toEqual({ id: 1 });
+    expect(ok.redactions).not.toHaveBeenCalled();
+
+    const bad = received('{"id":"one"}');
+    let error: unknown;
+    try {
+      parsers.required(Warehouse)(bad.raw);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).url).toBe(SHOWN);
+    expect((error as Error).message).toBe(
+      'Unexpected response from GET /merchant_api/v1/warehouses?session=***: id: Invalid input: expected number, received string',
+    );
+    expect(bad.redactions).toHaveBeenCalledWith(URL_WITH_SECRET);
+  });
+
+  it('a page parsed without trouble redacts nothing; a page that fails shows the URL without the secret', async () => {
+    const pageClient = {
+      _origin: BASE,
+      _responses: new ResponseParsers('lenient', undefined, new Redactor([SECRET])),
+      get: () => {
+        throw new Error('no next page is asked for here');
+      },
+    };
+    const request = { path: '/merchant_api/v1/warehouses', params: undefined, options: undefined };
+    const ok = received('{"data":[{"id":1}],"pagination":{"current_page":1,"page_count":1}}');
+    const page = await new PagePromise(pageClient, Promise.resolve(ok.raw), request, Warehouse);
+    expect(page.data).toEqual([{ id: 1 }]);
+    expect(ok.redactions).not.toHaveBeenCalled();
+
+    const bad = received('{"data":[{"id":"one"}]}');
+    const error = await new PagePromise(pageClient, Promise.resolve(bad.raw), request, Warehouse).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).url).toBe(SHOWN);
+    expect(bad.redactions).toHaveBeenCalledWith(URL_WITH_SECRET);
+  });
+
+  it('lenient: the warn line of an unknown enum value shows the URL without the secret', () => {
+    const { lines, logger } = recordingLogger();
+    const redactor = new Redactor([SECRET]);
+    const parsers = new ResponseParsers(
+      'lenient',
+      new LevelledLogger('warn', logger, { redactor }),
+      redactor,
+    );
+    const Status = z.string().register(z.globalRegistry, { [KNOWN_VALUES]: ['open'] });
+    const Item = z.object({ id: z.number(), status: Status });
+    const known = received('{"id":1,"status":"open"}');
+    parsers.required(Item)(known.raw);
+    expect(known.redactions).not.toHaveBeenCalled();
+
+    const unknown = received('{"id":1,"status":"paused"}');
+    expect(parsers.required(Item)(unknown.raw)).toEqual({ id: 1, status: 'paused' });
+    expect(unknown.redactions).toHaveBeenCalledWith(URL_WITH_SECRET);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toContain('"paused" at status in GET /merchant_api/v1/warehouses (');
+    expect(lines[0]?.details[0]).toMatchObject({
+      method: 'GET',
+      url: SHOWN,
+      path: 'status',
+      value: 'paused',
+    });
   });
 });
