@@ -161,7 +161,7 @@ export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<Bo
   // middleware ran): no event will ever come, so there is nothing to wait for.
   if (req.destroyed === true || req.readableAborted === true) return { kind: 'aborted' };
   // A stream-like without `readableEnded` cannot say whether it already ended: its silence is bounded.
-  return readStream(req, limit, typeof req.readableEnded === 'boolean' ? undefined : stallMs);
+  return readStream(req, limit, typeof req.readableEnded === 'boolean' ? undefined : STALL_MS);
 }
 
 /**
@@ -171,12 +171,6 @@ export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<Bo
  * own timeouts destroy it (and `close` fires).
  */
 const STALL_MS = 30_000;
-let stallMs = STALL_MS;
-
-/** Sets the silence bound of {@link STALL_MS} (`undefined`: back to the default). @internal */
-export function setStallMs(ms: number | undefined): void {
-  stallMs = ms ?? STALL_MS;
-}
 
 const ignore = (): void => {};
 

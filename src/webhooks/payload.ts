@@ -20,7 +20,7 @@
  * found), so that a correctly signed body of many bad items costs a bounded error and message.
  * Below the cap, the issues are zod's exactly.
  */
-import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
+import { listIssues, ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 
 /** The keys of `RestockingShipmentItemBatchSchema`, in its order. @internal */
@@ -240,10 +240,7 @@ const SHOWN_ISSUES = 10;
  * found (`… and 5 more`; `… and at least 91 more` when `more` were found past {@link MAX_ISSUES}).
  */
 function describeIssues(issues: readonly ValidationIssue[], more = false): string {
-  const shown = issues
-    .slice(0, SHOWN_ISSUES)
-    .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
-    .join('; ');
+  const shown = listIssues(issues.slice(0, SHOWN_ISSUES));
   const extra = issues.length - Math.min(issues.length, SHOWN_ISSUES) + (more ? 1 : 0);
   if (extra === 0) return shown;
   return `${shown}; … and ${more ? 'at least ' : ''}${extra} more`;
