@@ -14,11 +14,12 @@ import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, isObject, messageOf, safeString } from './engine/validation.js';
+import { describeValue, guarded, isObject, messageOf, readFields, safeString } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
-  checkEventFilter,
+  checkRecordId,
+  checkRedeliverFilter,
   checkStateQuery,
   type MockCollectionName,
   type MockControlMethods,
@@ -29,6 +30,7 @@ import {
   type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStateQuery,
+  refuseArgument,
 } from './faces/control.js';
 import { TOKEN } from './options.js';
 
@@ -260,13 +262,20 @@ function checkTimeout(method: string, argument: string, timeoutMs: unknown): num
   return timeoutMs;
 }
 
+/**
+ * The fields of the object argument `name`, each read once (a getter or Proxy trap that throws is an
+ * `invalid_argument` naming it), or `undefined` when not given; anything but an object is refused.
+ */
+function optionalFields(method: string, name: string, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  const fields = readFields(value, name, refuseFor(method));
+  if (fields === undefined) throw argumentError(method, name, `must be an object, got ${shown(value)}`);
+  return fields;
+}
+
 /** The time-out of one call: `options.timeoutMs`, else `fallback`. */
 function callTimeout(method: string, options: unknown, fallback: number): number {
-  if (options === undefined) return fallback;
-  if (!isObject(options)) {
-    throw argumentError(method, 'options', `must be an object, got ${shown(options)}`);
-  }
-  const { timeoutMs } = options as MockCallOptions;
+  const timeoutMs = optionalFields(method, 'options', options)?.timeoutMs;
   if (timeoutMs === undefined) return fallback;
   return checkTimeout(method, 'options.timeoutMs', timeoutMs);
 }
@@ -358,26 +367,6 @@ interface CallOptions {
   expect?: Expected;
 }
 
-function positiveId(method: string, name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw argumentError(method, name, `must be a positive integer, got ${shown(value)}`);
-  }
-  return value;
-}
-
-function optionalObject(method: string, name: string, value: unknown): void {
-  if (value !== undefined && !isObject(value)) {
-    throw argumentError(method, name, `must be an object, got ${shown(value)}`);
-  }
-}
-
-function isTimeout(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'TimeoutError' || (error.cause instanceof Error && error.cause.name === 'TimeoutError'))
-  );
-}
-
 /** The rejection of a call's time-out (told apart from what the `fetch` rejects with). */
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
@@ -437,28 +426,29 @@ class Connection implements MockConnection {
   ): Promise<MockRestockingShipmentV1> {
     const method = 'advanceRestockingShipment';
     return this.#later(() => {
-      positiveId(method, 'id', id);
+      checkRecordId(id, 'id', refuseFor(method));
       if (typeof status !== 'string' || (status as string) === '') {
         throw argumentError(method, 'status', `must be a restocking shipment status, got ${shown(status)}`);
       }
-      optionalObject(method, 'quantities', quantities);
-      const body = serialize(method, 'quantities', { ...quantities, status });
+      const fields = optionalFields(method, 'quantities', quantities);
+      const body = serialize(method, 'quantities', { ...fields, status });
       return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { body, expect: AN_OBJECT });
     });
   }
 
   fulfillOrder(id: number): Promise<MockShipment> {
     return this.#later(() => {
-      positiveId('fulfillOrder', 'id', id);
+      checkRecordId(id, 'id', refuseFor('fulfillOrder'));
       return this.#call('POST', `/__mock/orders/${id}/fulfill`, { expect: AN_OBJECT });
     });
   }
 
   createReturn(orderId: number, options: MockReturnOptions = {}): Promise<MockReturn> {
     return this.#later(() => {
-      positiveId('createReturn', 'orderId', orderId);
-      optionalObject('createReturn', 'options', options);
-      const body = serialize('createReturn', 'options', options);
+      checkRecordId(orderId, 'orderId', refuseFor('createReturn'));
+      // Its fields are checked by the mock's route (the checker of the in-process createReturn).
+      const fields = optionalFields('createReturn', 'options', options) ?? {};
+      const body = serialize('createReturn', 'options', fields);
       return this.#call('POST', `/__mock/orders/${orderId}/returns`, { body, expect: AN_OBJECT });
     });
   }
@@ -466,20 +456,28 @@ class Connection implements MockConnection {
   injectFault(fault: MockFault): Promise<MockRemoteFaultHandle> {
     const method = 'injectFault';
     return this.#later(async () => {
-      if (typeof fault !== 'object' || fault === null || Array.isArray(fault)) {
+      const refuse = refuseFor(method);
+      // Each field read once (a getter or Proxy trap that throws is an `invalid_argument` naming it).
+      const fields = readFields(fault, 'fault', refuse);
+      if (fields === undefined)
         throw argumentError(method, 'fault', `must be an object, got ${shown(fault)}`);
-      }
-      const { path, ...rest } = fault;
+      const { path, ...rest } = fields;
       let body: Record<string, unknown>;
-      if (path instanceof RegExp) {
-        if (path.flags !== '') {
+      if (guarded('path', () => path instanceof RegExp, refuse)) {
+        const regexp = path as RegExp;
+        const { source, flags } = guarded(
+          'path',
+          () => ({ source: regexp.source, flags: regexp.flags }),
+          refuse,
+        );
+        if (flags !== '') {
           throw argumentError(
             method,
             'path',
-            `cannot be a RegExp with flags (got /${path.source}/${path.flags}) on a running mock: only the source is sent (pathPattern)`,
+            `cannot be a RegExp with flags (got /${source}/${flags}) on a running mock: only the source is sent (pathPattern)`,
           );
         }
-        body = { ...rest, pathPattern: path.source };
+        body = { ...rest, pathPattern: source };
       } else if (typeof path === 'string') {
         body = { ...rest, path };
       } else {
@@ -560,12 +558,10 @@ class Connection implements MockConnection {
   redeliverWebhooks(filter: MockRedeliverFilter = {}): Promise<MockWebhookDelivery[]> {
     const method = 'redeliverWebhooks';
     return this.#later(async () => {
-      optionalObject(method, 'filter', filter);
-      checkEventFilter(filter as Record<string, unknown>, (field, problem) => {
-        throw argumentError(method, `filter.${field}`, problem);
-      });
+      // The checker of the in-process mock and of the route: only eventId and url, each read once.
+      const checked = checkRedeliverFilter(filter, refuseArgument('filter', 'filter.', refuseFor(method)));
       const answer = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/redeliver', {
-        body: serialize(method, 'filter', { ...filter }),
+        body: serialize(method, 'filter', checked),
         expect: listIn('data'),
       });
       return answer.data;
@@ -686,7 +682,8 @@ class Connection implements MockConnection {
     try {
       [response, text] = await Promise.race([exchange, timedOut]);
     } catch (error) {
-      if (error === TIMED_OUT || isTimeout(error) || signal.aborted) {
+      // Only the call's own time-out: a `fetch` rejecting with its own TimeoutError did not answer.
+      if (error === TIMED_OUT || signal.aborted) {
         // A body still streaming after the time-out is let go (a custom fetch may not heed the signal).
         try {
           received?.body?.cancel().catch(() => {});
@@ -764,10 +761,12 @@ class Connection implements MockConnection {
  */
 export function connectMock(url: string | URL, options: ConnectMockOptions): MockConnection {
   const baseUrl = rootUrl(url);
-  if (typeof options !== 'object' || options === null) {
+  // Each option read once (a getter or Proxy trap that throws is an `invalid_argument` naming it).
+  const fields = readFields(options, 'options', refuseFor('connectMock'), '');
+  if (fields === undefined) {
     throw argumentError('connectMock', 'options', `must be an object with a token, got ${shown(options)}`);
   }
-  const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS } = options;
+  const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS } = fields;
   if (typeof token !== 'string' || !TOKEN.test(token)) {
     // Never quoted: a token that cannot be sent as a header would otherwise travel in fetch's error.
     throw argumentError(
@@ -779,7 +778,8 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
   if (send !== undefined && typeof send !== 'function') {
     throw argumentError('connectMock', 'fetch', `must be a function, got ${shown(send)}`);
   }
-  checkTimeout('connectMock', 'timeoutMs', timeoutMs);
-  const fetchFn: MockConnectionFetch = send ?? ((input, init) => globalThis.fetch(input, init));
-  return new Connection(baseUrl, token, fetchFn, timeoutMs);
+  const checkedTimeout = checkTimeout('connectMock', 'timeoutMs', timeoutMs);
+  const fetchFn: MockConnectionFetch =
+    (send as MockConnectionFetch | undefined) ?? ((input, init) => globalThis.fetch(input, init));
+  return new Connection(baseUrl, token, fetchFn, checkedTimeout);
 }

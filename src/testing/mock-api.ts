@@ -24,13 +24,15 @@ import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
-import { describeValue, isObject } from './engine/validation.js';
+import { describeValue, readFields } from './engine/validation.js';
 import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
 import {
   answerControl,
   type ControlTarget,
   checkDeliveriesQuery,
-  checkEventFilter,
+  checkRecordId,
+  checkRedeliverFilter,
+  checkReturnOptions,
   checkStateQuery,
   deliveriesPage,
   isControlPath,
@@ -43,6 +45,7 @@ import {
   type MockStatePage,
   type MockStateQuery,
   type Refuse,
+  refuseArgument,
   stateQueryAnswer,
 } from './faces/control.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
@@ -141,7 +144,9 @@ export interface MockApi extends MockControlMethods {
    * as the warehouse would, and sends the webhook when the status changes. Moving to `restocked`
    * adds what arrived to the stock; `quantities` (only for `restocked`) say what arrived, per item
    * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
-   * shipment. Returns the shipment's version 1 view. Throws for an unknown id or status.
+   * shipment. Returns the shipment's version 1 view. Throws for an unknown id or status, and a
+   * `TypeError` naming the argument for an id that is not an integer >= 1, `quantities` that are
+   * not an object or whose fields cannot be read (a getter or Proxy trap that throws).
    */
   advanceRestockingShipment(
     id: number,
@@ -153,9 +158,17 @@ export interface MockApi extends MockControlMethods {
    * warehouse, so `reserved` goes down and `stocked` (units available for sale) does not change.
    */
   fulfillOrder(id: number): MockShipment;
-  /** Records a return of a fulfilled order and returns it. */
+  /**
+   * Records a return of a fulfilled order and returns it. `options` are checked as `POST
+   * /__mock/orders/{id}/returns` checks its body (one checker), each field read once: a `TypeError`
+   * naming the field for a bad one (`createReturn: options.items[0].quantity must be an integer >=
+   * 1, got 0`), an unknown field, options that are not an object or cannot be read.
+   */
   createReturn(orderId: number, options?: MockReturnOptions): MockReturn;
-  /** Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. */
+  /**
+   * Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. A bad fault,
+   * or one whose fields cannot be read, is a `TypeError` naming the field (`Invalid fault: …`).
+   */
   injectFault(fault: MockFault): MockFaultHandle;
   /** The faults in force, oldest first (as `GET /__mock/faults` lists them). */
   faults(): FaultSummary[];
@@ -166,8 +179,9 @@ export interface MockApi extends MockControlMethods {
    * `close()`) — every one, or those matching `filter` (`eventId`, `url`). The same record is
    * re-queued: same event id and body, a fresh budget of attempts, `redeliveries` counted up.
    * Returns copies of the deliveries re-queued (at once: await {@link flushWebhooks} to see them
-   * delivered). Throws a `TypeError` naming the field for a bad filter (not an object, an `eventId`
-   * or `url` that is not a non-empty string, an unknown field).
+   * delivered). The filter is checked as a connection and `POST /__mock/webhooks/redeliver` check it
+   * (one checker): a `TypeError` naming the field for a bad one (not an object, an `eventId` or
+   * `url` that is not a non-empty string, an unknown field, a field that cannot be read).
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];
   /**
@@ -180,41 +194,30 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
+/**
+ * A `refuse` for the in-process methods: a `TypeError` naming the method and the field (with what
+ * a getter or Proxy trap threw as `cause`).
+ */
 function refuseIn(method: string): Refuse {
-  return (field, problem) => {
-    throw new TypeError(`${method}: ${field} ${problem}`);
+  return (field, problem, cause) => {
+    throw new TypeError(`${method}: ${field} ${problem}`, cause === undefined ? undefined : { cause });
   };
 }
 
 /**
- * A record id given to a control method: an integer >= 1, or a `TypeError` naming the argument (a
- * string `'5'` would otherwise read as "No order with id 5" while order 5 exists).
+ * The quantities of `advanceRestockingShipment`, read once into a plain copy (each figure, and each
+ * field of a figure given per SKU), for the domain to check: a non-object, or a getter or Proxy
+ * trap that throws, is a `TypeError` naming the field.
  */
-function checkId(value: unknown, method: string, name: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 1) {
-    refuseIn(method)(name, `must be an integer >= 1, got ${describeValue(value)}`);
+function readQuantities(value: unknown): MockRestockQuantities | undefined {
+  if (value === undefined) return undefined;
+  const refuse: Refuse = refuseIn('advanceRestockingShipment');
+  const fields = readFields(value, 'quantities', refuse);
+  if (fields === undefined) refuse('quantities', `must be an object, got ${describeValue(value)}`);
+  for (const [name, figure] of Object.entries(fields)) {
+    fields[name] = readFields(figure, `quantities.${name}`, refuse) ?? figure;
   }
-  return value as number;
-}
-
-/** The fields of a redeliver filter. */
-const FILTER_FIELDS = ['eventId', 'url'];
-
-/**
- * A redeliver filter checked as a connection and `POST /__mock/webhooks/redeliver` check it: an
- * object whose `eventId` and `url`, when given, are non-empty strings (nothing else). Throws a
- * `TypeError` naming the field (`redeliverWebhooks: filter.eventId must be …`).
- */
-function redeliverFilter(filter: unknown): MockRedeliverFilter {
-  const refuse: Refuse = refuseIn('redeliverWebhooks');
-  if (!isObject(filter)) refuse('filter', `must be an object, got ${describeValue(filter)}`);
-  for (const key of Object.keys(filter)) {
-    if (!FILTER_FIELDS.includes(key)) {
-      refuse(`filter.${key}`, `unknown field (expected ${FILTER_FIELDS.join(', ')})`);
-    }
-  }
-  return checkEventFilter(filter, (field, problem) => refuse(`filter.${field}`, problem));
+  return fields as MockRestockQuantities;
 }
 
 /**
@@ -262,7 +265,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   };
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
-    for (const fault of config.faults) faults.add(fault);
+    // Checked and copied once, when the options were read: added again as they are.
+    for (const fault of config.faults) faults.addPrepared(fault);
     return {
       state: freshState(),
       limiter: config.rateLimit
@@ -414,24 +418,34 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       return checked === undefined ? all : deliveriesPage(all, checked);
     }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
-      const view = advance(checkId(id, 'advanceRestockingShipment', 'id'), status, quantities);
+      const checkedId = checkRecordId(id, 'id', refuseIn('advanceRestockingShipment'));
+      const view = advance(checkedId, status, readQuantities(quantities));
       if (!view) throw new Error(`No restocking shipment with id ${id}`);
       return view;
     },
     fulfillOrder(id) {
-      const shipment = fulfill(checkId(id, 'fulfillOrder', 'id'));
+      const shipment = fulfill(checkRecordId(id, 'id', refuseIn('fulfillOrder')));
       if (!shipment) throw new Error(`No order with id ${id}`);
       return shipment;
     },
     createReturn(orderId, returnOptions = {}) {
-      const record = returnOf(checkId(orderId, 'createReturn', 'orderId'), returnOptions);
+      const refuse: Refuse = refuseIn('createReturn');
+      const checkedId = checkRecordId(orderId, 'orderId', refuse);
+      // Checked as `POST /__mock/orders/{id}/returns` checks a body (one checker), each field read once.
+      const record = returnOf(
+        checkedId,
+        checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse)),
+      );
       if (!record) throw new Error(`No order with id ${orderId}`);
       return record;
     },
     injectFault: (fault) => epoch.faults.add(fault),
     faults: () => epoch.faults.list(),
     clearFaults: () => epoch.faults.clear(),
-    redeliverWebhooks: (filter = {}) => dispatcher.redeliver(redeliverFilter(filter)),
+    redeliverWebhooks: (filter = {}) =>
+      dispatcher.redeliver(
+        checkRedeliverFilter(filter, refuseArgument('filter', 'filter.', refuseIn('redeliverWebhooks'))),
+      ),
     reset,
   };
   return api;

@@ -9,12 +9,17 @@
 import type { MockStateFile } from './domain/persist.js';
 import { MAX_WAREHOUSE_VALUES, type MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
-import { InvalidFault, type MockFault, prepare as prepareFault } from './engine/faults.js';
+import {
+  InvalidFault,
+  type MockFault,
+  type PreparedFault,
+  prepare as prepareFault,
+} from './engine/faults.js';
 import { MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, isObject, jsonCopier, UNREADABLE } from './engine/validation.js';
+import { describeValue, guarded, isObject, jsonCopier, UNREADABLE } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
@@ -126,7 +131,8 @@ export interface MockConfig {
   blockedCountries: ReadonlySet<string>;
   pageSize: number;
   latency: number;
-  faults: readonly MockFault[];
+  /** The `faults` option, each checked, copied and compiled once: `reset()` adds them again as they are. */
+  faults: readonly PreparedFault[];
   webhooks: readonly string[];
   webhookRetry: { attempts: number; initialDelayMs: number; timeoutMs: number };
   now: () => Date;
@@ -213,11 +219,7 @@ function fail(message: string, cause?: unknown): never {
  * a throw becomes a refusal naming `path`. `read` must not itself refuse anything.
  */
 function guard<T>(path: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    fail(`${path} ${UNREADABLE}`, error);
-  }
+  return guarded(path, read, (at, problem, cause) => fail(`${at} ${problem}`, cause));
 }
 
 /** The edit distance of two option names (Levenshtein), for suggestions. */
@@ -388,11 +390,11 @@ export function randomToken(): string {
 }
 
 /**
- * Checked copies of the faults: what the mock adds when it starts and again on every `reset()`, so
- * each fault the caller gave is read once. A bad one is an `InvalidFault` naming it: `Invalid
- * fault: faults[1]: status must be …`.
+ * Checked copies of the faults (their patterns compiled): what the mock adds when it starts and
+ * again on every `reset()`, without checking them again, so each fault the caller gave is read
+ * once. A bad one is an `InvalidFault` naming it: `Invalid fault: faults[1]: status must be …`.
  */
-function readFaults(value: unknown): MockFault[] {
+function readFaults(value: unknown): PreparedFault[] {
   return list(orEmpty(value), 'faults', 'an array of faults').map((fault, i) => {
     try {
       return prepareFault(fault as MockFault);

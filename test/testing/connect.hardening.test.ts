@@ -2,8 +2,11 @@
  * `connectMock` when the other side misbehaves or the arguments cannot be sent: a `fetch` that
  * ignores its signal (the time-out is still enforced), a body that never ends, a 2xx answer of the
  * wrong shape (`invalid_response`), time-outs a timer cannot hold, a token that is not a valid
- * header value (refused up front, never quoted, never kept in a `cause`), and arguments JSON
- * cannot serialize (`invalid_argument` before anything is sent). No network: a stub `fetch`.
+ * header value (refused up front, never quoted, never kept in a `cause`), arguments JSON cannot
+ * serialize, cannot be read (a throwing getter, a Proxy) or a redeliver filter with an unknown field
+ * (`invalid_argument` before anything is sent), and a custom `fetch` rejecting with its own
+ * `TimeoutError` (its failure, `unreachable`, not the connection's time-out). No network: a stub
+ * `fetch`.
  */
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -13,6 +16,7 @@ import {
   type MockConnectionFetch,
   MockControlError,
 } from '../../src/testing/index.js';
+import { hostile } from './helpers.js';
 
 const URL_ = 'http://127.0.0.1:9';
 const TOKEN = 'tok_hardening_secret';
@@ -200,23 +204,108 @@ describe('arguments JSON cannot serialize are refused before sending', () => {
       },
       'quantities.self',
     ],
-    [
-      'redeliverWebhooks BigInt filter',
-      (c: MockConnection) => c.redeliverWebhooks({ eventId: 'e', other: 1n } as never),
-      'filter.other',
-    ],
   ])('%s', async (_, call, argument) => {
-    let sent = 0;
-    const connection = connectMock(URL_, {
-      token: TOKEN,
-      fetch: async () => {
-        sent += 1;
-        return new Response('{}');
-      },
-    });
+    const { connection, sent } = counting();
     const error = await rejection(call(connection));
     expect(error).toMatchObject({ code: 'invalid_argument', argument });
     expect(error.message).toMatch(/cannot be sent as JSON/);
-    expect(sent).toBe(0);
+    expect(sent()).toBe(0);
   });
+});
+
+/** A connection whose `fetch` counts the requests it is asked to send. */
+function counting(): { connection: MockConnection; sent: () => number } {
+  let sent = 0;
+  const connection = connectMock(URL_, {
+    token: TOKEN,
+    fetch: async () => {
+      sent += 1;
+      return new Response('{}');
+    },
+  });
+  return { connection, sent: () => sent };
+}
+
+describe('arguments are checked before sending, as the in-process mock checks them', () => {
+  test('a redeliver filter: the checker of the in-process mock and of the route (no unknown field)', async () => {
+    const { connection, sent } = counting();
+    for (const [filter, argument, message] of [
+      [
+        { eventId: 'e', other: 1n },
+        'filter.other',
+        /^redeliverWebhooks: filter\.other unknown field \(expected eventId, url\)$/,
+      ],
+      [{ eventID: 'e' }, 'filter.eventID', /unknown field \(expected eventId, url\)$/],
+      [[], 'filter', /^redeliverWebhooks: filter must be an object, got an array$/],
+    ] as const) {
+      const error = await rejection(connection.redeliverWebhooks(filter as never));
+      expect(error).toMatchObject({ code: 'invalid_argument', argument });
+      expect(error.message).toMatch(message);
+    }
+    expect(sent()).toBe(0);
+  });
+
+  test('a throwing getter or a Proxy: `invalid_argument` naming it, nothing sent, the trap’s text never shown', async () => {
+    const { getter, revoked, noKeys } = hostile(TOKEN);
+    const { connection, sent } = counting();
+    const cases: [string, Promise<unknown>, string][] = [
+      ['redeliverWebhooks', connection.redeliverWebhooks(getter('eventId') as never), 'filter.eventId'],
+      ['redeliverWebhooks', connection.redeliverWebhooks(revoked() as never), 'filter'],
+      ['createReturn', connection.createReturn(1, noKeys as never), 'options'],
+      ['createReturn', connection.createReturn(1, getter('reason') as never), 'options.reason'],
+      ['injectFault', connection.injectFault(getter('path') as never), 'fault.path'],
+      ['injectFault', connection.injectFault({ path: revoked() as never }), 'path'],
+      [
+        'advanceRestockingShipment',
+        connection.advanceRestockingShipment(1, 'restocked', revoked() as never),
+        'quantities',
+      ],
+      ['state', connection.state(getter('collection') as never), 'collection'],
+      ['deliveries', connection.deliveries(revoked() as never), 'query'],
+      [
+        'flushWebhooks',
+        connection.flushWebhooks(undefined, getter('timeoutMs') as never),
+        'options.timeoutMs',
+      ],
+    ];
+    for (const [method, call, argument] of cases) {
+      const error = await rejection(call);
+      expect(error, `${method} ${argument}`).toMatchObject({ code: 'invalid_argument', argument });
+      expect(error.message).toBe(`${method}: ${argument} could not be read (a getter or Proxy threw)`);
+      expect(JSON.stringify(error) + String(error.cause)).not.toContain(TOKEN);
+    }
+    expect(sent()).toBe(0);
+    expect(() => connectMock(URL_, getter('token') as never)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', argument: 'token' }),
+    );
+  });
+});
+
+describe("only the connection's own time-out is a `timeout`", () => {
+  test.each([
+    ['a TimeoutError', () => new DOMException('the fetch gave up', 'TimeoutError'), 'TimeoutError'],
+    [
+      'an error caused by a TimeoutError',
+      () => new TypeError('fetch failed', { cause: new DOMException('the fetch gave up', 'TimeoutError') }),
+      'TypeError',
+    ],
+  ])(
+    'a custom fetch rejecting at once with %s: `unreachable`, that error as the cause',
+    async (_, thrown, name) => {
+      const connection = connectMock(URL_, {
+        token: TOKEN,
+        timeoutMs: 60_000,
+        fetch: async () => {
+          throw thrown();
+        },
+      });
+      const error = await rejection(connection.faults());
+      expect(error).toMatchObject({ code: 'unreachable', route: 'GET /__mock/faults', status: null });
+      expect(error.message).toMatch(
+        /^Cannot reach the mock at http:\/\/127\.0\.0\.1:9 \(GET \/__mock\/faults\): .*the fetch gave up/,
+      );
+      expect(error.message).not.toMatch(/did not answer/);
+      expect(error.cause).toMatchObject({ name });
+    },
+  );
 });

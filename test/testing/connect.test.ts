@@ -268,7 +268,7 @@ describe('connectMock against api.listen()', () => {
 
   test('arguments are checked before sending, each error naming the argument', async () => {
     const cases: [Promise<unknown>, string, RegExp][] = [
-      [mock.fulfillOrder(-1), 'id', /^fulfillOrder: id must be a positive integer, got -1$/],
+      [mock.fulfillOrder(-1), 'id', /^fulfillOrder: id must be an integer >= 1, got -1$/],
       [mock.fulfillOrder(1.5), 'id', /got 1\.5/],
       [mock.fulfillOrder('7' as never), 'id', /got a string of 1 character$/],
       [
@@ -277,7 +277,7 @@ describe('connectMock against api.listen()', () => {
         /^advanceRestockingShipment: status must be/,
       ],
       [mock.advanceRestockingShipment(1, 'arrived', 3 as never), 'quantities', /must be an object, got 3/],
-      [mock.createReturn(0), 'orderId', /^createReturn: orderId must be a positive integer/],
+      [mock.createReturn(0), 'orderId', /^createReturn: orderId must be an integer >= 1/],
       [mock.createReturn(1, [] as never), 'options', /must be an object, got an array/],
       [mock.injectFault({ path: 5 as never }), 'path', /must be a string or a RegExp/],
       [

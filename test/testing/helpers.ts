@@ -27,6 +27,27 @@ export function testApi(options: MockApiOptions = {}): MockApi {
   });
 }
 
+/**
+ * Hostile arguments for the control methods' checks, each throwing an error that carries `secret`
+ * (which a refusal must never show): an object whose `key` getter throws (on `fields`, when
+ * given), a revoked Proxy, and a Proxy whose key listing throws.
+ */
+export function hostile(secret: string) {
+  const trap = (): never => {
+    throw new Error(`trap said ${secret}`);
+  };
+  return {
+    getter: (key: string, fields: Record<string, unknown> = {}) =>
+      Object.defineProperty(fields, key, { enumerable: true, get: trap }),
+    revoked: () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    },
+    noKeys: new Proxy({}, { ownKeys: trap }),
+  };
+}
+
 /** A clock that only moves when told to. */
 export function manualClock(start = '2025-01-01T00:00:00.000Z') {
   let t = Date.parse(start);

@@ -4,11 +4,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { MockApi } from '../../src/testing/index.js';
+import { connectMock, type MockApi } from '../../src/testing/index.js';
 import { startServer } from '../helpers/http-server.js';
 import {
   activeTimeouts,
+  createSku,
+  hostile,
   mockRequest,
+  orderBody,
   restockingShipment,
   settledTimeouts,
   TOKEN,
@@ -294,5 +297,134 @@ describe('the reads a connection shares, in-process', () => {
     }
     expect(api.redeliverWebhooks()).toEqual([]);
     expect(api.redeliverWebhooks({ eventId: 'e', url: 'http://x/' })).toEqual([]);
+  });
+});
+
+describe('the arguments of the control methods', () => {
+  test('a bad record id: the same words in-process and through a connection', async () => {
+    const api = testApi();
+    const remote = connectMock(api.baseUrl, { token: TOKEN, fetch: api.fetch });
+    const cases: [() => unknown, () => Promise<unknown>, string][] = [
+      [
+        () => api.fulfillOrder(0),
+        () => remote.fulfillOrder(0),
+        'fulfillOrder: id must be an integer >= 1, got 0',
+      ],
+      [
+        () => api.createReturn('5' as never),
+        () => remote.createReturn('5' as never),
+        'createReturn: orderId must be an integer >= 1, got a string of 1 character',
+      ],
+      [
+        () => api.advanceRestockingShipment(1.5, 'arrived'),
+        () => remote.advanceRestockingShipment(1.5, 'arrived'),
+        'advanceRestockingShipment: id must be an integer >= 1, got 1.5',
+      ],
+    ];
+    for (const [local, connected, message] of cases) {
+      expect(local).toThrow(new TypeError(message));
+      await expect(connected()).rejects.toThrow(message);
+    }
+  });
+
+  test('createReturn checks its options with the checker of POST /__mock/orders/{id}/returns', async () => {
+    const api = testApi();
+    await createSku(api, 'A');
+    await mockRequest(api, 'POST', '/merchant_api/v1/orders', orderBody('O-1', 'A', 2));
+    api.fulfillOrder(1);
+    const bodies: unknown[] = [
+      [],
+      { rason: 'lost' },
+      { reason: TOKEN },
+      { carrier: 7 },
+      { items: [] },
+      { items: 'all' },
+      { items: ['x'] },
+      { items: [{ sku_id: 1, quantity: 'two' }] },
+      { items: [{ quantity: 1 }] },
+      { items: [{ sku_id: 1, quantity: 1, note: 'x' }] },
+      { items: [{ sku_id: 1, quantity: 1, message: 3 }] },
+    ];
+    for (const body of bodies) {
+      const label = JSON.stringify(body);
+      const answer = await mockRequest(api, 'POST', '/__mock/orders/1/returns', body);
+      expect(answer.status, label).toBe(422);
+      // The route answers `<field>: <problem>`; in-process, the same problem of `options.<field>`.
+      const [field, problem] = (answer.body.errors[0] as string).split(/: (.*)/s);
+      const name = field === 'body' ? 'options' : `options.${field}`;
+      const expected = `createReturn: ${name} ${problem!.replace('must be a JSON object', 'must be an object')}`;
+      expect(() => api.createReturn(1, body as never), label).toThrow(new TypeError(expected));
+    }
+    // `null` is not a value of any field (the route alone reads a JSON null as absent).
+    expect(() => api.createReturn(1, { reason: null } as never)).toThrow(
+      /^createReturn: options\.reason must be one of customer_return, .*, got null$/,
+    );
+    expect(() => api.createReturn(1, null as never)).toThrow(
+      new TypeError('createReturn: options must be an object, got null'),
+    );
+    expect(api.state.returns).toEqual([]);
+    expect(api.createReturn(1, { items: [{ sku_id: 1, quantity: 1, reason: null } as never] })).toMatchObject(
+      {
+        return_items: [{ quantity: 1, customer_return_reason: null }],
+      },
+    );
+  });
+
+  test('a throwing getter or a Proxy is a TypeError naming the field, never the raw error', async () => {
+    const api = testApi();
+    const { getter, revoked, noKeys } = hostile(TOKEN);
+    const shipment = await restockingShipment(api);
+    await createSku(api, 'B');
+    await mockRequest(api, 'POST', '/merchant_api/v1/orders', orderBody('O-1', 'B', 1));
+    api.fulfillOrder(1);
+    const cases: [() => unknown, string][] = [
+      [() => api.createReturn(1, getter('reason') as never), 'createReturn: options.reason'],
+      [() => api.createReturn(1, noKeys as never), 'createReturn: options'],
+      [() => api.createReturn(1, { items: revoked() } as never), 'createReturn: options.items'],
+      [
+        () => api.createReturn(1, { items: [getter('quantity', { sku_id: 2 })] } as never),
+        'createReturn: options.items[0].quantity',
+      ],
+      [() => api.redeliverWebhooks(getter('eventId') as never), 'redeliverWebhooks: filter.eventId'],
+      [() => api.redeliverWebhooks(revoked() as never), 'redeliverWebhooks: filter'],
+      [() => api.readState(getter('collection') as never), 'readState: collection'],
+      [() => api.readState({ collections: revoked() } as never), 'readState: collections'],
+      [() => api.readDeliveries(revoked() as never), 'readDeliveries: query'],
+      [
+        () => api.advanceRestockingShipment(shipment, 'restocked', getter('arrived') as never),
+        'advanceRestockingShipment: quantities.arrived',
+      ],
+      [
+        () => api.advanceRestockingShipment(shipment, 'restocked', { damaged: revoked() } as never),
+        'advanceRestockingShipment: quantities.damaged',
+      ],
+      [() => api.injectFault({ path: revoked() as never }), 'Invalid fault: path'],
+      [() => api.injectFault({ path: '/x', headers: revoked() as never }), 'Invalid fault: headers'],
+      [() => api.injectFault({ path: '/x', body: noKeys as never }), 'Invalid fault: body'],
+    ];
+    for (const [call, named] of cases) {
+      let thrown: unknown;
+      try {
+        call();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, named).toBeInstanceOf(TypeError);
+      expect((thrown as Error).message).toBe(`${named} could not be read (a getter or Proxy threw)`);
+    }
+    // Nothing was changed on the way.
+    expect(api.state.returns).toEqual([]);
+    expect(api.faults()).toEqual([]);
+    expect(api.state.restockingShipments[0]!.status).not.toBe('restocked');
+    // A working Proxy is read once per field, and what it first answered is what counts.
+    const reads = new Map<PropertyKey, number>();
+    const counted = new Proxy({ carrier: 'UPS' } as Record<string, unknown>, {
+      get(target, key) {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        return target[key as string];
+      },
+    });
+    expect(api.createReturn(1, counted as never).carrier).toBe('UPS');
+    expect([...reads]).toEqual([['carrier', 1]]);
   });
 });

@@ -418,6 +418,40 @@ describe('options', () => {
     await api.close();
   });
 
+  test('reset() adds the faults of the option as they were checked, without reading or checking them again', async () => {
+    // A RegExp whose source is read through a getter: each check of the fault reads it.
+    let reads = 0;
+    let source = '^/merchant_api/v1/warehouses$';
+    const path = Object.defineProperty(/placeholder/, 'source', {
+      get: () => {
+        reads += 1;
+        return source;
+      },
+    });
+    const api = createMockApi({ faults: [{ path, status: 503 }] });
+    expect(reads).toBe(1);
+    // Checked again, the pattern would now be refused (a backreference), and reset() would throw.
+    source = '^(a)\\1$';
+    api.reset();
+    api.reset();
+    expect(reads).toBe(1);
+    expect(api.faults()).toEqual([
+      {
+        id: 1,
+        method: null,
+        path: null,
+        pathPattern: '^/merchant_api/v1/warehouses$',
+        hits: 0,
+        remaining: null,
+      },
+    ]);
+    const answer = await api.fetch(`${api.baseUrl}/merchant_api/v1/warehouses`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    expect(answer.status).toBe(503);
+    await api.close();
+  });
+
   test('baseUrl: an absolute http: or https: URL, never shown', () => {
     expectRefusals([
       [

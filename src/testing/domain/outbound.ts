@@ -8,7 +8,10 @@ import type { MockReturn, MockReturnReason, MockShipment } from './resources.js'
 import type { MockState, OrderRecord } from './state.js';
 import { itemBatches } from './views.js';
 
-/** Options of `api.createReturn`. */
+/**
+ * Options of `api.createReturn`, checked field by field (unknown fields refused) by
+ * `checkReturnOptions` (`faces/control.ts`), the checker of `POST /__mock/orders/{id}/returns` too.
+ */
 export interface MockReturnOptions {
   /** Items returned (by `sku_id` or `merchant_sku_id`). Default: every item of the order, in full. */
   items?: readonly {

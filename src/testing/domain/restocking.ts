@@ -6,7 +6,7 @@
  */
 import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipments.js';
 import type { JsonValue } from '../engine/json.js';
-import { Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
+import { describeValue, Fields, Invalid, isBlank, isObject, shownKey } from '../engine/validation.js';
 import { createBatch, receive } from './inventory.js';
 import {
   INITIAL_RESTOCKING_STATUS,
@@ -223,7 +223,10 @@ export function updateRestockingShipment(
   return record;
 }
 
-/** Checks `quantities`: every figure an integer >= 0 (one number, or a record keyed by SKU id). */
+/**
+ * Checks `quantities`: every figure an integer >= 0 (one number, or a record keyed by SKU id). A
+ * bad figure is described by its kind, a string by its length (it may be a secret given by mistake).
+ */
 function checkQuantities(quantities: MockRestockQuantities): void {
   for (const name of RESTOCK_FIGURES) {
     const value = quantities[name];
@@ -231,7 +234,9 @@ function checkQuantities(quantities: MockRestockQuantities): void {
       typeof value === 'object' ? Object.entries(value) : value === undefined ? [] : [['all', value]];
     for (const [skuId, figure] of figures) {
       if (!Number.isInteger(figure) || (figure as number) < 0) {
-        throw new TypeError(`${name} quantity (${skuId}) must be an integer >= 0, got ${String(figure)}`);
+        throw new TypeError(
+          `${name} quantity (${shownKey(String(skuId))}) must be an integer >= 0, got ${describeValue(figure)}`,
+        );
       }
     }
   }

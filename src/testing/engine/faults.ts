@@ -6,7 +6,7 @@ import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
-import { UNREADABLE } from './validation.js';
+import { guarded, UNREADABLE } from './validation.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -137,6 +137,16 @@ function check(condition: boolean, field: string, message: string): void {
   if (!condition) throw new InvalidFault(field, message);
 }
 
+/**
+ * The result of `read`, a read of the caller's `field` (where a getter or Proxy trap may throw): a
+ * throw is an {@link InvalidFault} naming the field (`Invalid fault: headers could not be read …`).
+ */
+function readOf<T>(field: string, read: () => T): T {
+  return guarded(field, read, (path, problem) => {
+    throw new InvalidFault(path, `${path} ${problem}`);
+  });
+}
+
 /** The JSON text of a fault's `body`, or a refusal naming `body` (a BigInt, a throwing toJSON, …). */
 function bodyText(body: unknown): string {
   let text: string | undefined;
@@ -164,8 +174,9 @@ function validate(given: MockFault): MockFault {
   } catch {
     throw new InvalidFault('fault', UNREADABLE);
   }
+  const { path } = fault;
   check(
-    typeof fault.path === 'string' || fault.path instanceof RegExp,
+    typeof path === 'string' || readOf('path', () => path instanceof RegExp),
     'path',
     'path must be a string or a RegExp',
   );
@@ -199,7 +210,7 @@ function validate(given: MockFault): MockFault {
     'retryAfter must be >= 0',
   );
   check(
-    fault.body === undefined || !jsonDepthExceeds(fault.body, MAX_JSON_DEPTH),
+    fault.body === undefined || !readOf('body', () => jsonDepthExceeds(fault.body, MAX_JSON_DEPTH)),
     'body',
     `body must nest at most ${MAX_JSON_DEPTH} levels deep`,
   );
@@ -207,14 +218,17 @@ function validate(given: MockFault): MockFault {
   check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset', 'reset must be a boolean');
   check(fault.after === undefined || typeof fault.after === 'boolean', 'after', 'after must be a boolean');
   let headers: Record<string, string> | undefined;
-  if (fault.headers !== undefined) {
+  const givenHeaders = fault.headers;
+  if (givenHeaders !== undefined) {
     check(
-      typeof fault.headers === 'object' && fault.headers !== null && !Array.isArray(fault.headers),
+      typeof givenHeaders === 'object' &&
+        givenHeaders !== null &&
+        !readOf('headers', () => Array.isArray(givenHeaders)),
       'headers',
       'headers must be an object of strings',
     );
     headers = {};
-    for (const [name, value] of Object.entries(fault.headers)) {
+    for (const [name, value] of readOf('headers', () => Object.entries(givenHeaders))) {
       check(typeof value === 'string', 'headers', 'headers must be an object of strings');
       // A bad name is described by its length, not quoted (as every refused string of the kit).
       check(
@@ -275,21 +289,40 @@ export interface FaultSummary {
   remaining: number | null;
 }
 
-/** The compiled pattern of a fault's RegExp `path` (none for a string), or a refusal naming `path`. */
+/**
+ * The compiled pattern of a fault's RegExp `path` (none for a string), its `source` and `flags`
+ * read once, or a refusal naming `path`.
+ */
 function patternOf(spec: MockFault): PathPattern | undefined {
-  if (typeof spec.path === 'string') return undefined;
+  const regexp = spec.path;
+  if (typeof regexp === 'string') return undefined;
+  const { source, flags } = readOf('path', () => ({ source: regexp.source, flags: regexp.flags }));
   try {
-    return new PathPattern(spec.path);
+    return new PathPattern({ source, flags });
   } catch (error) {
     throw new InvalidFault('path', (error as Error).message);
   }
 }
 
-/** Checks a fault as {@link Faults.add} will (its pattern compiled too) and returns the copy to add. */
-export function prepare(given: MockFault): MockFault {
+/**
+ * A fault checked, copied and compiled once (see {@link prepare}): what {@link Faults.addPrepared}
+ * adds as it is, as often as needed (the `faults` option at every `reset()`), without reading or
+ * checking the caller's fault again.
+ */
+export interface PreparedFault {
+  /** The copy of the fault the mock keeps. */
+  readonly spec: MockFault;
+  /** The compiled pattern of a RegExp `path` (`undefined` for a string). */
+  readonly pattern: PathPattern | undefined;
+}
+
+/**
+ * Checks a fault (its pattern compiled too) and returns the copy to add: later changes to `given`
+ * change nothing. Throws an {@link InvalidFault} naming the field.
+ */
+export function prepare(given: MockFault): PreparedFault {
   const spec = validate(given);
-  patternOf(spec);
-  return spec;
+  return { spec, pattern: patternOf(spec) };
 }
 
 /** The faults of one mock, first match wins. Each gets an id (from 1). */
@@ -299,8 +332,12 @@ export class Faults {
 
   /** Adds a fault (validated, and copied: later changes to `given` change nothing) and returns its handle. */
   add(given: MockFault): MockFaultHandle {
-    const spec = validate(given);
-    const pattern = patternOf(spec);
+    return this.addPrepared(prepare(given));
+  }
+
+  /** Adds a fault {@link prepare} checked already (nothing is read or checked again) and returns its handle. */
+  addPrepared(prepared: PreparedFault): MockFaultHandle {
+    const { spec, pattern } = prepared;
     this.#lastId += 1;
     const fault: ActiveFault = {
       id: this.#lastId,

@@ -378,7 +378,8 @@ export class PathPattern {
   readonly #multiline: boolean;
   readonly #ignoreCase: boolean;
 
-  constructor(pattern: string | RegExp) {
+  /** `pattern`: a RegExp source, or a RegExp (or its `source` and `flags`, each read once). */
+  constructor(pattern: string | Pick<RegExp, 'source' | 'flags'>) {
     const regexp = typeof pattern === 'string' ? new RegExp(pattern) : pattern;
     const { source, flags } = regexp;
     if (!SUPPORTED_FLAGS.test(flags)) refuse(`unsupported flags '${flags}' (supported: d g i m s u y)`);

@@ -18,7 +18,8 @@
  *
  * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
  * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
- * 404 (no route; no record with the path's id), 405 (the methods allowed) and 400 (body not JSON).
+ * 404 (no route — a path segment that could be a secret shown only by its length; no record with
+ * the path's id), 405 (the methods allowed) and 400 (body not JSON).
  * The answers of injected faults are left exactly as the fault says.
  *
  * A request runs against the epoch it started in (the state, rate-limit windows, faults and log
@@ -37,7 +38,7 @@ import {
   mockError,
   unauthorized,
 } from './result.js';
-import type { MatchOf, RouteHandler } from './router.js';
+import { type MatchOf, notFoundHint, type RouteHandler } from './router.js';
 import type { Timers } from './timers.js';
 
 /** What `reset()` replaces: a request runs against the epoch it started in. */
@@ -184,10 +185,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     }
     const match = setup.route(request.method, request.path);
     if (match.kind === 'not_found') {
-      return withHint(
-        { ...failure(404, 'not found'), headers },
-        `no API route ${request.method} ${request.path}`,
-      );
+      return withHint({ ...failure(404, 'not found'), headers }, notFoundHint('API', request.method, match));
     }
     if (match.kind === 'wrong_method') {
       const allow = match.allow.join(', ');

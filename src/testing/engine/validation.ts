@@ -36,6 +36,14 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * Text received where a number was expected (a query parameter, a path segment), described for a
+ * message: a short run of digits as it is (`'0'`), any other text by its length only.
+ */
+export function describeText(text: string): string {
+  return /^-?\d{1,12}$/.test(text) ? `'${text}'` : describeValue(text);
+}
+
+/**
  * Where a value sits below the path a copy started from: the root (its path as given), or a key
  * of its parent. Built as the walk goes down, written out only for a refusal.
  */
@@ -72,6 +80,54 @@ export type JsonRefusal = (path: string, problem: string, cause?: unknown) => ne
 
 /** What a getter or Proxy trap that threw is refused as. */
 export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
+
+/** A key as a refusal shows it: as it is, or by its length when longer than 32 characters (a token?). */
+export function shownKey(key: string): string {
+  return key.length > SHOWN_KEY ? `<a key of ${key.length} characters>` : key;
+}
+
+/**
+ * The result of `read`, a read of a value a caller gave (where a getter or a Proxy trap may
+ * throw): a throw becomes `refuse(path, UNREADABLE, error)`. `read` must not itself refuse anything.
+ */
+export function guarded<T>(path: string, read: () => T, refuse: JsonRefusal): T {
+  try {
+    return read();
+  } catch (error) {
+    return refuse(path, UNREADABLE, error);
+  }
+}
+
+/**
+ * The own enumerable fields of `value`, an object a caller gave, each read once into a fresh plain
+ * object (what the checks then look at, whatever a getter or a Proxy would answer later), or
+ * `undefined` when `value` is not an object (an array and `null` are not). A getter or Proxy trap
+ * that throws is refused through `refuse`, naming `name` (the object) or the field (`prefix` and
+ * its key; a key over 32 characters by its length).
+ */
+export function readFields(
+  value: unknown,
+  name: string,
+  refuse: JsonRefusal,
+  prefix = `${name}.`,
+): Record<string, unknown> | undefined {
+  if (!guarded(name, () => isObject(value), refuse)) return undefined;
+  const source = value as Record<string, unknown>;
+  const keys = guarded(name, () => Object.keys(source), refuse);
+  // `Object.fromEntries` defines each key as an own field (`__proto__` included).
+  return Object.fromEntries(
+    keys.map((key) => [key, guarded(`${prefix}${shownKey(key)}`, () => source[key], refuse)]),
+  );
+}
+
+/**
+ * A copy of `value`, an array a caller gave (read once), or `undefined` when it is not an array.
+ * A getter or Proxy trap that throws is refused through `refuse`, naming `name`.
+ */
+export function readList(value: unknown, name: string, refuse: JsonRefusal): unknown[] | undefined {
+  if (!guarded(name, () => Array.isArray(value), refuse)) return undefined;
+  return guarded(name, () => Array.from(value as readonly unknown[]), refuse);
+}
 
 /**
  * A function copying JSON values a caller gave (the `warehouses` option, the fields of a saved

@@ -33,7 +33,8 @@
  * each message is `<field>: <what is wrong>`, e.g. `items[0].quantity: must be an integer >= 1`;
  * or a move the mock refuses). A string received is described only by its length (`got a string
  * of 14 characters`): it may be a secret sent by mistake. Terse answers (`not found`, `method not allowed`, `bad request`)
- * carry the precise reason in the mock-only `x-mock-hint` header.
+ * carry the precise reason in the mock-only `x-mock-hint` header (a path segment that is not a
+ * route's nor an id shown by its length likewise).
  */
 
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
@@ -53,8 +54,15 @@ import { type FaultSummary, InvalidFault, type MockFault, type MockFaultHandle }
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
-import { isIdText, matchPath, type RouteOf } from '../engine/router.js';
-import { describeValue, isObject } from '../engine/validation.js';
+import { isIdText, matchPath, notFoundHint, type RouteOf } from '../engine/router.js';
+import {
+  describeText,
+  describeValue,
+  isObject,
+  readFields,
+  readList,
+  shownKey,
+} from '../engine/validation.js';
 import {
   deliveryStatus,
   MOCK_DELIVERY_STATUSES,
@@ -310,31 +318,77 @@ function bad(field: string, problem: string): never {
   throw new BadControl(`${field}: ${problem}`);
 }
 
-/** `got <description>` of a JSON value (`missing` for none), for messages. */
-function got(value: JsonValue | undefined): string {
+/** `got <description>` of a value (`missing` for none), for messages. */
+function got(value: unknown): string {
   return value === undefined ? 'missing' : `got ${describeValue(value)}`;
 }
 
 /** A query parameter's text described for a message: digits as they are, other text by length only. */
 function gotParam(raw: string): string {
-  return /^-?\d{1,12}$/.test(raw) ? `got '${raw}'` : `got ${describeValue(raw)}`;
+  return `got ${describeText(raw)}`;
 }
 
-/** Reports a problem of an argument or parameter (`field`) and throws. */
-export type Refuse = (field: string, problem: string) => never;
+/**
+ * Reports a problem of an argument or parameter (`field`) and throws; `cause` is what a getter or
+ * Proxy trap of the caller's value threw, when that is the problem.
+ */
+export type Refuse = (field: string, problem: string, cause?: unknown) => never;
 
-/** The body as an object (an empty body is `{}`), with only the `allowed` fields. */
-function objectBody(body: JsonValue | undefined, allowed: readonly string[]): Record<string, JsonValue> {
+/**
+ * A {@link Refuse} for the checks of one argument, which name the argument itself `''` and its
+ * fields by their path in it (`eventId`, `items[0].quantity`): the argument is reported as `name`,
+ * a field with `prefix` before it (`filter.` gives `filter.eventId`; `''` names a body's fields alone).
+ */
+export function refuseArgument(name: string, prefix: string, refuse: Refuse): Refuse {
+  return (field, problem, cause) => refuse(field === '' ? name : `${prefix}${field}`, problem, cause);
+}
+
+/**
+ * A record id given to a control method: an integer >= 1, or a refusal naming the argument `name`
+ * (a string `'5'` is refused: it would otherwise read as "No order with id 5" while order 5 exists).
+ */
+export function checkRecordId(value: unknown, name: string, refuse: Refuse): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    refuse(name, `must be an integer >= 1, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** The body as an object (an empty body is `{}`). */
+function jsonObject(body: JsonValue | undefined): Record<string, JsonValue> {
   if (body === undefined) return {};
   if (!isObject(body)) bad('body', `must be a JSON object, ${got(body)}`);
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) bad(key, `unknown field (expected ${allowed.join(', ')})`);
-  }
   return body;
 }
 
+/** The body as an object (an empty body is `{}`), with only the `allowed` fields. */
+function objectBody(body: JsonValue | undefined, allowed: readonly string[]): Record<string, JsonValue> {
+  const object = jsonObject(body);
+  onlyFields(object, allowed, bad);
+  return object;
+}
+
+/** `body` without its `null` fields: in the JSON of a control route, `null` is as if absent. */
+function withoutNulls(body: Record<string, JsonValue>): Record<string, JsonValue> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
+}
+
+/** Refuses every key of `fields` not in `known` (`refuse` gets the key, a long one by its length). */
+function onlyFields(
+  fields: Record<string, unknown>,
+  known: readonly string[],
+  refuse: Refuse,
+  prefix = '',
+): void {
+  for (const key of Object.keys(fields)) {
+    if (!known.includes(key)) {
+      refuse(`${prefix}${shownKey(key)}`, `unknown field (expected ${known.join(', ')})`);
+    }
+  }
+}
+
 /** Whether `value` is an integer >= `min`. */
-function isInteger(value: JsonValue | undefined, min: number): value is number {
+function isInteger(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min;
 }
 
@@ -381,47 +435,60 @@ function advanceArgs(body: Record<string, JsonValue>): {
   };
 }
 
-function returnOptions(body: Record<string, JsonValue>): MockReturnOptions {
-  const options: { -readonly [K in keyof MockReturnOptions]: MockReturnOptions[K] } = {};
-  if (body.reason !== undefined && body.reason !== null) {
-    const reason = RETURN_REASONS.find((r) => r === body.reason);
-    if (reason === undefined)
-      bad('reason', `must be one of ${RETURN_REASONS.join(', ')}, ${got(body.reason)}`);
-    options.reason = reason;
-  }
-  if (body.carrier !== undefined && body.carrier !== null) {
-    if (typeof body.carrier !== 'string') bad('carrier', `must be a string, ${got(body.carrier)}`);
-    options.carrier = body.carrier;
-  }
-  if (body.items !== undefined && body.items !== null) {
-    if (!Array.isArray(body.items) || body.items.length === 0) {
-      bad('items', `must be a non-empty array, ${got(body.items)}`);
+/** The fields of return options, and of each of their items. */
+const RETURN_FIELDS = ['items', 'reason', 'carrier'];
+const RETURN_ITEM_FIELDS = ['sku_id', 'merchant_sku_id', 'quantity', 'reason', 'message'];
+
+/**
+ * Return options checked field by field — by `api.createReturn` and by `POST
+ * /__mock/orders/{id}/returns` (which a connection's `createReturn` calls): an object with only
+ * `items` (a non-empty array of `{ sku_id | merchant_sku_id, quantity, reason?, message? }`, an
+ * item's `reason` and `message` strings or `null`), `reason` (a return reason) and `carrier` (a
+ * string). Each field is read once (a getter or Proxy trap that throws is refused naming it);
+ * `refuse` gets `''` for the options themselves (see {@link refuseArgument}). Returns a fresh copy.
+ */
+export function checkReturnOptions(options: unknown, refuse: Refuse): MockReturnOptions {
+  const fields = readFields(options, '', refuse, '');
+  if (fields === undefined) refuse('', `must be an object, ${got(options)}`);
+  onlyFields(fields, RETURN_FIELDS, refuse);
+  const { items, carrier } = fields;
+  const checked: { -readonly [K in keyof MockReturnOptions]: MockReturnOptions[K] } = {};
+  if (fields.reason !== undefined) {
+    const known = RETURN_REASONS.find((r) => r === fields.reason);
+    if (known === undefined) {
+      refuse('reason', `must be one of ${RETURN_REASONS.join(', ')}, ${got(fields.reason)}`);
     }
-    options.items = body.items.map((item, i) => {
+    checked.reason = known;
+  }
+  if (carrier !== undefined) {
+    if (typeof carrier !== 'string') refuse('carrier', `must be a string, ${got(carrier)}`);
+    checked.carrier = carrier;
+  }
+  if (items !== undefined) {
+    const list = readList(items, 'items', refuse);
+    if (list === undefined || list.length === 0) refuse('items', `must be a non-empty array, ${got(items)}`);
+    checked.items = list.map((value, i) => {
       const at = `items[${i}]`;
-      if (!isObject(item)) bad(at, `must be an object, ${got(item)}`);
-      const ITEM_FIELDS = ['sku_id', 'merchant_sku_id', 'quantity', 'reason', 'message'];
-      for (const key of Object.keys(item)) {
-        if (!ITEM_FIELDS.includes(key))
-          bad(`${at}.${key}`, `unknown field (expected ${ITEM_FIELDS.join(', ')})`);
-      }
+      const item = readFields(value, at, refuse);
+      if (item === undefined) refuse(at, `must be an object, ${got(value)}`);
+      onlyFields(item, RETURN_ITEM_FIELDS, refuse, `${at}.`);
       const { sku_id, merchant_sku_id, quantity, reason, message } = item;
       if (sku_id !== undefined && !isInteger(sku_id, 1)) {
-        bad(`${at}.sku_id`, `must be an integer >= 1, ${got(sku_id)}`);
+        refuse(`${at}.sku_id`, `must be an integer >= 1, ${got(sku_id)}`);
       }
       if (merchant_sku_id !== undefined && typeof merchant_sku_id !== 'string') {
-        bad(`${at}.merchant_sku_id`, `must be a string, ${got(merchant_sku_id)}`);
+        refuse(`${at}.merchant_sku_id`, `must be a string, ${got(merchant_sku_id)}`);
       }
       if (sku_id === undefined && merchant_sku_id === undefined) {
-        bad(`${at}.sku_id`, 'is required (or merchant_sku_id)');
+        refuse(`${at}.sku_id`, 'is required (or merchant_sku_id)');
       }
-      if (!isInteger(quantity, 1)) bad(`${at}.quantity`, `must be an integer >= 1, ${got(quantity)}`);
-      for (const [key, value] of [
+      if (!isInteger(quantity, 1)) refuse(`${at}.quantity`, `must be an integer >= 1, ${got(quantity)}`);
+      for (const [key, text] of [
         ['reason', reason],
         ['message', message],
       ] as const) {
-        if (value !== undefined && value !== null && typeof value !== 'string') {
-          bad(`${at}.${key}`, `must be a string, ${got(value)}`);
+        if (text !== undefined && text !== null && typeof text !== 'string') {
+          refuse(`${at}.${key}`, `must be a string, ${got(text)}`);
         }
       }
       return {
@@ -432,7 +499,7 @@ function returnOptions(body: Record<string, JsonValue>): MockReturnOptions {
       };
     });
   }
-  return options;
+  return checked;
 }
 
 /** The fields of a fault in JSON, with what each must be. */
@@ -490,16 +557,28 @@ function faultOf(body: JsonValue | undefined): MockFault {
   return { ...(rest as Omit<MockFault, 'path'>), path: matcher };
 }
 
-/** The filter of a redeliver body (`null` for a field is as if it were absent). */
-function redeliverFilter(body: Record<string, JsonValue>): MockRedeliverFilter {
-  return checkEventFilter({ eventId: body.eventId ?? undefined, url: body.url ?? undefined }, bad);
+/** The fields of a redeliver filter. */
+const FILTER_FIELDS = ['eventId', 'url'];
+
+/**
+ * A redeliver filter checked — by `api.redeliverWebhooks`, by a connection before sending, and by
+ * `POST /__mock/webhooks/redeliver`: an object whose only fields are `eventId` and `url`, each,
+ * when given, a non-empty string. Each field is read once (a getter or Proxy trap that throws is
+ * refused naming it); `refuse` gets `''` for the filter itself (see {@link refuseArgument}).
+ * Returns a fresh copy.
+ */
+export function checkRedeliverFilter(filter: unknown, refuse: Refuse): MockRedeliverFilter {
+  const fields = readFields(filter, '', refuse, '');
+  if (fields === undefined) refuse('', `must be an object, got ${describeValue(filter)}`);
+  onlyFields(fields, FILTER_FIELDS, refuse);
+  return checkEventFilter(fields, refuse);
 }
 
 /**
- * The `eventId` and `url` of a redeliver filter or deliveries query, checked: each, when given, a
- * non-empty string.
+ * The `eventId` and `url` of a redeliver filter or deliveries query (their fields already read),
+ * checked: each, when given, a non-empty string.
  */
-export function checkEventFilter(source: Record<string, unknown>, refuse: Refuse): MockRedeliverFilter {
+function checkEventFilter(source: Record<string, unknown>, refuse: Refuse): MockRedeliverFilter {
   const out: MockRedeliverFilter = {};
   for (const key of ['eventId', 'url'] as const) {
     const value = source[key];
@@ -577,11 +656,13 @@ function pageParam(value: unknown, field: string, max: number, refuse: Refuse): 
  * A {@link MockDeliveriesQuery} checked field by field (from JS, or parsed from a query string):
  * `refuse` is called with the field and what is wrong with it.
  */
-export function checkDeliveriesQuery(query: unknown, refuse: Refuse): MockDeliveriesQuery {
-  if (!isObject(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDeliveriesQuery {
+  // Each field read once (a getter or Proxy trap that throws is refused naming it).
+  const query = readFields(given, 'query', refuse, '');
+  if (query === undefined) refuse('query', `must be an object, got ${describeValue(given)}`);
   for (const key of Object.keys(query)) {
     if (!DELIVERIES_PARAMS.includes(key)) {
-      refuse(key, `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
+      refuse(shownKey(key), `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
     }
   }
   const out: MockDeliveriesQuery = checkEventFilter(query, refuse);
@@ -655,8 +736,10 @@ export interface CheckedStateQuery {
 }
 
 /** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked field by field. */
-export function checkStateQuery(query: unknown, refuse: Refuse): CheckedStateQuery {
-  if (!isObject(query)) refuse('query', `must be an object, got ${describeValue(query)}`);
+export function checkStateQuery(given: unknown, refuse: Refuse): CheckedStateQuery {
+  // Each field read once (a getter or Proxy trap that throws is refused naming it).
+  const query = readFields(given, 'query', refuse, '');
+  if (query === undefined) refuse('query', `must be an object, got ${describeValue(given)}`);
   const name = (value: unknown, field: string): MockCollectionName => {
     const found = MOCK_COLLECTIONS.find((c) => c === value);
     if (found === undefined) {
@@ -668,11 +751,12 @@ export function checkStateQuery(query: unknown, refuse: Refuse): CheckedStateQue
   const one = !('collections' in query);
   if (!one) {
     if ('collection' in query) refuse('collections', 'give either collection or collections, not both');
-    const list = query.collections;
-    if (!Array.isArray(list) || list.length === 0) {
-      refuse('collections', `must be a non-empty array, got ${describeValue(list)}`);
+    const given = query.collections;
+    const list = readList(given, 'collections', refuse);
+    if (list === undefined || list.length === 0) {
+      refuse('collections', `must be a non-empty array, got ${describeValue(given)}`);
     }
-    names = list.map((c: unknown, i) => name(c, `collections[${i}]`));
+    names = list.map((c, i) => name(c, `collections[${i}]`));
   } else {
     names = [name(query.collection, 'collection')];
   }
@@ -785,7 +869,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     methods: {
       POST: {
         handle: ({ target, body, id }) => {
-          const options = returnOptions(objectBody(body, ['items', 'reason', 'carrier']));
+          const options = checkReturnOptions(withoutNulls(jsonObject(body)), refuseArgument('body', '', bad));
           return attempt(() => {
             const record = target.createReturn(id, options);
             return record ? json(201, record) : failure(404, `No order with id ${id}`);
@@ -894,8 +978,13 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     segments: ['webhooks', 'redeliver'],
     methods: {
       POST: {
-        handle: ({ target, body }) =>
-          json(200, { data: target.redeliver(redeliverFilter(objectBody(body, ['eventId', 'url']))) }),
+        handle: ({ target, body }) => {
+          const filter = checkRedeliverFilter(
+            withoutNulls(jsonObject(body)),
+            refuseArgument('body', '', bad),
+          );
+          return json(200, { data: target.redeliver(filter) });
+        },
         body: '{ eventId?, url? }',
         answers: '200, { data: [delivery re-queued] }',
         description:
@@ -961,7 +1050,7 @@ export async function answerControl(
   if (match.kind === 'not_found') {
     return withHint(
       failure(404, 'not found'),
-      `no control route ${method} ${path} (GET /__mock/ lists them)`,
+      `${notFoundHint('control', method, match)} (GET /__mock/ lists them)`,
     );
   }
   if (match.kind === 'wrong_method') {

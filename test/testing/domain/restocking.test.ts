@@ -343,6 +343,13 @@ describe('status machine (advanceRestockingShipment)', () => {
       /only when moving to 'restocked'/,
     );
     expect(() => api.advanceRestockingShipment(1, 'restocked', { arrived: -1 })).toThrow(/integer >= 0/);
+    // A figure that is not a number is described by its kind, a string by its length: never echoed.
+    expect(() =>
+      api.advanceRestockingShipment(1, 'restocked', { damaged: { 1: 'sk_live_x' } } as never),
+    ).toThrow(new TypeError('damaged quantity (1) must be an integer >= 0, got a string of 9 characters'));
+    expect(() => api.advanceRestockingShipment(1, 'restocked', 3 as never)).toThrow(
+      new TypeError('advanceRestockingShipment: quantities must be an object, got 3'),
+    );
     expect(api.state.restockingShipments[0]!.status).toBe('shipped');
   });
 });

@@ -2,7 +2,7 @@
  * Route matching (`engine/router.ts`): through the API, and on a table of its own.
  */
 import { describe, expect, test } from 'vitest';
-import { isIdText, matchPath, type RouteOf } from '../../../src/testing/engine/router.js';
+import { isIdText, matchPath, notFoundHint, type RouteOf } from '../../../src/testing/engine/router.js';
 import { mockRequest, testApi } from '../helpers.js';
 
 describe('routing', () => {
@@ -35,7 +35,7 @@ describe('matchPath', () => {
     });
     expect(matchPath(routes, '/p/', 'GET', '/p/things/42')).toEqual({ kind: 'wrong_method', allow: ['PUT'] });
     for (const path of ['/p/things/0', '/p/things/x', '/p/things/1/2', '/q/things', '/p/other']) {
-      expect(matchPath(routes, '/p/', 'PUT', path), path).toEqual({ kind: 'not_found' });
+      expect(matchPath(routes, '/p/', 'PUT', path), path).toMatchObject({ kind: 'not_found' });
     }
   });
 
@@ -46,9 +46,36 @@ describe('matchPath', () => {
       id: Number.MAX_SAFE_INTEGER,
     });
     for (const id of ['9007199254740992', '9007199254740993', '9999999999999999']) {
-      expect(matchPath(routes, '/p/', 'PUT', `/p/things/${id}`), id).toEqual({ kind: 'not_found' });
+      expect(matchPath(routes, '/p/', 'PUT', `/p/things/${id}`), id).toMatchObject({ kind: 'not_found' });
       expect(isIdText(id), id).toBe(false);
     }
     expect(isIdText('42')).toBe(true);
+  });
+
+  test('a path not found is told of without any segment that is neither the table’s nor an id', () => {
+    const miss = (path: string) => {
+      const match = matchPath(routes, '/p/', 'PUT', path);
+      if (match.kind !== 'not_found') throw new Error(`${path} was ${match.kind}`);
+      return match;
+    };
+    // In place of an id: the route and the problem, the segment only by its length (or its digits).
+    expect(miss('/p/things/sk_live_abc')).toEqual({
+      kind: 'not_found',
+      shown: '/p/things/<a string of 11 characters>',
+      badId: { route: '/p/things/{id}', got: 'a string of 11 characters' },
+    });
+    expect(notFoundHint('API', 'PUT', miss('/p/things/sk_live_abc'))).toBe(
+      'PUT /p/things/{id}: {id} must be an integer >= 1, got a string of 11 characters',
+    );
+    expect(miss('/p/things/0').badId).toEqual({ route: '/p/things/{id}', got: "'0'" });
+    expect(miss('/p/things/9007199254740993').badId?.got).toBe('a string of 16 characters');
+    // No route of that shape: the table's segments and ids shown, anything else by its length.
+    expect(notFoundHint('API', 'GET', miss('/p/sk_live_abc/things/7'))).toBe(
+      'no API route GET /p/<a string of 11 characters>/things/7',
+    );
+    expect(miss('/q/things').shown).toBe('/<a string of 1 character>/things');
+    const long = miss(`/p${'/things'.repeat(40)}`);
+    expect(long.shown).toBe(`/p${'/things'.repeat(11)}/... (41 segments in all)`);
+    expect(long.badId).toBeUndefined();
   });
 });

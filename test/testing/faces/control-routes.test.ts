@@ -370,7 +370,10 @@ describe('x-mock-hint on terse answers (the body stays the provider’s)', () =>
   test('404 (no route, no record), 405 and 400 (not JSON) of the API', async () => {
     const noRoute = await send('GET', '/merchant_api/v1/nope');
     expect(noRoute).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
-    expect(noRoute.headers.get('x-mock-hint')).toBe('no API route GET /merchant_api/v1/nope');
+    // A segment that is neither a route's nor an id is shown by its length: it could be a secret.
+    expect(noRoute.headers.get('x-mock-hint')).toBe(
+      'no API route GET /merchant_api/v1/<a string of 4 characters>',
+    );
     const noRecord = await send('GET', '/merchant_api/v1/orders/999');
     expect(noRecord).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
     expect(noRecord.headers.get('x-mock-hint')).toBe(
@@ -381,6 +384,30 @@ describe('x-mock-hint on terse answers (the body stays the provider’s)', () =>
     expect(wrong.headers.get('x-mock-hint')).toMatch(
       /^DELETE is not allowed on \/merchant_api\/v1\/warehouses \(allowed: GET/,
     );
+    // A token pasted as an id: the hint names the parameter and the problem, never the token.
+    const SECRET = 'sk_live_5f2c9a7e11';
+    for (const [method, path, hint] of [
+      [
+        'GET',
+        `/merchant_api/v1/orders/${SECRET}`,
+        'GET /merchant_api/v1/orders/{id}: {id} must be an integer >= 1, got a string of 18 characters',
+      ],
+      [
+        'PUT',
+        `/merchant_api/v1/orders/${SECRET}/cancel`,
+        'PUT /merchant_api/v1/orders/{id}/cancel: {id} must be an integer >= 1, got a string of 18 characters',
+      ],
+      ['GET', `/merchant_api/v1/${SECRET}`, 'no API route GET /merchant_api/v1/<a string of 18 characters>'],
+      [
+        'POST',
+        `/__mock/orders/${SECRET}/fulfill`,
+        'POST /__mock/orders/{id}/fulfill: {id} must be an integer >= 1, got a string of 18 characters (GET /__mock/ lists them)',
+      ],
+    ] as const) {
+      const answer = await send(method, path);
+      expect(answer, path).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
+      expect(answer.headers.get('x-mock-hint'), path).toBe(hint);
+    }
     const notJson = await send('POST', '/merchant_api/v1/skus', '{"name":');
     expect(notJson).toMatchObject({ status: 400, body: { success: false, errors: ['bad request'] } });
     expect(notJson.headers.get('x-mock-hint')).toBe('request body is not JSON');
