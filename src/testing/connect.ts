@@ -20,6 +20,7 @@ import {
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
+  checkRestockQuantities,
   checkStateQuery,
   type MockCollectionName,
   type MockControlMethods,
@@ -148,7 +149,10 @@ export interface MockConnection extends MockControlMethods<true> {
   readonly baseUrl: string;
   /** The API token of the connection (not shown by `JSON.stringify` or `util.inspect`). */
   readonly token: string;
-  /** Moves a restocking shipment to `status` (version 1 or 2 name) and returns its version 1 view. */
+  /**
+   * Moves a restocking shipment to `status` (version 1 or 2 name) and returns its version 1 view.
+   * `quantities` are checked before sending, as the in-process method and the route check them.
+   */
   advanceRestockingShipment(
     id: number,
     status: RestockingStatusV1 | RestockingStatusV2,
@@ -430,8 +434,13 @@ class Connection implements MockConnection {
       if (typeof status !== 'string' || (status as string) === '') {
         throw argumentError(method, 'status', `must be a restocking shipment status, got ${shown(status)}`);
       }
-      const fields = optionalFields(method, 'quantities', quantities);
-      const body = serialize(method, 'quantities', { ...fields, status });
+      // The checker of the in-process mock and of the route, each field read once.
+      const checked = checkRestockQuantities(
+        quantities,
+        status,
+        refuseArgument('quantities', 'quantities.', refuseFor(method)),
+      );
+      const body = serialize(method, 'quantities', { ...checked, status });
       return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { body, expect: AN_OBJECT });
     });
   }

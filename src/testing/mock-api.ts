@@ -24,7 +24,6 @@ import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
-import { describeValue, readFields } from './engine/validation.js';
 import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
 import {
   answerControl,
@@ -32,6 +31,7 @@ import {
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
+  checkRestockQuantities,
   checkReturnOptions,
   checkStateQuery,
   deliveriesPage,
@@ -145,8 +145,12 @@ export interface MockApi extends MockControlMethods {
    * adds what arrived to the stock; `quantities` (only for `restocked`) say what arrived, per item
    * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
    * shipment. Returns the shipment's version 1 view. Throws for an unknown id or status, and a
-   * `TypeError` naming the argument for an id that is not an integer >= 1, `quantities` that are
-   * not an object or whose fields cannot be read (a getter or Proxy trap that throws).
+   * `TypeError` naming the argument for an id that is not an integer >= 1. `quantities` are checked
+   * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker), each field read
+   * once: a `TypeError` naming the field for quantities that are not an object, an unknown field, a
+   * figure that is not an integer >= 0 (or an object of such integers keyed by sku id), a key that
+   * is not an sku id (described by its length: `quantities.arrived[<a key of 9 characters>]`),
+   * quantities with a status other than `restocked`, or a field that cannot be read.
    */
   advanceRestockingShipment(
     id: number,
@@ -202,22 +206,6 @@ function refuseIn(method: string): Refuse {
   return (field, problem, cause) => {
     throw new TypeError(`${method}: ${field} ${problem}`, cause === undefined ? undefined : { cause });
   };
-}
-
-/**
- * The quantities of `advanceRestockingShipment`, read once into a plain copy (each figure, and each
- * field of a figure given per SKU), for the domain to check: a non-object, or a getter or Proxy
- * trap that throws, is a `TypeError` naming the field.
- */
-function readQuantities(value: unknown): MockRestockQuantities | undefined {
-  if (value === undefined) return undefined;
-  const refuse: Refuse = refuseIn('advanceRestockingShipment');
-  const fields = readFields(value, 'quantities', refuse);
-  if (fields === undefined) refuse('quantities', `must be an object, got ${describeValue(value)}`);
-  for (const [name, figure] of Object.entries(fields)) {
-    fields[name] = readFields(figure, `quantities.${name}`, refuse) ?? figure;
-  }
-  return fields as MockRestockQuantities;
 }
 
 /**
@@ -418,8 +406,15 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       return checked === undefined ? all : deliveriesPage(all, checked);
     }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
-      const checkedId = checkRecordId(id, 'id', refuseIn('advanceRestockingShipment'));
-      const view = advance(checkedId, status, readQuantities(quantities));
+      const refuse: Refuse = refuseIn('advanceRestockingShipment');
+      const checkedId = checkRecordId(id, 'id', refuse);
+      // Checked as `POST /__mock/restocking_shipments/{id}/advance` checks its body (one checker).
+      const checked = checkRestockQuantities(
+        quantities,
+        status,
+        refuseArgument('quantities', 'quantities.', refuse),
+      );
+      const view = advance(checkedId, status, checked);
       if (!view) throw new Error(`No restocking shipment with id ${id}`);
       return view;
     },

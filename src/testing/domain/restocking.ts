@@ -6,7 +6,7 @@
  */
 import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipments.js';
 import type { JsonValue } from '../engine/json.js';
-import { describeValue, Fields, Invalid, isBlank, isObject, shownKey } from '../engine/validation.js';
+import { describeKey, describeValue, Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
 import { createBatch, receive } from './inventory.js';
 import {
   INITIAL_RESTOCKING_STATUS,
@@ -224,18 +224,27 @@ export function updateRestockingShipment(
 }
 
 /**
- * Checks `quantities`: every figure an integer >= 0 (one number, or a record keyed by SKU id). A
- * bad figure is described by its kind, a string by its length (it may be a secret given by mistake).
+ * The domain's own guard on `quantities` (the faces check them first, with the kit's one checker
+ * `checkRestockQuantities`): every figure an integer >= 0 (one number, or a record keyed by SKU
+ * id). A bad figure is described by its kind, a string by its length, and a key that is not a
+ * short run of digits by its length too (either may be a secret given by mistake).
  */
 function checkQuantities(quantities: MockRestockQuantities): void {
   for (const name of RESTOCK_FIGURES) {
     const value = quantities[name];
     const figures =
-      typeof value === 'object' ? Object.entries(value) : value === undefined ? [] : [['all', value]];
+      typeof value === 'object' && value !== null
+        ? Object.entries(value).map(([key, figure]) => [
+            /^\d{1,12}$/.test(key) ? key : describeKey(key),
+            figure,
+          ])
+        : value === undefined
+          ? []
+          : [['all', value]];
     for (const [skuId, figure] of figures) {
       if (!Number.isInteger(figure) || (figure as number) < 0) {
         throw new TypeError(
-          `${name} quantity (${shownKey(String(skuId))}) must be an integer >= 0, got ${describeValue(figure)}`,
+          `${name} quantity (${String(skuId)}) must be an integer >= 0, got ${describeValue(figure)}`,
         );
       }
     }

@@ -2,7 +2,9 @@
  * The route table of the Merchant API: which domain rule answers which method and path under
  * `/merchant_api/`, the list query (`page`, `limit`, `created_at[...]`; a malformed one is the
  * provider's terse `400 bad request`, with the parameter and the reason in the mock-only
- * `x-mock-hint` header) and the version 1 list envelope. Matching itself is the engine's
+ * `x-mock-hint` header, the value refused described as the kit describes text: a short run of
+ * digits as it is, anything else by its length, since it may be a token pasted by mistake) and the
+ * version 1 list envelope. Matching itself is the engine's
  * (`engine/router.ts`).
  */
 import {
@@ -22,7 +24,7 @@ import {
   type RouteHandler,
   type RouteOf,
 } from '../engine/router.js';
-import { Invalid } from '../engine/validation.js';
+import { describeText, Invalid } from '../engine/validation.js';
 import { type BlockedCountries, cancelOrder, createOrder, updateOrder } from './orders.js';
 import { createRestockingShipment, updateRestockingShipment } from './restocking.js';
 import { bulkUpsertSkus, createSku, deleteSku, updateSku } from './skus.js';
@@ -65,28 +67,15 @@ interface RefusedQuery {
   hint: string;
 }
 
-/** Longest part of a refused query value quoted in a hint. */
-const HINT_VALUE_MAX = 40;
-
-/**
- * `raw` quoted for the `x-mock-hint` header: cut to `HINT_VALUE_MAX` characters, and every
- * character outside printable ASCII escaped (`\u00e9`), as a header value cannot carry them all.
- */
-function quoted(raw: string): string {
-  const cut = raw.length > HINT_VALUE_MAX ? `${raw.slice(0, HINT_VALUE_MAX)}...` : raw;
-  return JSON.stringify(cut).replace(
-    /[^\x20-\x7e]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 /** Reads `page`, `limit` and `created_at[...]`, or says which one is malformed and why. */
 function listQuery(query: URLSearchParams, pageSize: number): ListQuery | RefusedQuery {
   const int = (name: string, fallback: number): number | RefusedQuery => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;
     if (/^\d{1,9}$/.test(raw) && Number(raw) >= 1) return Number(raw);
-    return { hint: `query parameter ${name} must be an integer from 1 to 999999999, got ${quoted(raw)}` };
+    return {
+      hint: `query parameter ${name} must be an integer from 1 to 999999999, got ${describeText(raw)}`,
+    };
   };
   const page = int('page', 1);
   if (typeof page !== 'number') return page;
@@ -100,7 +89,7 @@ function listQuery(query: URLSearchParams, pageSize: number): ListQuery | Refuse
     const ms = Date.parse(raw);
     if (Number.isNaN(ms)) {
       return {
-        hint: `query parameter ${name} must be a date-time such as 2025-01-01T00:00:00Z, got ${quoted(raw)}`,
+        hint: `query parameter ${name} must be a date-time such as 2025-01-01T00:00:00Z, got ${describeText(raw)}`,
       };
     }
     range[bound] = ms;
@@ -110,7 +99,8 @@ function listQuery(query: URLSearchParams, pageSize: number): ListQuery | Refuse
 
 /**
  * The provider's terse `400 bad request` for a malformed list query, with the mock-only
- * `x-mock-hint` header naming the parameter and what is wrong with it (the body unchanged).
+ * `x-mock-hint` header naming the parameter and what is wrong with it (the body unchanged; the
+ * value refused never quoted but for a short run of digits).
  */
 function badQuery(refused: RefusedQuery): MockResult {
   return withHint(failure(400, 'bad request'), refused.hint);

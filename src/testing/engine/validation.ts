@@ -69,7 +69,7 @@ function pathOf(where: Where): string {
   for (let i = keys.length - 1; i >= 0; i -= 1) {
     const key = keys[i]!;
     if (typeof key === 'number') path += `[${key}]`;
-    else if (key.length > SHOWN_KEY) path += `[<a key of ${key.length} characters>]`;
+    else if (key.length > SHOWN_KEY) path += `[${describeKey(key)}]`;
     else path += /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
   }
   return path;
@@ -81,9 +81,14 @@ export type JsonRefusal = (path: string, problem: string, cause?: unknown) => ne
 /** What a getter or Proxy trap that threw is refused as. */
 export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
 
+/** A key described by its length only (`<a key of 9 characters>`), never its text. */
+export function describeKey(key: string): string {
+  return `<a key of ${key.length} character${key.length === 1 ? '' : 's'}>`;
+}
+
 /** A key as a refusal shows it: as it is, or by its length when longer than 32 characters (a token?). */
 export function shownKey(key: string): string {
-  return key.length > SHOWN_KEY ? `<a key of ${key.length} characters>` : key;
+  return key.length > SHOWN_KEY ? describeKey(key) : key;
 }
 
 /**
@@ -102,22 +107,22 @@ export function guarded<T>(path: string, read: () => T, refuse: JsonRefusal): T 
  * The own enumerable fields of `value`, an object a caller gave, each read once into a fresh plain
  * object (what the checks then look at, whatever a getter or a Proxy would answer later), or
  * `undefined` when `value` is not an object (an array and `null` are not). A getter or Proxy trap
- * that throws is refused through `refuse`, naming `name` (the object) or the field (`prefix` and
- * its key; a key over 32 characters by its length).
+ * that throws is refused through `refuse`, naming `name` (the object) or the field: `prefix` and
+ * its key (a key over 32 characters by its length), or what `prefix` gives for the key when it is a
+ * function.
  */
 export function readFields(
   value: unknown,
   name: string,
   refuse: JsonRefusal,
-  prefix = `${name}.`,
+  prefix: string | ((key: string) => string) = `${name}.`,
 ): Record<string, unknown> | undefined {
   if (!guarded(name, () => isObject(value), refuse)) return undefined;
   const source = value as Record<string, unknown>;
   const keys = guarded(name, () => Object.keys(source), refuse);
+  const field = typeof prefix === 'function' ? prefix : (key: string) => `${prefix}${shownKey(key)}`;
   // `Object.fromEntries` defines each key as an own field (`__proto__` included).
-  return Object.fromEntries(
-    keys.map((key) => [key, guarded(`${prefix}${shownKey(key)}`, () => source[key], refuse)]),
-  );
+  return Object.fromEntries(keys.map((key) => [key, guarded(field(key), () => source[key], refuse)]));
 }
 
 /**

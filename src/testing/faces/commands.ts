@@ -16,6 +16,8 @@ import type { MockReturnReason } from '../domain/resources.js';
 import type { MockQuantities, MockRestockQuantities } from '../domain/restocking.js';
 import type { RestockingStatusV1, RestockingStatusV2 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
+import { isIdText } from '../engine/router.js';
+import { describeText } from '../engine/validation.js';
 import { MOCK_DELIVERY_STATUSES, type MockRedeliverFilter } from '../engine/webhook-delivery.js';
 import {
   MOCK_COLLECTIONS,
@@ -164,14 +166,20 @@ function positionalCount(parsed: Parsed, names: readonly string[]): string[] {
   return positionals;
 }
 
+/**
+ * A record id argument (`<order-id>`): an integer >= 1, worded as the control methods word it
+ * (`checkRecordId`); the text refused is described as the kit describes text (a short run of digits
+ * as it is, anything else by its length: it may be a token pasted in the wrong place).
+ */
 function idOf(raw: string, name: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) usage(`<${name}> must be a positive integer, got '${raw}'`);
+  if (!isIdText(raw)) usage(`<${name}> must be an integer >= 1, got ${describeText(raw)}`);
   return Number(raw);
 }
 
+/** An integer option >= `min` (`--limit`); the text refused described as {@link idOf} describes it. */
 function count(raw: string, what: string, min: number): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < min)
-    usage(`${what} must be an integer >= ${min}, got '${raw}'`);
+    usage(`${what} must be an integer >= ${min}, got ${describeText(raw)}`);
   return Number(raw);
 }
 

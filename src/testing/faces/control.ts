@@ -32,9 +32,10 @@
  * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
  * each message is `<field>: <what is wrong>`, e.g. `items[0].quantity: must be an integer >= 1`;
  * or a move the mock refuses). A string received is described only by its length (`got a string
- * of 14 characters`): it may be a secret sent by mistake. Terse answers (`not found`, `method not allowed`, `bad request`)
- * carry the precise reason in the mock-only `x-mock-hint` header (a path segment that is not a
- * route's nor an id shown by its length likewise).
+ * of 14 characters`), and so is a key that should be an sku id but is not (`arrived[<a key of 9
+ * characters>]`): it may be a secret sent by mistake. Terse answers (`not found`, `method not
+ * allowed`, `bad request`) carry the precise reason in the mock-only `x-mock-hint` header (a path
+ * segment that is not a route's nor an id shown by its length likewise).
  */
 
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
@@ -56,6 +57,7 @@ import { badBody, withHint } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
 import { isIdText, matchPath, notFoundHint, type RouteOf } from '../engine/router.js';
 import {
+  describeKey,
   describeText,
   describeValue,
   isObject,
@@ -75,7 +77,10 @@ export const CONTROL_PREFIX = '/__mock/';
 
 /** What the control routes act on (the mock's control methods). */
 export interface ControlTarget {
-  /** `undefined` when there is no such shipment; throws for a bad status or quantities. */
+  /**
+   * `undefined` when there is no such shipment; throws for a bad status. `quantities` come checked
+   * ({@link checkRestockQuantities}).
+   */
   advance(
     id: number,
     status: string,
@@ -397,42 +402,79 @@ const STATUS_NAMES = [
   ...new Set(Object.entries(RESTOCKING_STATUSES).flatMap(([v1, row]) => [v1, row.v2])),
 ].join(', ');
 
-/** `status` and the restock quantities of an advance body. */
-function advanceArgs(body: Record<string, JsonValue>): {
-  status: string;
-  quantities: MockRestockQuantities | undefined;
-} {
-  const { status } = body;
+/** The status of an advance body (either version's name), checked; its text is never echoed. */
+function advanceStatus(status: JsonValue | undefined): string {
   if (typeof status !== 'string')
     bad('status', `is required: a version 1 or version 2 status, ${got(status)}`);
-  let next: RestockingStatusV1;
   try {
-    next = toV1Status(status);
+    toV1Status(status);
   } catch {
     // The domain's message quotes the name: say which names exist, and the one sent only by length.
     bad('status', `must be a version 1 or version 2 status (${STATUS_NAMES}), ${got(status)}`);
   }
-  const out: Record<string, unknown> = {};
-  for (const name of RESTOCK_FIGURES) {
-    const value = body[name];
-    if (value === undefined || value === null) continue;
-    if (isObject(value)) {
-      for (const [skuId, figure] of Object.entries(value)) {
-        if (!isIdText(skuId)) bad(`${name}.${skuId}`, 'keys must be sku ids (positive integers)');
-        if (!isInteger(figure, 0)) bad(`${name}.${skuId}`, `must be an integer >= 0, ${got(figure)}`);
-      }
-    } else if (!isInteger(value, 0)) {
-      bad(name, `must be an integer >= 0 or an object of such integers keyed by sku_id, ${got(value)}`);
-    }
-    if (!restockingStatus(next).restocks) {
-      bad(name, `quantities apply only when moving to 'restocked', not '${status}'`);
-    }
-    out[name] = value;
+  return status;
+}
+
+/**
+ * Where a figure's key sits, as a refusal names it: `arrived.12` for a key that is an sku id (or a
+ * short run of digits), else `arrived[<a key of 9 characters>]`, since any other key may be a
+ * secret pasted by mistake.
+ */
+function figureKey(figure: string, key: string): string {
+  return isIdText(key) || /^\d{1,12}$/.test(key) ? `${figure}.${key}` : `${figure}[${describeKey(key)}]`;
+}
+
+/**
+ * Restock quantities checked — by `api.advanceRestockingShipment`, by a connection before sending,
+ * and by `POST /__mock/restocking_shipments/{id}/advance` (its body's `arrived`, `damaged` and
+ * `missing`): an object whose only fields are `arrived`, `damaged` and `missing`, each, when given,
+ * an integer >= 0 or an object of such integers keyed by sku id, and given only when `status` is
+ * one that restocks (`restocked`; a status that is no status name is left to its own check). A key
+ * that is not an sku id is refused, described by its length. Each field is read once (a getter or
+ * Proxy trap that throws is refused naming it); `refuse` gets `''` for the quantities themselves
+ * (see {@link refuseArgument}). Returns a fresh copy, or `undefined` when no figure is given.
+ */
+export function checkRestockQuantities(
+  quantities: unknown,
+  status: unknown,
+  refuse: Refuse,
+): MockRestockQuantities | undefined {
+  if (quantities === undefined) return undefined;
+  const fields = readFields(quantities, '', refuse, '');
+  if (fields === undefined) refuse('', `must be an object, ${got(quantities)}`);
+  onlyFields(fields, RESTOCK_FIGURES, refuse);
+  let restocks: boolean | undefined;
+  try {
+    restocks = typeof status === 'string' ? restockingStatus(toV1Status(status)).restocks : undefined;
+  } catch {
+    restocks = undefined;
   }
-  return {
-    status,
-    quantities: Object.keys(out).length > 0 ? (out as MockRestockQuantities) : undefined,
-  };
+  const out: { -readonly [K in keyof MockRestockQuantities]: MockRestockQuantities[K] } = {};
+  for (const name of RESTOCK_FIGURES) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    const perSku = readFields(value, name, refuse, (key) => figureKey(name, key));
+    if (perSku !== undefined) {
+      const figures: Record<number, number> = {};
+      for (const [skuId, figure] of Object.entries(perSku)) {
+        if (!isIdText(skuId)) refuse(figureKey(name, skuId), 'keys must be sku ids (positive integers)');
+        if (!isInteger(figure, 0)) refuse(figureKey(name, skuId), `must be an integer >= 0, ${got(figure)}`);
+        figures[Number(skuId)] = figure;
+      }
+      out[name] = figures;
+    } else if (isInteger(value, 0)) {
+      out[name] = value;
+    } else {
+      refuse(name, `must be an integer >= 0 or an object of such integers keyed by sku_id, ${got(value)}`);
+    }
+    if (restocks === false) {
+      refuse(
+        name,
+        `must be left out: quantities apply only when moving to 'restocked', not '${status as string}'`,
+      );
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The fields of return options, and of each of their items. */
@@ -835,7 +877,14 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     methods: {
       POST: {
         handle: ({ target, body, id }) => {
-          const { status, quantities } = advanceArgs(objectBody(body, ['status', ...RESTOCK_FIGURES]));
+          const { status: given, ...figures } = objectBody(body, ['status', ...RESTOCK_FIGURES]);
+          const status = advanceStatus(given);
+          // The checker of the in-process method and of a connection (null, as everywhere here, is absent).
+          const quantities = checkRestockQuantities(
+            withoutNulls(figures),
+            status,
+            refuseArgument('body', '', bad),
+          );
           return attempt(() => {
             const shipment = target.advance(id, status, quantities);
             return shipment ? json(200, shipment) : failure(404, `No restocking shipment with id ${id}`);

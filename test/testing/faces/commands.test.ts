@@ -249,7 +249,14 @@ describe('runCommand against a listening mock', () => {
   test.each([
     [['nope'], /^Unknown command 'nope' \(expected one of advance, fulfil/],
     [['advance', '1'], /^'advance' needs <shipment-id> <status>: missing <status>$/],
-    [['advance', 'x', 'arrived'], /^<shipment-id> must be a positive integer, got 'x'$/],
+    // Worded as checkRecordId words it; digits shown, other text only by its length.
+    [['advance', 'x', 'arrived'], /^<shipment-id> must be an integer >= 1, got a string of 1 character$/],
+    [['fulfil', '0'], /^<order-id> must be an integer >= 1, got '0'$/],
+    [['return', '-3'], /^<order-id> must be an integer >= 1, got '-3'$/],
+    [
+      ['state', '--page', 'two', '--collection', 'skus'],
+      /^--page must be an integer >= 1, got a string of 3 characters$/,
+    ],
     [['advance', '1', 'restocked', '--arrived', 'lots'], /^--arrived must be a number or <sku_id>=<n>/],
     [['fulfil'], /missing <order-id>/],
     [['fulfil', '1', '2'], /^Unexpected argument '2'$/],
@@ -357,5 +364,17 @@ describe('the bin dispatches subcommands', () => {
     const usage = await command('advance', '1');
     expect(usage.code).toBe(2);
     expect(usage.stderr).not.toContain(SECRET);
+    // A token pasted where an id goes is described by its length, never printed.
+    const pasted = await command('fulfil', 'sk_live_4eC39HqLyjWDarjtT1');
+    expect(pasted).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "<order-id> must be an integer >= 1, got a string of 26 characters\nSee 'merchant-fulfillment-mock <command> --help'.\n",
+    });
+    expect(await command('advance', '0', 'arrived')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^<shipment-id> must be an integer >= 1, got '0'\n/),
+    });
   });
 });

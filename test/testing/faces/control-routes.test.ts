@@ -242,7 +242,13 @@ describe('a malformed control body names the field', () => {
       ],
       [advance, { status: 'restocked', arrived: -1 }, /^arrived: must be an integer >= 0 or an object/],
       [advance, { status: 'restocked', damaged: 1.5 }, /^damaged: must be an integer >= 0/],
-      [advance, { status: 'restocked', missing: { abc: 1 } }, /^missing\.abc: keys must be sku ids/],
+      // A key that is not an sku id is described by its length: it may be a token pasted by mistake.
+      [
+        advance,
+        { status: 'restocked', missing: { abc: 1 } },
+        /^missing\[<a key of 3 characters>\]: keys must be sku ids \(positive integers\)$/,
+      ],
+      [advance, { status: 'restocked', missing: { 0: 1 } }, /^missing\.0: keys must be sku ids/],
       [
         advance,
         { status: 'restocked', arrived: { 1: 'x' } },
@@ -251,7 +257,7 @@ describe('a malformed control body names the field', () => {
       [
         advance,
         { status: 'arrived', damaged: 1 },
-        /^damaged: quantities apply only when moving to 'restocked'/,
+        /^damaged: must be left out: quantities apply only when moving to 'restocked', not 'arrived'$/,
       ],
       ['/__mock/orders/1/fulfill', { force: true }, /^force: unknown field/],
       [
