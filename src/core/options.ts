@@ -4,7 +4,7 @@
  * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
 import { describe } from './describe.js';
-import { FulfillmentError, RequestValidationError, type ValidationIssue } from './errors.js';
+import { FulfillmentError, listIssues, RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import {
   detectLoggerStyle,
@@ -208,6 +208,11 @@ function headerRecord(headers: unknown): unknown {
 
 /** Normalises a base URL to the service root: no trailing slash, no `/merchant_api[/vN]`. */
 export function normaliseBaseUrl(input: unknown): string {
+  return parseBaseUrl(input).baseUrl;
+}
+
+/** The service root ({@link normaliseBaseUrl}) and its origin, from one parse of the base URL. */
+function parseBaseUrl(input: unknown): { baseUrl: string; origin: string } {
   if (typeof input !== 'string') throw configError(`baseUrl must be a URL string, got ${describe(input)}`);
   let url: URL;
   try {
@@ -222,7 +227,7 @@ export function normaliseBaseUrl(input: unknown): string {
   if (url.search || url.hash) throw configError('baseUrl must not carry a query string or fragment');
   let path = url.pathname.replace(/\/+$/, '');
   path = path.replace(/\/merchant_api(\/v\d+)?$/i, '').replace(/\/+$/, '');
-  return `${url.origin}${path}`;
+  return { baseUrl: `${url.origin}${path}`, origin: url.origin };
 }
 
 /**
@@ -294,7 +299,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
     | undefined;
   const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
   if (headerProblems.length > 0) {
-    throw configError(`Invalid ${headerProblems.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    throw configError(`Invalid ${listIssues(headerProblems)}`);
   }
   const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
   if (!rawBase) {
@@ -302,8 +307,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader): Re
       'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
     );
   }
-  const baseUrl = normaliseBaseUrl(rawBase);
-  const origin = new URL(baseUrl).origin;
+  const { baseUrl, origin } = parseBaseUrl(rawBase);
 
   const logger = options.logger ?? console;
   if (!isLogger(logger)) {
@@ -423,15 +427,14 @@ function isSignal(value: unknown): value is AbortSignal {
  * that is not a plain options object is returned as it is, for {@link requestOptionIssues} to refuse.
  */
 export function snapshotOptions<T>(options: T): T {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) return options;
+  if (!isOptionsObject(options)) return options;
   const copy: Record<string, unknown> = { ...(options as Record<string, unknown>) };
   const headers = headerRecord(copy.headers);
-  if (headers !== null && typeof headers === 'object' && !Array.isArray(headers))
-    copy.headers = { ...headers };
+  if (isOptionsObject(headers)) copy.headers = { ...headers };
   return copy as T;
 }
 
-/** Whether per-request options are an object at all (not `null`, an array or a primitive). */
+/** Whether a value is an object at all (not `null`, an array or a primitive): options, headers. */
 function isOptionsObject(options: unknown): options is object {
   return typeof options === 'object' && options !== null && !Array.isArray(options);
 }

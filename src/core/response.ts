@@ -44,7 +44,7 @@ export function parseBody(text: string): unknown {
  */
 export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
   const text = raw.text;
-  // The context (a redacted URL) is built only for an error.
+  // The context (a redacted URL) is worked out only for an error.
   if (raw.response.status === 204 || text.trim() === '') {
     if (allowEmpty) return undefined;
     throw new ResponseValidationError({
@@ -70,24 +70,12 @@ function isResource(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
 }
 
-/**
- * Where a response came from, for error messages and the report of unknown enum values. The URL is
- * shown as errors show it (a same-origin redirect or a next_page_url may carry a secret), and that
- * redaction is done only when `url` is first read: a parse that succeeds without anything to report
- * never reads it, and so costs nothing here.
- */
+/** Where a response came from, for error messages and the report of unknown enum values. */
 export function contextOf(raw: RawResponse): { status: number; method: string; url: string } {
-  const redactor = raw.redactor;
-  if (!redactor) return { status: raw.response.status, method: raw.method, url: raw.url };
-  let url: string | undefined;
-  return {
-    status: raw.response.status,
-    method: raw.method,
-    get url() {
-      url ??= publicUrl(raw.url, redactor);
-      return url;
-    },
-  };
+  // The URL as errors show it: a same-origin redirect or a next_page_url may carry a secret.
+  // Redacting is a few string searches, cheaper than deferring it (a getter per response).
+  const url = raw.redactor ? publicUrl(raw.url, raw.redactor) : raw.url;
+  return { status: raw.response.status, method: raw.method, url };
 }
 
 /** Most distinct unknown enum values one client reports (each once); later ones are not logged. */

@@ -145,11 +145,6 @@ export class Transport {
     return this.#ky;
   }
 
-  /** The configured service root (no trailing slash). */
-  get baseUrl(): string {
-    return this.#config.baseUrl;
-  }
-
   /** Full URL for a path or a same-origin absolute URL. */
   url(path: string, query?: string): string {
     const base = /^https?:\/\//i.test(path) ? path : this.#config.baseUrl + path;

@@ -251,7 +251,10 @@ describe('checkOptionsObject', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).issues).toEqual(requestOptionIssues(options));
+    expect((error as RequestValidationError).issues).toEqual([
+      { path: 'options', message: 'expected an object of request options' },
+    ]);
+    expect(requestOptionIssues(options)).toEqual((error as RequestValidationError).issues);
     expect((error as Error).message).toBe(
       'Invalid request to orders.submit: options: expected an object of request options',
     );
