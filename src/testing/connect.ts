@@ -14,12 +14,21 @@ import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, guarded, isObject, messageOf, readFields, safeString } from './engine/validation.js';
+import {
+  describeUrlScheme,
+  describeValue,
+  guarded,
+  isObject,
+  messageOf,
+  readFields,
+  safeString,
+} from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
+  checkRestockingStatus,
   checkRestockQuantities,
   checkStateQuery,
   type MockCollectionName,
@@ -151,7 +160,8 @@ export interface MockConnection extends MockControlMethods<true> {
   readonly token: string;
   /**
    * Moves a restocking shipment to `status` (version 1 or 2 name) and returns its version 1 view.
-   * `quantities` are checked before sending, as the in-process method and the route check them.
+   * `status` and `quantities` are checked before sending, as the in-process method and the route
+   * check them: an `invalid_argument` error names the argument.
    */
   advanceRestockingShipment(
     id: number,
@@ -386,7 +396,7 @@ function rootUrl(url: unknown): string {
     throw argumentError('connectMock', 'url', `must be an absolute http(s) URL, got ${shown(String(url))}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw argumentError('connectMock', 'url', `must be an http(s) URL, got '${parsed.protocol}'`);
+    throw argumentError('connectMock', 'url', `must be an http(s) URL, got ${describeUrlScheme(parsed)}`);
   }
   if (parsed.username || parsed.password) {
     throw argumentError(
@@ -431,16 +441,14 @@ class Connection implements MockConnection {
     const method = 'advanceRestockingShipment';
     return this.#later(() => {
       checkRecordId(id, 'id', refuseFor(method));
-      if (typeof status !== 'string' || (status as string) === '') {
-        throw argumentError(method, 'status', `must be a restocking shipment status, got ${shown(status)}`);
-      }
-      // The checker of the in-process mock and of the route, each field read once.
+      // The checkers of the in-process mock and of the route, each field read once.
+      const checkedStatus = checkRestockingStatus(status, 'status', refuseFor(method));
       const checked = checkRestockQuantities(
         quantities,
-        status,
+        checkedStatus,
         refuseArgument('quantities', 'quantities.', refuseFor(method)),
       );
-      const body = serialize(method, 'quantities', { ...checked, status });
+      const body = serialize(method, 'quantities', { ...checked, status: checkedStatus });
       return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { body, expect: AN_OBJECT });
     });
   }

@@ -31,6 +31,7 @@ import {
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
+  checkRestockingStatus,
   checkRestockQuantities,
   checkReturnOptions,
   checkStateQuery,
@@ -144,8 +145,10 @@ export interface MockApi extends MockControlMethods {
    * as the warehouse would, and sends the webhook when the status changes. Moving to `restocked`
    * adds what arrived to the stock; `quantities` (only for `restocked`) say what arrived, per item
    * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
-   * shipment. Returns the shipment's version 1 view. Throws for an unknown id or status, and a
-   * `TypeError` naming the argument for an id that is not an integer >= 1. `quantities` are checked
+   * shipment. Returns the shipment's version 1 view. Throws for an unknown id, and a `TypeError`
+   * naming the argument for an id that is not an integer >= 1 or a `status` that is no status name
+   * (the names listed, the value described by its kind, a string by its length: never shown), as
+   * the route and a connection refuse it, before anything changes. `quantities` are checked
    * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker), each field read
    * once: a `TypeError` naming the field for quantities that are not an object, an unknown field, a
    * figure that is not an integer >= 0 (or an object of such integers keyed by sku id), a key that
@@ -409,12 +412,13 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       const refuse: Refuse = refuseIn('advanceRestockingShipment');
       const checkedId = checkRecordId(id, 'id', refuse);
       // Checked as `POST /__mock/restocking_shipments/{id}/advance` checks its body (one checker).
+      const checkedStatus = checkRestockingStatus(status, 'status', refuse);
       const checked = checkRestockQuantities(
         quantities,
-        status,
+        checkedStatus,
         refuseArgument('quantities', 'quantities.', refuse),
       );
-      const view = advance(checkedId, status, checked);
+      const view = advance(checkedId, checkedStatus, checked);
       if (!view) throw new Error(`No restocking shipment with id ${id}`);
       return view;
     },

@@ -19,7 +19,14 @@ import { MAX_JSON_DEPTH } from './engine/json.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { describeValue, guarded, isObject, jsonCopier, UNREADABLE } from './engine/validation.js';
+import {
+  describeUrlScheme,
+  describeValue,
+  guarded,
+  isObject,
+  jsonCopier,
+  UNREADABLE,
+} from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
 
 /** A token the SDK client accepts (and `fetch` can send): visible ASCII. */
@@ -328,9 +335,6 @@ function delay(value: unknown, name: string, fallback: number): number {
   return ms;
 }
 
-/** Schemes a refusal may name (any other could be part of a secret). */
-const KNOWN_SCHEMES = new Set(['ftp:', 'file:', 'ws:', 'wss:', 'mailto:', 'data:', 'blob:', 'javascript:']);
-
 /**
  * An absolute `http:` or `https:` URL. A refusal never shows the text (it may be a token given by
  * mistake, or hold credentials): only its length, or the scheme of a URL of another scheme.
@@ -340,11 +344,8 @@ function httpUrl(value: unknown, name: string): URL {
   if (typeof value !== 'string') fail(`${expected}, got ${describeValue(value)}`);
   if (!URL.canParse(value)) fail(`${expected}, got ${describeValue(value)} that is not one`);
   const url = new URL(value);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // The scheme only when it is a well-known one: `id:secret` parses as a URL of scheme `id:`.
-    const scheme = KNOWN_SCHEMES.has(url.protocol) ? `scheme ${url.protocol}` : 'another scheme';
-    fail(`${expected}, got a URL with ${scheme}`);
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    fail(`${expected}, got ${describeUrlScheme(url)}`);
   return url;
 }
 

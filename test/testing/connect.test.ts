@@ -251,11 +251,11 @@ describe('connectMock against api.listen()', () => {
     expect(notFound.message).toBe('POST /__mock/orders/999/fulfill answered 404: No order with id 999');
 
     const { shipment } = await inbound();
-    // A status name is checked by the mock (the connection sends any non-empty string).
+    // A status that is no status name is refused before sending, as the route refuses it.
     const invalid = await failure(mock.advanceRestockingShipment(shipment.id, 'teleported' as never));
-    expect(invalid).toMatchObject({ status: 422, code: 'rejected' });
-    expect(invalid.errors[0]).toMatch(
-      /^status: must be a version 1 or version 2 status \(.*\), got a string of 10 characters$/,
+    expect(invalid).toMatchObject({ code: 'invalid_argument', argument: 'status' });
+    expect(invalid.message).toMatch(
+      /^advanceRestockingShipment: status must be one of created, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
     );
 
     const wrong = connectMock(server.url, { token: 'not-the-token' });
@@ -301,7 +301,13 @@ describe('connectMock against api.listen()', () => {
     expect(() => connectMock('not a url', { token: SECRET })).toThrow(
       /^connectMock: url must be an absolute/,
     );
-    expect(() => connectMock('ftp://x', { token: SECRET })).toThrow(/url must be an http\(s\) URL/);
+    expect(() => connectMock('ftp://x', { token: SECRET })).toThrow(
+      /^connectMock: url must be an http\(s\) URL, got a URL with scheme ftp:$/,
+    );
+    // Any other scheme could be the start of a secret (`id:secret` parses as a URL): not shown.
+    expect(() => connectMock('ak-4ec39hqly:secret', { token: SECRET })).toThrow(
+      /^connectMock: url must be an http\(s\) URL, got a URL with another scheme$/,
+    );
     expect(() => connectMock(server.url, { token: 'two words' })).toThrow(/^connectMock: token must be/);
     expect(() => connectMock(server.url, { token: SECRET, timeoutMs: 0 })).toThrow(
       /timeoutMs must be an integer/,

@@ -12,6 +12,7 @@ import type {
   RESTOCKING_SHIPMENT_V1_STATUSES,
   RESTOCKING_SHIPMENT_V2_STATUSES,
 } from '../../schemas/restocking-shipments.js';
+import { describeValue } from '../engine/validation.js';
 
 /** Version 1 status of a restocking shipment. */
 export type RestockingStatusV1 = (typeof RESTOCKING_SHIPMENT_V1_STATUSES)[number];
@@ -68,6 +69,19 @@ for (const name of V1_NAMES) {
   if (!BY_NAME.has(v2)) BY_NAME.set(v2, name);
 }
 
+/**
+ * Every name a status may be given by, as messages list them: each version 1 name in the table's
+ * order, a version 2 name that differs right after its version 1 name (`delivered`, `received`).
+ */
+export const RESTOCKING_STATUS_NAMES: readonly (RestockingStatusV1 | RestockingStatusV2)[] = [
+  ...new Set(V1_NAMES.flatMap((name) => [name, RESTOCKING_STATUSES[name].v2])),
+];
+
+/** Whether `value` is a status name of either version (`received` as well as `delivered`). */
+export function isRestockingStatusName(value: unknown): value is RestockingStatusV1 | RestockingStatusV2 {
+  return typeof value === 'string' && BY_NAME.has(value);
+}
+
 /** The message of a PUT outside the edit window (spec section 7.1). */
 export const NOT_EDITABLE = `Restocking shipment can only be updated while ${V1_NAMES.filter(
   (name) => RESTOCKING_STATUSES[name].editable,
@@ -78,12 +92,16 @@ export function restockingStatus(status: RestockingStatusV1): RestockingStatusRo
   return RESTOCKING_STATUSES[status];
 }
 
-/** The version 1 status for a status of either version (`received` → `delivered`). Throws for an unknown name. */
+/**
+ * The version 1 status for a status of either version (`received` → `delivered`). Throws a
+ * TypeError for an unknown name, which it describes by its length, never shows (the ways in check
+ * the name first: this is the second line of defence).
+ */
 export function toV1Status(status: string): RestockingStatusV1 {
   const v1 = BY_NAME.get(status);
   if (v1 !== undefined) return v1;
   throw new TypeError(
-    `Unknown restocking shipment status '${status}': expected one of ${[...BY_NAME.keys()].join(', ')}`,
+    `Unknown restocking shipment status, got ${describeValue(status)} (expected one of ${RESTOCKING_STATUS_NAMES.join(', ')})`,
   );
 }
 

@@ -43,6 +43,17 @@ export function describeText(text: string): string {
   return /^-?\d{1,12}$/.test(text) ? `'${text}'` : describeValue(text);
 }
 
+/** Schemes a refusal may name (any other could be part of a secret). */
+const KNOWN_SCHEMES = new Set(['ftp:', 'file:', 'ws:', 'wss:', 'mailto:', 'data:', 'blob:', 'javascript:']);
+
+/**
+ * A URL whose scheme is refused, described for a message: `a URL with scheme ftp:` for a
+ * well-known scheme, else `a URL with another scheme` (`id:secret` parses as a URL of scheme `id:`).
+ */
+export function describeUrlScheme(url: URL): string {
+  return `a URL with ${KNOWN_SCHEMES.has(url.protocol) ? `scheme ${url.protocol}` : 'another scheme'}`;
+}
+
 /**
  * Where a value sits below the path a copy started from: the root (its path as given), or a key
  * of its parent. Built as the walk goes down, written out only for a refusal.

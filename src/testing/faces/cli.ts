@@ -1,15 +1,20 @@
 /**
  * The command line of the mock (`npx merchant-fulfillment-mock`): parses the arguments, starts the
  * HTTP server, prints its URL and token and one line per request, and keeps the state in a file
- * (`--state`). The bin script is a thin wrapper around `runCli`.
+ * (`--state`). The bin script is a thin wrapper around `runCli`. A message about a word, an option
+ * or an option value refused never shows it as typed (it may be a token pasted in the wrong place):
+ * it is described as the kit describes text, a short run of digits as it is (`--port 70000`),
+ * anything else by its length; only names the command knows (its options, its commands) are shown.
+ * The `--state` / `--seed` file and the `--host` of a server that cannot start are named as given.
  */
 import { VERSION } from '../../version.js';
 import { MockStateError, type MockStateFile } from '../domain/persist.js';
 import { type MockSeed, MockSeedError } from '../domain/seed.js';
 import type { MockRequestEvent } from '../engine/request-log.js';
+import { describeText } from '../engine/validation.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
-import { COMMANDS_USAGE, processEnv } from './commands.js';
+import { COMMANDS_USAGE, processEnv, unknownCommand } from './commands.js';
 import type { MockServer } from './listen.js';
 import { FileProblem, readJsonFile, removeStaleTemps, StateSaver } from './state-file.js';
 
@@ -115,7 +120,14 @@ function parseArgs(argv: readonly string[]): Parsed {
     const arg = argv[i]!;
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
     if (arg === '-v' || arg === '--version') return { kind: 'version' };
-    if (!arg.startsWith('--')) throw new CliUsageError(`Unexpected argument '${arg}'\n\n${CLI_USAGE}`);
+    if (!arg.startsWith('--')) {
+      // A first word is a command mistyped (the bin sends every known one to the subcommands).
+      const problem =
+        i === 0 && !arg.startsWith('-')
+          ? unknownCommand(arg)
+          : `Unexpected argument, got ${describeText(arg)}`;
+      throw new CliUsageError(`${problem}\n\n${CLI_USAGE}`);
+    }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     if (FLAGS.has(name)) {
@@ -124,7 +136,7 @@ function parseArgs(argv: readonly string[]): Parsed {
       continue;
     }
     if (!REPEATABLE.has(name) && !SINGLE.has(name))
-      throw new CliUsageError(`Unknown option '--${name}'\n\n${CLI_USAGE}`);
+      throw new CliUsageError(`Unknown option, got ${describeText(arg)}\n\n${CLI_USAGE}`);
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
     else {
@@ -147,7 +159,7 @@ function integer(values: Map<string, string[]>, name: string, min: number, max?:
   const value = Number(raw);
   if (!/^\d{1,15}$/.test(raw) || value < min || (max !== undefined && value > max)) {
     const range = max === undefined ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new CliUsageError(`Option '--${name}' must be an integer ${range}, got '${raw}'`);
+    throw new CliUsageError(`Option '--${name}' must be an integer ${range}, got ${describeText(raw)}`);
   }
   return value;
 }
@@ -161,7 +173,7 @@ function rateLimit(values: Map<string, string[]>): MockApiOptions['rateLimit'] {
   const perMs = match?.[2] === undefined ? 60_000 : Number(match[2]);
   if (!match || requests < 1 || perMs < 1) {
     throw new CliUsageError(
-      `Option '--rate-limit' must be <requests>/<ms> with integers >= 1 (e.g. 100/60000), got '${raw}'`,
+      `Option '--rate-limit' must be <requests>/<ms> with integers >= 1 (e.g. 100/60000), got ${describeText(raw)}`,
     );
   }
   return { requests, perMs };
@@ -240,7 +252,9 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   const blocked = values.get('blocked-country');
   for (const code of blocked ?? []) {
     if (!/^[A-Za-z]{2}$/.test(code)) {
-      throw new CliUsageError(`Option '--blocked-country' must be a 2-letter country code, got '${code}'`);
+      throw new CliUsageError(
+        `Option '--blocked-country' must be a 2-letter country code, got ${describeText(code)}`,
+      );
     }
   }
   if (blocked) options.blockedCountries = blocked;

@@ -2,7 +2,10 @@
  * The subcommands of the mock's command line (`merchant-fulfillment-mock advance 3 delivered`):
  * each drives a running mock through {@link connectMock} and prints one readable line (or the raw
  * result with `--json`). Exit codes: 0 done, 1 the mock refused or could not be reached (the
- * message printed, never the token), 2 a usage mistake.
+ * message printed, never the token), 2 a usage mistake. A usage message never shows what was
+ * typed unless it is a name the command knows (a command, an option, a status): any other word,
+ * option or value is described as the kit describes text (a short run of digits as it is, anything
+ * else by its length), since it may be a token pasted in the wrong place.
  */
 import {
   connectMock,
@@ -14,12 +17,12 @@ import {
 import type { MockReturnOptions } from '../domain/outbound.js';
 import type { MockReturnReason } from '../domain/resources.js';
 import type { MockQuantities, MockRestockQuantities } from '../domain/restocking.js';
-import type { RestockingStatusV1, RestockingStatusV2 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
 import { describeText } from '../engine/validation.js';
 import { MOCK_DELIVERY_STATUSES, type MockRedeliverFilter } from '../engine/webhook-delivery.js';
 import {
+  checkRestockingStatus,
   MOCK_COLLECTIONS,
   type MockCollectionName,
   type MockDeliveriesPage,
@@ -108,6 +111,14 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
 /** The subcommands {@link runCommand} knows (`fulfill` is an alias of `fulfil`). */
 export const COMMANDS: readonly string[] = Object.keys(OPTIONS);
 
+/**
+ * The message for a word where a command goes that is none: the word described (a short run of
+ * digits as it is, anything else by its length), never shown, and the commands listed.
+ */
+export function unknownCommand(word: string): string {
+  return `Unknown command, got ${describeText(word)} (expected one of ${COMMANDS.join(', ')})`;
+}
+
 const REPEATABLE = new Set(['item']);
 const COMMON = ['url', 'token'];
 
@@ -123,7 +134,7 @@ function parse(argv: readonly string[]): Parsed | 'help' {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') return 'help';
   const allowed = OPTIONS[command];
-  if (allowed === undefined) usage(`Unknown command '${command}' (expected one of ${COMMANDS.join(', ')})`);
+  if (allowed === undefined) usage(unknownCommand(command));
   const positionals: string[] = [];
   const options = new Map<string, string[]>();
   let json = false;
@@ -141,7 +152,9 @@ function parse(argv: readonly string[]): Parsed | 'help' {
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     if (!allowed.includes(name) && !COMMON.includes(name)) {
-      usage(`Unknown option '--${name}' for '${command}'`);
+      // The argument described, not shown; the options of the command listed.
+      const known = [...allowed, ...COMMON, 'json', 'help'].map((n) => `--${n}`).join(', ');
+      usage(`Unknown option for '${command}', got ${describeText(arg)} (expected ${known})`);
     }
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
@@ -162,7 +175,10 @@ function positionalCount(parsed: Parsed, names: readonly string[]): string[] {
       `'${command}' needs ${names.map((n) => `<${n}>`).join(' ')}: missing <${names[positionals.length]}>`,
     );
   }
-  if (positionals.length > names.length) usage(`Unexpected argument '${positionals[names.length]}'`);
+  if (positionals.length > names.length) {
+    const takes = names.length === 0 ? 'takes options only' : `takes ${names.map((n) => `<${n}>`).join(' ')}`;
+    usage(`Unexpected argument, got ${describeText(positionals[names.length]!)} ('${command}' ${takes})`);
+  }
   return positionals;
 }
 
@@ -183,13 +199,15 @@ function count(raw: string, what: string, min: number): number {
   return Number(raw);
 }
 
-/** `5` (every item) or `12=3,14=2` (per sku_id). */
+/** `5` (every item) or `12=3,14=2` (per sku_id); the text refused described as {@link idOf} describes it. */
 function quantitiesOf(raw: string, name: string): MockQuantities {
   if (/^\d+$/.test(raw)) return count(raw, `--${name}`, 0);
   const out: Record<number, number> = {};
   for (const pair of raw.split(',')) {
     const match = /^([1-9]\d{0,14})=(\d{1,9})$/.exec(pair.trim());
-    if (!match) usage(`--${name} must be a number or <sku_id>=<n>[,<sku_id>=<n>...], got '${raw}'`);
+    if (!match) {
+      usage(`--${name} must be a number or <sku_id>=<n>[,<sku_id>=<n>...], got ${describeText(raw)}`);
+    }
     out[Number(match[1])] = Number(match[2]);
   }
   return out;
@@ -254,8 +272,12 @@ interface Outcome {
 }
 
 async function advance(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
-  const [rawId, status] = positionalCount(parsed, ['shipment-id', 'status']);
+  const [rawId, rawStatus] = positionalCount(parsed, ['shipment-id', 'status']);
   const id = idOf(rawId!, 'shipment-id');
+  // The checker of the control methods and the route (a status name, else described, not shown).
+  const status = checkRestockingStatus(rawStatus, '<status>', (field, problem) =>
+    usage(`${field} ${problem}`),
+  );
   const quantities: { -readonly [K in keyof MockRestockQuantities]: MockRestockQuantities[K] } = {};
   for (const name of ['arrived', 'damaged', 'missing'] as const) {
     const raw = single(parsed, name);
@@ -263,7 +285,7 @@ async function advance(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
   }
   const shipment = await mock.advanceRestockingShipment(
     id,
-    status as RestockingStatusV1 | RestockingStatusV2,
+    status,
     Object.keys(quantities).length > 0 ? quantities : undefined,
   );
   return { result: shipment, line: `Restocking shipment ${shipment.id} is now ${shipment.status}` };
@@ -290,7 +312,7 @@ async function returnOf(mock: MockConnection, parsed: Parsed): Promise<Outcome> 
   if (items) {
     options.items = items.map((raw) => {
       const match = /^([1-9]\d{0,14})=(\d{1,9})$/.exec(raw);
-      if (!match) usage(`--item must be <sku_id>=<quantity>, got '${raw}'`);
+      if (!match) usage(`--item must be <sku_id>=<quantity>, got ${describeText(raw)}`);
       return { sku_id: Number(match[1]), quantity: Number(match[2]) };
     });
   }
@@ -320,7 +342,7 @@ async function state(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
   };
   const name = (raw: string, option: string): MockCollectionName => {
     const found = MOCK_COLLECTIONS.find((c) => c === raw.trim());
-    if (!found) usage(`${option} must name one of ${MOCK_COLLECTIONS.join(', ')}, got '${raw}'`);
+    if (!found) usage(`${option} must name one of ${MOCK_COLLECTIONS.join(', ')}, got ${describeText(raw)}`);
     return found;
   };
   if (one !== undefined && many !== undefined) usage('Give either --collection or --collections, not both');

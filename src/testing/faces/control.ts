@@ -42,7 +42,8 @@ import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
 import { type MockRestockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
 import {
-  RESTOCKING_STATUSES,
+  isRestockingStatusName,
+  RESTOCKING_STATUS_NAMES,
   type RestockingStatusV1,
   type RestockingStatusV2,
   restockingStatus,
@@ -78,12 +79,12 @@ export const CONTROL_PREFIX = '/__mock/';
 /** What the control routes act on (the mock's control methods). */
 export interface ControlTarget {
   /**
-   * `undefined` when there is no such shipment; throws for a bad status. `quantities` come checked
-   * ({@link checkRestockQuantities}).
+   * `undefined` when there is no such shipment. `status` and `quantities` come checked
+   * ({@link checkRestockingStatus}, {@link checkRestockQuantities}).
    */
   advance(
     id: number,
-    status: string,
+    status: RestockingStatusV1 | RestockingStatusV2,
     quantities: MockRestockQuantities | undefined,
   ): MockRestockingShipmentV1 | undefined;
   /** `undefined` when there is no such order; throws when it cannot be fulfilled. */
@@ -397,22 +398,25 @@ function isInteger(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min;
 }
 
-/** Every status name an advance accepts (version 1, then the version 2 names that differ). */
-const STATUS_NAMES = [
-  ...new Set(Object.entries(RESTOCKING_STATUSES).flatMap(([v1, row]) => [v1, row.v2])),
-].join(', ');
-
-/** The status of an advance body (either version's name), checked; its text is never echoed. */
-function advanceStatus(status: JsonValue | undefined): string {
-  if (typeof status !== 'string')
-    bad('status', `is required: a version 1 or version 2 status, ${got(status)}`);
-  try {
-    toV1Status(status);
-  } catch {
-    // The domain's message quotes the name: say which names exist, and the one sent only by length.
-    bad('status', `must be a version 1 or version 2 status (${STATUS_NAMES}), ${got(status)}`);
-  }
-  return status;
+/**
+ * The status given to `advanceRestockingShipment`, checked — by the in-process method, by a
+ * connection before it sends, by `POST /__mock/restocking_shipments/{id}/advance` (its body's
+ * `status`) and by the command line's `advance`, before anything changes or is sent: a version 1 or
+ * version 2 status name (`received` is version 2's `delivered`), else a refusal naming `name` that
+ * lists the names and describes the value (a string by its length, never its text: it may be a
+ * secret pasted by mistake). Returns the name as given.
+ */
+export function checkRestockingStatus(
+  value: unknown,
+  name: string,
+  refuse: Refuse,
+): RestockingStatusV1 | RestockingStatusV2 {
+  if (isRestockingStatusName(value)) return value;
+  const expected = `one of ${RESTOCKING_STATUS_NAMES.join(', ')} (a version 1 or version 2 status)`;
+  return refuse(
+    name,
+    value === undefined ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(value)}`,
+  );
 }
 
 /**
@@ -443,12 +447,7 @@ export function checkRestockQuantities(
   const fields = readFields(quantities, '', refuse, '');
   if (fields === undefined) refuse('', `must be an object, ${got(quantities)}`);
   onlyFields(fields, RESTOCK_FIGURES, refuse);
-  let restocks: boolean | undefined;
-  try {
-    restocks = typeof status === 'string' ? restockingStatus(toV1Status(status)).restocks : undefined;
-  } catch {
-    restocks = undefined;
-  }
+  const restocks = isRestockingStatusName(status) ? restockingStatus(toV1Status(status)).restocks : undefined;
   const out: { -readonly [K in keyof MockRestockQuantities]: MockRestockQuantities[K] } = {};
   for (const name of RESTOCK_FIGURES) {
     const value = fields[name];
@@ -878,8 +877,9 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
       POST: {
         handle: ({ target, body, id }) => {
           const { status: given, ...figures } = objectBody(body, ['status', ...RESTOCK_FIGURES]);
-          const status = advanceStatus(given);
-          // The checker of the in-process method and of a connection (null, as everywhere here, is absent).
+          // The checkers of the in-process method and of a connection (the status's also of the
+          // command line); null, as everywhere here, is absent.
+          const status = checkRestockingStatus(given === null ? undefined : given, 'status', bad);
           const quantities = checkRestockQuantities(
             withoutNulls(figures),
             status,

@@ -4,6 +4,7 @@
  * headers added to every other answer. Off unless asked for. No Node built-ins: plain values only.
  */
 import { HEADER_NAME } from '../engine/faults.js';
+import { describeValue } from '../engine/validation.js';
 
 /** The methods a preflight allows. */
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
@@ -22,7 +23,8 @@ export interface CorsPolicy {
 
 /**
  * Checks the `cors` option of `listen`: `'*'`, an origin such as `http://localhost:5173`, or a list
- * of them. `undefined` (or an empty list) turns CORS off. Throws a `TypeError` naming the option.
+ * of them. `undefined` (or an empty list) turns CORS off. Throws a `TypeError` naming the option,
+ * the entry refused described by its kind or length, never shown (it may hold credentials).
  */
 export function corsPolicy(option: string | readonly string[] | undefined): CorsPolicy | undefined {
   if (option === undefined) return undefined;
@@ -39,7 +41,7 @@ export function corsPolicy(option: string | readonly string[] | undefined): Cors
     const origin = typeof entry === 'string' && URL.canParse(entry) ? new URL(entry).origin : undefined;
     if (!origin || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
       throw new TypeError(
-        `listen: cors must be '*' or origins such as 'http://localhost:5173' (scheme, host and port only), got '${String(entry)}'`,
+        `listen: cors must be '*' or origins such as 'http://localhost:5173' (scheme, host and port only), got ${describeValue(entry)}`,
       );
     }
     origins.add(origin);

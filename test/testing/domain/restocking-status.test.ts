@@ -9,7 +9,9 @@ import {
 } from '../../../src/schemas/restocking-shipments.js';
 import {
   INITIAL_RESTOCKING_STATUS,
+  isRestockingStatusName,
   NOT_EDITABLE,
+  RESTOCKING_STATUS_NAMES,
   RESTOCKING_STATUSES,
   toV1Status,
   toV2Status,
@@ -30,9 +32,49 @@ describe('the restocking status table', () => {
     expect(toV1Status('processing')).toBe('processing');
     for (const name of RESTOCKING_SHIPMENT_V1_STATUSES) expect(toV1Status(name)).toBe(name);
     expect(() => toV1Status('teleported')).toThrow(
-      "Unknown restocking shipment status 'teleported': expected one of created, shipped, delivered, arrived, processing, restocked, on_hold, cancelled, received",
+      'Unknown restocking shipment status, got a string of 10 characters (expected one of created, shipped, delivered, received, arrived, processing, restocked, on_hold, cancelled)',
     );
     expect(() => toV1Status('toString')).toThrow(TypeError);
+    // The second line of defence (the ways in check the name first) describes, never shows.
+    const secret = 'sk_live_4eC39HqLyjWDarjtT1';
+    let message = '';
+    try {
+      toV1Status(secret);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Unknown restocking shipment status, got a string of 26 characters \(/);
+    expect(message).not.toContain(secret);
+  });
+
+  test('the names accepted: every version 1 and version 2 name, and nothing else', () => {
+    const both = new Set<string>([...RESTOCKING_SHIPMENT_V1_STATUSES, ...RESTOCKING_SHIPMENT_V2_STATUSES]);
+    expect(RESTOCKING_STATUS_NAMES).toEqual([
+      'created',
+      'shipped',
+      'delivered',
+      'received',
+      'arrived',
+      'processing',
+      'restocked',
+      'on_hold',
+      'cancelled',
+    ]);
+    expect(new Set(RESTOCKING_STATUS_NAMES)).toEqual(both);
+    for (const name of both) expect(isRestockingStatusName(name), name).toBe(true);
+    for (const value of [
+      'toString',
+      '__proto__',
+      'Received',
+      ' shipped',
+      '',
+      5,
+      null,
+      undefined,
+      ['created'],
+    ]) {
+      expect(isRestockingStatusName(value), String(value)).toBe(false);
+    }
   });
 
   test('the edit window, the initial status, at the warehouse and restocking', () => {

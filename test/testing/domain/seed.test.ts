@@ -115,7 +115,7 @@ describe('createMockApi({ seed })', () => {
         skus: [{ merchant_sku_id: 'A', name: 'A' }],
         restockingShipments: [{ warehouse_id: 1, status: 'lost', restocking_shipment_items: [] }],
       },
-      "restockingShipments[0].status: Unknown restocking shipment status 'lost'",
+      'restockingShipments[0].status: Unknown restocking shipment status, got a string of 4 characters (expected one of created,',
     ],
     [
       'a shipment to an unknown warehouse',

@@ -201,8 +201,10 @@ describe('runCli', () => {
   });
 
   test.each([
-    [['--nope'], /Unknown option '--nope'/],
-    [['stray'], /Unexpected argument 'stray'/],
+    [['--nope'], /^Unknown option, got a string of 6 characters\n\nUsage:/],
+    [['stray'], /^Unknown command, got a string of 5 characters \(expected one of advance, fulfil,/],
+    [['--quiet', 'stray'], /^Unexpected argument, got a string of 5 characters\n\nUsage:/],
+    [['--quiet', '-p'], /^Unexpected argument, got a string of 2 characters\n/],
     [['--port'], /needs a value/],
     [['--port', 'abc'], /must be an integer from 0 to 65535/],
     [['--port', '65536'], /'--port' must be an integer from 0 to 65535, got '65536'/],
@@ -215,7 +217,11 @@ describe('runCli', () => {
     [['--rate-limit', '5/0'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '5/'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--latency', '-5'], /'--latency' must be an integer >= 0/],
-    [['--blocked-country', 'CHE'], /'--blocked-country' must be a 2-letter country code, got 'CHE'/],
+    [
+      ['--blocked-country', 'CHE'],
+      /'--blocked-country' must be a 2-letter country code, got a string of 3 characters$/,
+    ],
+    [['--port', '7x'], /^Option '--port' must be an integer from 0 to 65535, got a string of 2 characters$/],
   ])('usage error for %j', async (argv, message) => {
     const error = await runCli(argv, { out: () => {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CliUsageError);
@@ -316,6 +322,43 @@ describe('the bin', () => {
       stderr += chunk.toString();
     });
     expect(await exitOf(child)).toBe(2);
-    expect(stderr).toMatch(/Unknown option '--bogus'/);
+    expect(stderr).toMatch(/^Unknown option, got a string of 7 characters\n/);
+  });
+
+  test('a token pasted as a word, an option or a value is never printed: described, exit 2', async () => {
+    const pasted = 'sk_live_4eC39HqLyjWDarjtT1';
+    const cases: [string[], RegExp][] = [
+      // Not a command the bin knows, so the server's parser refuses it as a command mistyped.
+      [[pasted], /^Unknown command, got a string of 26 characters \(expected one of advance, fulfil, /],
+      [['--port', '0', pasted], /^Unexpected argument, got a string of 26 characters\n\nUsage: /],
+      [[`--${pasted}`], /^Unknown option, got a string of 28 characters\n\nUsage: /],
+      [
+        ['--port', pasted],
+        /^Option '--port' must be an integer from 0 to 65535, got a string of 26 characters$/,
+      ],
+      [
+        ['--rate-limit', pasted],
+        /^Option '--rate-limit' must be <requests>\/<ms> .*, got a string of 26 characters$/,
+      ],
+      [
+        ['--blocked-country', pasted],
+        /^Option '--blocked-country' must be .*, got a string of 26 characters$/,
+      ],
+      [['--port', '0', '--cors', pasted], /^Option '--cors' must be .*, got a string of 26 characters$/],
+    ];
+    const runs = cases.map(async ([argv, message]) => {
+      const child = spawnBin(sandbox, argv);
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await exitOf(child);
+      return { argv, message, code, stderr };
+    });
+    for (const { argv, message, code, stderr } of await Promise.all(runs)) {
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr.trimEnd(), argv.join(' ')).toMatch(message);
+      expect(stderr.toLowerCase(), argv.join(' ')).not.toContain(pasted.toLowerCase());
+    }
   });
 });

@@ -217,12 +217,11 @@ describe('runCommand against a listening mock', () => {
       out: [],
       err: ['Error: POST /__mock/orders/9/fulfill answered 404: No order with id 9'],
     });
-    const id = await restockingShipment(target(), 'MUG', 1);
-    const invalid = await run('advance', String(id), 'teleported');
-    expect(invalid.code).toBe(1);
-    expect(invalid.err[0]).toMatch(
-      /answered 422: status: must be a version 1 or version 2 status \(created, .*\), got a string of 10 characters/,
-    );
+    await mockRequest(target(), 'POST', '/merchant_api/v1/skus', skuBody('MUG'), SECRET);
+    await mockRequest(target(), 'POST', '/merchant_api/v1/orders', orderBody('O-1', 'MUG', 1), SECRET);
+    const refused = await run('return', '1');
+    expect(refused.code).toBe(1);
+    expect(refused.err[0]).toMatch(/^Error: POST \/__mock\/orders\/1\/returns answered 422: /);
 
     const err: string[] = [];
     const wrongToken = await runCommand(['reset', '--url', server.url, '--token', 'wrong-token-xyz'], {
@@ -247,7 +246,7 @@ describe('runCommand against a listening mock', () => {
   });
 
   test.each([
-    [['nope'], /^Unknown command 'nope' \(expected one of advance, fulfil/],
+    [['nope'], /^Unknown command, got a string of 4 characters \(expected one of advance, fulfil/],
     [['advance', '1'], /^'advance' needs <shipment-id> <status>: missing <status>$/],
     // Worded as checkRecordId words it; digits shown, other text only by its length.
     [['advance', 'x', 'arrived'], /^<shipment-id> must be an integer >= 1, got a string of 1 character$/],
@@ -257,14 +256,33 @@ describe('runCommand against a listening mock', () => {
       ['state', '--page', 'two', '--collection', 'skus'],
       /^--page must be an integer >= 1, got a string of 3 characters$/,
     ],
-    [['advance', '1', 'restocked', '--arrived', 'lots'], /^--arrived must be a number or <sku_id>=<n>/],
+    [
+      ['advance', '1', 'restocked', '--arrived', 'lots'],
+      /^--arrived must be a number or <sku_id>=<n>\[,<sku_id>=<n>\.\.\.\], got a string of 4 characters$/,
+    ],
+    // The status name checked as the control methods check it: listed, the value described.
+    [
+      ['advance', '1', 'teleported'],
+      /^<status> must be one of created, shipped, delivered, received, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
+    ],
     [['fulfil'], /missing <order-id>/],
-    [['fulfil', '1', '2'], /^Unexpected argument '2'$/],
-    [['reset', '--force'], /^Unknown option '--force' for 'reset'$/],
-    [['state', '--collection', 'nope'], /^--collection must name one of skus, orders/],
+    [['fulfil', '1', '2'], /^Unexpected argument, got '2' \('fulfil' takes <order-id>\)$/],
+    [['reset', 'all'], /^Unexpected argument, got a string of 3 characters \('reset' takes options only\)$/],
+    [
+      ['reset', '--force'],
+      /^Unknown option for 'reset', got a string of 7 characters \(expected --url, --token, --json, --help\)$/,
+    ],
+    [
+      ['state', '--collection', 'nope'],
+      /^--collection must name one of skus, orders, .*, got a string of 4 characters$/,
+    ],
+    [
+      ['state', '--collections', 'skus,nope'],
+      /^--collections must name one of skus, .*, got a string of 4 characters$/,
+    ],
     [['state', '--page', '2'], /^--page and --limit need --collection or --collections$/],
     [['state', '--limit', '0', '--collection', 'skus'], /^--limit must be an integer >= 1, got '0'$/],
-    [['return', '1', '--item', 'x'], /^--item must be <sku_id>=<quantity>/],
+    [['return', '1', '--item', 'x'], /^--item must be <sku_id>=<quantity>, got a string of 1 character$/],
     [['reset', '--url'], /^Option '--url' needs a value$/],
     [['reset', '--url', 'nowhere'], /^--url must be an absolute http\(s\) URL/],
   ])('usage error for %j: exit 2, nothing sent', async (argv, message) => {
@@ -376,5 +394,63 @@ describe('the bin dispatches subcommands', () => {
       code: 2,
       stderr: expect.stringMatching(/^<shipment-id> must be an integer >= 1, got '0'\n/),
     });
+  });
+
+  test('a token pasted as an argument, an option or a value is never printed: described, exit 2', async () => {
+    const pasted = 'sk_live_4eC39HqLyjWDarjtT1';
+    // Only letters, digits and dashes before the colon: it parses as a URL of that scheme.
+    const schemed = 'sk-live-4eC39HqLyjWDarjtT1:x';
+    // Nothing is sent: each is refused before the first request (the port is closed anyway).
+    const env = {
+      ...process.env,
+      FULFILLMENT_MOCK_URL: `http://127.0.0.1:${await closedPort()}`,
+      FULFILLMENT_MOCK_TOKEN: SECRET,
+    };
+    const cases: [string[], string][] = [
+      [
+        ['fulfil', '1', pasted],
+        "Unexpected argument, got a string of 26 characters ('fulfil' takes <order-id>)",
+      ],
+      [
+        ['reset', `--${pasted}`],
+        "Unknown option for 'reset', got a string of 28 characters (expected --url, --token, --json, --help)",
+      ],
+      [
+        ['advance', '1', pasted],
+        '<status> must be one of created, shipped, delivered, received, arrived, processing, restocked, on_hold, cancelled (a version 1 or version 2 status), got a string of 26 characters',
+      ],
+      [
+        ['advance', '1', 'restocked', '--arrived', pasted],
+        '--arrived must be a number or <sku_id>=<n>[,<sku_id>=<n>...], got a string of 26 characters',
+      ],
+      [
+        ['advance', '1', 'restocked', '--damaged', `12=1,${pasted}`],
+        '--damaged must be a number or <sku_id>=<n>[,<sku_id>=<n>...], got a string of 31 characters',
+      ],
+      [
+        ['return', '1', '--item', pasted],
+        '--item must be <sku_id>=<quantity>, got a string of 26 characters',
+      ],
+      [
+        ['state', '--collections', `skus,${pasted}`],
+        '--collections must name one of skus, orders, restockingShipments, restockingShipmentsV2, shipments, returns, warehouses, requests, got a string of 26 characters',
+      ],
+      [['reset', '--url', schemed], '--url must be an http(s) URL, got a URL with another scheme'],
+    ];
+    const runs = cases.map(async ([argv, message]) => {
+      const child = spawnBin(sandbox, argv, env);
+      children.push(child);
+      return { message, ...(await finish(child)) };
+    });
+    for (const { message, code, stdout, stderr } of await Promise.all(runs)) {
+      expect({ code, stdout, stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${message}\nSee 'merchant-fulfillment-mock <command> --help'.\n`,
+      });
+      for (const secret of [pasted, schemed])
+        expect(stderr.toLowerCase()).not.toContain(secret.toLowerCase());
+      expect(stderr.toLowerCase()).not.toContain('4ec39hqlyjwdarjtt1');
+    }
   });
 });

@@ -228,12 +228,16 @@ describe('a malformed control body names the field', () => {
     const advance = `/__mock/restocking_shipments/${shipmentId}/advance`;
     const cases: [string, unknown, RegExp][] = [
       [advance, [], /^body: must be a JSON object, got an array$/],
-      [advance, { status: 5 }, /^status: is required: a version 1 or version 2 status, got 5$/],
+      [
+        advance,
+        { status: 5 },
+        /^status: must be one of created, .*\(a version 1 or version 2 status\), got 5$/,
+      ],
       // A string is described only by its length: a token sent by mistake is never echoed.
       [
         advance,
         { status: TOKEN },
-        /^status: must be a version 1 or version 2 status \(created, .*\), got a string of 13 characters$/,
+        /^status: must be one of created, .*, cancelled \(a version 1 or version 2 status\), got a string of 13 characters$/,
       ],
       [
         advance,

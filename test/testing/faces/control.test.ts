@@ -112,7 +112,7 @@ describe('restocking shipments', () => {
     const unknown = await send('POST', path, { status: 'teleported' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0]).toMatch(
-      /^status: must be a version 1 or version 2 status \(created, shipped, delivered, received, .*\), got a string of 10 characters$/,
+      /^status: must be one of created, shipped, delivered, received, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
     );
     const early = await send('POST', path, { status: 'arrived', arrived: 3 });
     expect(early).toMatchObject({

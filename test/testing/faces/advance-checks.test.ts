@@ -1,10 +1,19 @@
 /**
- * The restock quantities of `advanceRestockingShipment`: one checker (`checkRestockQuantities`)
- * for the three ways in — the in-process method, a connection before it sends, and the route
- * `POST /__mock/restocking_shipments/{id}/advance` — so each refuses the same quantities with the
- * same words, and a key that is not an sku id is described by its length, never shown.
+ * The arguments of `advanceRestockingShipment`, each with one checker for the three ways in — the
+ * in-process method, a connection before it sends, and the route `POST
+ * /__mock/restocking_shipments/{id}/advance` — so each refuses the same values with the same
+ * words, before anything changes:
+ * - the status (`checkRestockingStatus`): the names of version 1 and version 2 accepted, anything
+ *   else refused with the names listed and the value described by its kind (a string by its
+ *   length), never shown;
+ * - the quantities (`checkRestockQuantities`): a key that is not an sku id described by its
+ *   length, never shown.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import {
+  RESTOCKING_SHIPMENT_V1_STATUSES,
+  RESTOCKING_SHIPMENT_V2_STATUSES,
+} from '../../../src/schemas/restocking-shipments.js';
 import {
   connectMock,
   type MockApi,
@@ -13,8 +22,13 @@ import {
 } from '../../../src/testing/index.js';
 import { hostile, mockRequest, restockingShipment, TOKEN, testApi } from '../helpers.js';
 
-/** What a pasted token as a key looks like (never to be shown). */
-const SECRET_KEY = 'sk_live_4eC39HqLyjWDarjtT1';
+/** What a pasted token as the status looks like (never to be shown). */
+const SECRET = 'sk_live_4eC39HqLyjWDarjtT1';
+/** What a pasted token as a quantity key looks like (never to be shown). */
+const SECRET_KEY = SECRET;
+
+/** The names listed by every refusal, in the order shown. */
+const LISTED = 'created, shipped, delivered, received, arrived, processing, restocked, on_hold, cancelled';
 
 let api: MockApi;
 let connection: MockConnection;
@@ -24,7 +38,10 @@ let skuId = 0;
 let sent = 0;
 
 beforeEach(async () => {
-  api = testApi();
+  api = testApi({
+    webhooks: ['https://shop.example/hooks'],
+    webhookFetch: async () => new Response(null, { status: 204 }),
+  });
   connection = connectMock(api.baseUrl, {
     token: TOKEN,
     fetch: (input, init) => {
@@ -37,7 +54,7 @@ beforeEach(async () => {
   sent = 0;
 });
 
-/** The message of what `call` throws. */
+/** What `call` throws. */
 function thrown(call: () => unknown): Error {
   try {
     call();
@@ -58,6 +75,96 @@ async function rejection(promise: Promise<unknown>): Promise<MockControlError> {
   expect(error).toBeInstanceOf(MockControlError);
   return error as MockControlError;
 }
+
+/** The shipment as the state shows it, and the webhook deliveries: to see that nothing moved. */
+function now() {
+  return { shipment: api.state.restockingShipments[0], deliveries: api.deliveries.length };
+}
+
+describe('one checker of the restocking status for the route, the in-process method and a connection', () => {
+  const mustBe = `must be one of ${LISTED} (a version 1 or version 2 status)`;
+  // [label, status (undefined: left out of the route's body), problem]
+  const cases: [string, unknown, string][] = [
+    ['an unknown name', 'lost', `${mustBe}, got a string of 4 characters`],
+    ['a token pasted as the status', SECRET, `${mustBe}, got a string of 26 characters`],
+    ['a name in capitals', 'Received', `${mustBe}, got a string of 8 characters`],
+    ['a name with a space', ' shipped', `${mustBe}, got a string of 8 characters`],
+    ['an empty string', '', `${mustBe}, got a string of 0 characters`],
+    ['a name of Object.prototype', 'toString', `${mustBe}, got a string of 8 characters`],
+    ['__proto__', '__proto__', `${mustBe}, got a string of 9 characters`],
+    ['a number', 5, `${mustBe}, got 5`],
+    ['a list', ['restocked'], `${mustBe}, got an array`],
+    ['no status', undefined, `is required: one of ${LISTED} (a version 1 or version 2 status)`],
+  ];
+
+  test.each(cases)('%s: the same refusal, nothing sent, nothing moved', async (_, status, problem) => {
+    const before = now();
+    const inProcess = thrown(() => api.advanceRestockingShipment(shipment, status as never));
+    expect(inProcess).toBeInstanceOf(TypeError);
+    expect(inProcess.message).toBe(`advanceRestockingShipment: status ${problem}`);
+
+    const remote = await rejection(connection.advanceRestockingShipment(shipment, status as never));
+    expect(remote).toMatchObject({ code: 'invalid_argument', argument: 'status' });
+    expect(remote.message).toBe(inProcess.message);
+    expect(sent).toBe(0);
+
+    const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
+      status,
+    });
+    expect(route.status).toBe(422);
+    expect(route.body).toEqual({ success: false, errors: [`status: ${problem}`] });
+
+    for (const text of [inProcess.message, remote.message, route.body.errors[0]]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('lost');
+    }
+    await api.flushWebhooks();
+    expect(now()).toEqual(before);
+  });
+
+  test('the status is checked before the quantities, by each way in', async () => {
+    const quantities = { arrived: { [SECRET]: 1 } };
+    const message = `advanceRestockingShipment: status ${mustBe}, got a string of 4 characters`;
+    expect(thrown(() => api.advanceRestockingShipment(shipment, 'lost' as never, quantities)).message).toBe(
+      message,
+    );
+    expect(
+      (await rejection(connection.advanceRestockingShipment(shipment, 'lost' as never, quantities))).message,
+    ).toBe(message);
+    const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
+      status: 'lost',
+      ...quantities,
+    });
+    expect(route.body.errors).toEqual([`status: ${mustBe}, got a string of 4 characters`]);
+  });
+
+  test('a null status in the route’s body is absent, as every null there', async () => {
+    const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
+      status: null,
+    });
+    expect(route.body.errors).toEqual([
+      `status: is required: one of ${LISTED} (a version 1 or version 2 status)`,
+    ]);
+  });
+
+  test('the names accepted are every version 1 and version 2 name, by each way in', async () => {
+    const accepted = [...new Set([...RESTOCKING_SHIPMENT_V1_STATUSES, ...RESTOCKING_SHIPMENT_V2_STATUSES])];
+    expect(new Set(LISTED.split(', '))).toEqual(new Set(accepted));
+    const v1 = (name: string) => (name === 'received' ? 'delivered' : name);
+    for (const name of accepted) {
+      // Back to `created` first, so that each move is a change (and sends a webhook).
+      api.advanceRestockingShipment(shipment, 'created');
+      expect(api.advanceRestockingShipment(shipment, name).status, name).toBe(v1(name));
+      await connection.advanceRestockingShipment(shipment, 'created');
+      expect((await connection.advanceRestockingShipment(shipment, name)).status, name).toBe(v1(name));
+      api.advanceRestockingShipment(shipment, 'created');
+      const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
+        status: name,
+      });
+      expect([route.status, route.body.status], name).toEqual([200, v1(name)]);
+    }
+  });
+});
 
 /** The shipment's status and first item's figures, to see that nothing moved. */
 function shipmentNow() {
