@@ -4,7 +4,9 @@
  * in-process control methods ({@link MockControlMethods}), async, with the same arguments and
  * results. Plain `fetch` only (the kit never loads ky); the token travels only in the
  * `Authorization` header and never shows in an error, `JSON.stringify` or `util.inspect`. An
- * argument refused is described in the error only by its type, or a string by its length.
+ * argument refused is described in the error by its type, a string by its length, never its text;
+ * only a key of up to 32 characters (a longer one by its length) and a RegExp's `source` and flags
+ * (for `injectFault`'s `path`) are shown as given.
  */
 import type { MockReturnOptions } from './domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
@@ -22,6 +24,7 @@ import {
   messageOf,
   readFields,
   safeString,
+  shownKey,
 } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
 import {
@@ -30,6 +33,7 @@ import {
   checkRedeliverFilter,
   checkRestockingStatus,
   checkRestockQuantities,
+  checkReturnOptions,
   checkStateQuery,
   type MockCollectionName,
   type MockControlMethods,
@@ -240,9 +244,6 @@ function argumentError(method: string, argument: string, problem: string): MockC
   });
 }
 
-/** A short description of a value, for messages (a string only by its length: it may be a secret). */
-const shown = describeValue;
-
 /** A `refuse` for the checks shared with the control routes: an `invalid_argument` error. */
 function refuseFor(method: string): (field: string, problem: string) => never {
   return (field, problem) => {
@@ -270,7 +271,7 @@ function checkTimeout(method: string, argument: string, timeoutMs: unknown): num
     throw argumentError(
       method,
       argument,
-      `must be an integer from 1 to ${MAX_CONTROL_TIMEOUT_MS}, got ${shown(timeoutMs)}`,
+      `must be an integer from 1 to ${MAX_CONTROL_TIMEOUT_MS}, got ${describeValue(timeoutMs)}`,
     );
   }
   return timeoutMs;
@@ -283,7 +284,8 @@ function checkTimeout(method: string, argument: string, timeoutMs: unknown): num
 function optionalFields(method: string, name: string, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   const fields = readFields(value, name, refuseFor(method));
-  if (fields === undefined) throw argumentError(method, name, `must be an object, got ${shown(value)}`);
+  if (fields === undefined)
+    throw argumentError(method, name, `must be an object, got ${describeValue(value)}`);
   return fields;
 }
 
@@ -306,9 +308,9 @@ function serializeProblem(error: unknown): string {
 /**
  * `value` as the JSON text of a request body, serialized BEFORE anything is sent: a value that
  * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`,
- * or its first field that cannot be (`fault.body`).
+ * or its first field that cannot be, after `prefix` (`options.carrier`; a fault's `body` alone).
  */
-function serialize(method: string, argument: string, value: unknown): string {
+function serialize(method: string, argument: string, value: unknown, prefix = `${argument}.`): string {
   let problem: string;
   try {
     const text = JSON.stringify(value);
@@ -324,7 +326,7 @@ function serialize(method: string, argument: string, value: unknown): string {
         try {
           JSON.stringify((value as Record<string, unknown>)[key]);
         } catch (error) {
-          field = `${argument}.${key}`;
+          field = `${prefix}${shownKey(key)}`;
           problem = serializeProblem(error);
           break;
         }
@@ -387,13 +389,17 @@ const TIMED_OUT: unique symbol = Symbol('timed out');
 /** The root URL of a mock from what a user may pass (the CLI's control URL included). */
 function rootUrl(url: unknown): string {
   if (typeof url !== 'string' && !(url instanceof URL)) {
-    throw argumentError('connectMock', 'url', `must be a string or a URL, got ${shown(url)}`);
+    throw argumentError('connectMock', 'url', `must be a string or a URL, got ${describeValue(url)}`);
   }
   let parsed: URL;
   try {
     parsed = new URL(String(url));
   } catch {
-    throw argumentError('connectMock', 'url', `must be an absolute http(s) URL, got ${shown(String(url))}`);
+    throw argumentError(
+      'connectMock',
+      'url',
+      `must be an absolute http(s) URL, got ${describeValue(String(url))}`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw argumentError('connectMock', 'url', `must be an http(s) URL, got ${describeUrlScheme(parsed)}`);
@@ -461,11 +467,13 @@ class Connection implements MockConnection {
   }
 
   createReturn(orderId: number, options: MockReturnOptions = {}): Promise<MockReturn> {
+    const method = 'createReturn';
     return this.#later(() => {
-      checkRecordId(orderId, 'orderId', refuseFor('createReturn'));
-      // Its fields are checked by the mock's route (the checker of the in-process createReturn).
-      const fields = optionalFields('createReturn', 'options', options) ?? {};
-      const body = serialize('createReturn', 'options', fields);
+      checkRecordId(orderId, 'orderId', refuseFor(method));
+      // The checker of the in-process mock and of the route, each field read once: what is sent is
+      // the checked copy.
+      const checked = checkReturnOptions(options, refuseArgument('options', 'options.', refuseFor(method)));
+      const body = serialize(method, 'options', checked);
       return this.#call('POST', `/__mock/orders/${orderId}/returns`, { body, expect: AN_OBJECT });
     });
   }
@@ -474,10 +482,11 @@ class Connection implements MockConnection {
     const method = 'injectFault';
     return this.#later(async () => {
       const refuse = refuseFor(method);
-      // Each field read once (a getter or Proxy trap that throws is an `invalid_argument` naming it).
-      const fields = readFields(fault, 'fault', refuse);
+      // Each field read once (a getter or Proxy trap that throws is an `invalid_argument` naming
+      // it); its fields are named alone (`path`, `body`), as the in-process mock and the route name them.
+      const fields = readFields(fault, 'fault', refuse, '');
       if (fields === undefined)
-        throw argumentError(method, 'fault', `must be an object, got ${shown(fault)}`);
+        throw argumentError(method, 'fault', `must be an object, got ${describeValue(fault)}`);
       const { path, ...rest } = fields;
       let body: Record<string, unknown>;
       if (guarded('path', () => path instanceof RegExp, refuse)) {
@@ -498,10 +507,10 @@ class Connection implements MockConnection {
       } else if (typeof path === 'string') {
         body = { ...rest, path };
       } else {
-        throw argumentError(method, 'path', `must be a string or a RegExp, got ${shown(path)}`);
+        throw argumentError(method, 'path', `must be a string or a RegExp, got ${describeValue(path)}`);
       }
       const { id } = await this.#call<{ id: number }>('POST', '/__mock/faults', {
-        body: serialize(method, 'fault', body),
+        body: serialize(method, 'fault', body, ''),
         expect: integerIn('id', 1),
       });
       return {
@@ -781,7 +790,11 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
   // Each option read once (a getter or Proxy trap that throws is an `invalid_argument` naming it).
   const fields = readFields(options, 'options', refuseFor('connectMock'), '');
   if (fields === undefined) {
-    throw argumentError('connectMock', 'options', `must be an object with a token, got ${shown(options)}`);
+    throw argumentError(
+      'connectMock',
+      'options',
+      `must be an object with a token, got ${describeValue(options)}`,
+    );
   }
   const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS } = fields;
   if (typeof token !== 'string' || !TOKEN.test(token)) {
@@ -793,7 +806,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     );
   }
   if (send !== undefined && typeof send !== 'function') {
-    throw argumentError('connectMock', 'fetch', `must be a function, got ${shown(send)}`);
+    throw argumentError('connectMock', 'fetch', `must be a function, got ${describeValue(send)}`);
   }
   const checkedTimeout = checkTimeout('connectMock', 'timeoutMs', timeoutMs);
   const fetchFn: MockConnectionFetch =

@@ -202,12 +202,12 @@ export interface MockApi extends MockControlMethods {
 }
 
 /**
- * A `refuse` for the in-process methods: a `TypeError` naming the method and the field (with what
- * a getter or Proxy trap threw as `cause`).
+ * A `refuse` for the in-process methods: a `TypeError` naming the method and the field (never with
+ * what a getter or Proxy trap threw: its message may hold a secret).
  */
 function refuseIn(method: string): Refuse {
-  return (field, problem, cause) => {
-    throw new TypeError(`${method}: ${field} ${problem}`, cause === undefined ? undefined : { cause });
+  return (field, problem) => {
+    throw new TypeError(`${method}: ${field} ${problem}`);
   };
 }
 
@@ -278,7 +278,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
 
   function advance(
     id: number,
-    status: string,
+    status: RestockingStatusV1 | RestockingStatusV2,
     quantities: MockRestockQuantities | undefined,
   ): MockRestockingShipmentV1 | undefined {
     const record = epoch.state.restockingShipments.get(id);

@@ -25,6 +25,7 @@ import {
   guarded,
   isObject,
   jsonCopier,
+  shownKey,
   UNREADABLE,
 } from './engine/validation.js';
 import type { MockWebhookRetry } from './engine/webhook-delivery.js';
@@ -216,9 +217,12 @@ const WEBHOOK_RETRY_FIELDS = [
   'timeoutMs',
 ] as const satisfies readonly (keyof MockWebhookRetry)[];
 
-/** Throws the `TypeError` of a bad option: `createMockApi: <message>` (with the error behind it as `cause`). */
-function fail(message: string, cause?: unknown): never {
-  throw new TypeError(`createMockApi: ${message}`, cause === undefined ? undefined : { cause });
+/**
+ * Throws the `TypeError` of a bad option: `createMockApi: <message>`. What a getter or Proxy trap of
+ * the options threw is never kept (its message may hold a secret).
+ */
+function fail(message: string): never {
+  throw new TypeError(`createMockApi: ${message}`);
 }
 
 /**
@@ -226,7 +230,7 @@ function fail(message: string, cause?: unknown): never {
  * a throw becomes a refusal naming `path`. `read` must not itself refuse anything.
  */
 function guard<T>(path: string, read: () => T): T {
-  return guarded(path, read, (at, problem, cause) => fail(`${at} ${problem}`, cause));
+  return guarded(path, read, (at, problem) => fail(`${at} ${problem}`));
 }
 
 /** The edit distance of two option names (Levenshtein), for suggestions. */
@@ -259,8 +263,8 @@ function unknownKey(key: string, known: readonly string[], prefix = ''): never {
       ? `did you mean "${prefix}${best.name}"?`
       : `known: ${known.map((name) => prefix + name).join(', ')}`;
   // A long name is shown by its length: it may be a token pasted as a key by mistake.
-  const name =
-    key.length <= 32 ? JSON.stringify(prefix + key) : `${prefix}<a name of ${key.length} characters>`;
+  const shown = shownKey(key);
+  const name = shown === key ? JSON.stringify(prefix + key) : `${prefix}${shown}`;
   fail(`unknown option ${name} (${hint})`);
 }
 
@@ -363,7 +367,7 @@ function readWarehouses(value: unknown): MockWarehouse[] {
   if (entries.length === 0) fail('warehouses must hold at least one warehouse');
   const copyJson = jsonCopier(
     { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_WAREHOUSE_VALUES },
-    (path, problem, cause) => fail(`${path} ${problem}`, cause),
+    (path, problem) => fail(`${path} ${problem}`),
   );
   const seen = new Map<unknown, number>();
   return entries.map((entry, i) => {
@@ -400,7 +404,7 @@ function readFaults(value: unknown): PreparedFault[] {
     try {
       return prepareFault(fault as MockFault);
     } catch (error) {
-      if (!(error instanceof InvalidFault)) fail(`faults[${i}] ${UNREADABLE}`, error);
+      if (!(error instanceof InvalidFault)) fail(`faults[${i}] ${UNREADABLE}`);
       throw new InvalidFault(error.field, `faults[${i}]: ${error.message.replace(/^Invalid fault: /, '')}`);
     }
   });

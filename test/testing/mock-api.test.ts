@@ -3,8 +3,9 @@
  * webhook deliveries in flight and timers.
  */
 import type { IncomingMessage } from 'node:http';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
-import { connectMock, type MockApi } from '../../src/testing/index.js';
+import { connectMock, type MockApi, type MockConnection } from '../../src/testing/index.js';
 import { startServer } from '../helpers/http-server.js';
 import {
   activeTimeouts,
@@ -300,10 +301,23 @@ describe('the reads a connection shares, in-process', () => {
   });
 });
 
+/** A connection to `api` that records the URL of every request it sends. */
+function recording(api: MockApi): { remote: MockConnection; sent: string[] } {
+  const sent: string[] = [];
+  const remote = connectMock(api.baseUrl, {
+    token: TOKEN,
+    fetch: (input, init) => {
+      sent.push(String(input));
+      return api.fetch(input, init);
+    },
+  });
+  return { remote, sent };
+}
+
 describe('the arguments of the control methods', () => {
   test('a bad record id: the same words in-process and through a connection', async () => {
     const api = testApi();
-    const remote = connectMock(api.baseUrl, { token: TOKEN, fetch: api.fetch });
+    const { remote, sent } = recording(api);
     const cases: [() => unknown, () => Promise<unknown>, string][] = [
       [
         () => api.fulfillOrder(0),
@@ -323,12 +337,14 @@ describe('the arguments of the control methods', () => {
     ];
     for (const [local, connected, message] of cases) {
       expect(local).toThrow(new TypeError(message));
-      await expect(connected()).rejects.toThrow(message);
+      await expect(connected()).rejects.toMatchObject({ code: 'invalid_argument', message });
     }
+    expect(sent).toEqual([]);
   });
 
   test('createReturn checks its options with the checker of POST /__mock/orders/{id}/returns', async () => {
     const api = testApi();
+    const { remote, sent } = recording(api);
     await createSku(api, 'A');
     await mockRequest(api, 'POST', '/merchant_api/v1/orders', orderBody('O-1', 'A', 2));
     api.fulfillOrder(1);
@@ -354,14 +370,31 @@ describe('the arguments of the control methods', () => {
       const name = field === 'body' ? 'options' : `options.${field}`;
       const expected = `createReturn: ${name} ${problem!.replace('must be a JSON object', 'must be an object')}`;
       expect(() => api.createReturn(1, body as never), label).toThrow(new TypeError(expected));
+      // A connection refuses it with the same words, before sending anything.
+      await expect(remote.createReturn(1, body as never), label).rejects.toMatchObject({
+        code: 'invalid_argument',
+        message: expected,
+      });
     }
-    // `null` is not a value of any field (the route alone reads a JSON null as absent).
-    expect(() => api.createReturn(1, { reason: null } as never)).toThrow(
-      /^createReturn: options\.reason must be one of customer_return, .*, got null$/,
-    );
-    expect(() => api.createReturn(1, null as never)).toThrow(
-      new TypeError('createReturn: options must be an object, got null'),
-    );
+    // `null` is not a value of any field (the route alone reads a JSON null as absent), nor is a
+    // field set to `undefined` that is no field of the options.
+    for (const [options, message] of [
+      [{ reason: null }, /^createReturn: options\.reason must be one of customer_return, .*, got null$/],
+      [{ items: null }, /^createReturn: options\.items must be a non-empty array, got null$/],
+      [
+        { extra: undefined },
+        /^createReturn: options\.extra unknown field \(expected items, reason, carrier\)$/,
+      ],
+      [null, /^createReturn: options must be an object, got null$/],
+    ] as const) {
+      const label = String(options && Object.keys(options)[0]);
+      expect(() => api.createReturn(1, options as never), label).toThrow(TypeError);
+      expect(() => api.createReturn(1, options as never), label).toThrow(message);
+      const refusal = await remote.createReturn(1, options as never).catch((error: unknown) => error);
+      expect(refusal, label).toMatchObject({ code: 'invalid_argument' });
+      expect((refusal as Error).message, label).toMatch(message);
+    }
+    expect(sent).toEqual([]);
     expect(api.state.returns).toEqual([]);
     expect(api.createReturn(1, { items: [{ sku_id: 1, quantity: 1, reason: null } as never] })).toMatchObject(
       {
@@ -398,6 +431,9 @@ describe('the arguments of the control methods', () => {
         () => api.advanceRestockingShipment(shipment, 'restocked', { damaged: revoked() } as never),
         'advanceRestockingShipment: quantities.damaged',
       ],
+      [() => api.injectFault(getter('path') as never), 'Invalid fault: path'],
+      [() => api.injectFault(getter('method', { path: '/x' }) as never), 'Invalid fault: method'],
+      [() => api.injectFault(noKeys as never), 'Invalid fault: fault'],
       [() => api.injectFault({ path: revoked() as never }), 'Invalid fault: path'],
       [() => api.injectFault({ path: '/x', headers: revoked() as never }), 'Invalid fault: headers'],
       [() => api.injectFault({ path: '/x', body: noKeys as never }), 'Invalid fault: body'],
@@ -411,6 +447,9 @@ describe('the arguments of the control methods', () => {
       }
       expect(thrown, named).toBeInstanceOf(TypeError);
       expect((thrown as Error).message).toBe(`${named} could not be read (a getter or Proxy threw)`);
+      // What the trap threw (its message holds the secret) is kept nowhere, at any depth.
+      expect((thrown as Error).cause).toBeUndefined();
+      expect(inspect(thrown, { depth: 10 })).not.toContain(TOKEN);
     }
     // Nothing was changed on the way.
     expect(api.state.returns).toEqual([]);

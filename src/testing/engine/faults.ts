@@ -6,7 +6,7 @@ import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
-import { guarded, UNREADABLE } from './validation.js';
+import { guarded, readFields } from './validation.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -142,9 +142,12 @@ function check(condition: boolean, field: string, message: string): void {
  * throw is an {@link InvalidFault} naming the field (`Invalid fault: headers could not be read …`).
  */
 function readOf<T>(field: string, read: () => T): T {
-  return guarded(field, read, (path, problem) => {
-    throw new InvalidFault(path, `${path} ${problem}`);
-  });
+  return guarded(field, read, refuseRead);
+}
+
+/** Refuses a read of the caller's `field` that threw (never keeping what was thrown). */
+function refuseRead(field: string, problem: string): never {
+  throw new InvalidFault(field, `${field} ${problem}`);
 }
 
 /** The JSON text of a fault's `body`, or a refusal naming `body` (a BigInt, a throwing toJSON, …). */
@@ -167,13 +170,11 @@ function bodyText(body: unknown): string {
 function validate(given: MockFault): MockFault {
   check(typeof given === 'object' && given !== null, 'fault', 'expected an object');
   // Copied first, each field read once: what is checked is what is kept (a getter could answer
-  // differently on a second read).
-  let fault: MockFault;
-  try {
-    fault = { ...given };
-  } catch {
-    throw new InvalidFault('fault', UNREADABLE);
-  }
+  // differently on a second read). A getter or Proxy trap that throws is refused naming the field
+  // (`path could not be read …`), or `fault` when its keys cannot be listed.
+  const fields = readFields(given, 'fault', refuseRead, '');
+  check(fields !== undefined, 'fault', 'expected an object');
+  const fault = fields as unknown as MockFault;
   const { path } = fault;
   check(
     typeof path === 'string' || readOf('path', () => path instanceof RegExp),

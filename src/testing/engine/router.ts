@@ -81,7 +81,6 @@ export function matchPath<H>(
   if (!path.startsWith(prefix)) return notFound(routes, prefix, path, undefined);
   const segments = path.slice(prefix.length).split('/');
   if (segments[segments.length - 1] === '') segments.pop(); // a trailing slash
-  let badId: NotFound['badId'];
   for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
     let id = 0;
@@ -91,15 +90,19 @@ export function matchPath<H>(
       id = Number(actual);
       return isIdText(actual);
     });
-    if (!matches) {
-      badId ??= idMiss(route.segments, segments, prefix);
-      continue;
-    }
+    if (!matches) continue;
     const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);
     if (handler) return { kind: 'found', handler, id };
     const allow = Object.keys(route.methods);
     if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
     return { kind: 'wrong_method', allow };
+  }
+  // Nothing matched: only now, the first route the path would match but for its id, for the hint.
+  let badId: NotFound['badId'];
+  for (const route of routes) {
+    if (route.segments.length !== segments.length) continue;
+    badId = idMiss(route.segments, segments, prefix);
+    if (badId !== undefined) break;
   }
   return notFound(routes, prefix, path, badId);
 }
@@ -121,6 +124,27 @@ function idMiss(expected: readonly string[], actual: readonly string[], prefix: 
   };
 }
 
+/** The segments a hint may show, per route table and prefix (built once, on the first 404). */
+const KNOWN = new WeakMap<readonly RouteOf<unknown>[], Map<string, ReadonlySet<string>>>();
+
+/** The segments of `prefix` and of the routes of `routes` (not `:id`): never a caller's secret. */
+function knownSegments(routes: readonly RouteOf<unknown>[], prefix: string): ReadonlySet<string> {
+  let byPrefix = KNOWN.get(routes);
+  if (byPrefix === undefined) {
+    byPrefix = new Map();
+    KNOWN.set(routes, byPrefix);
+  }
+  let known = byPrefix.get(prefix);
+  if (known === undefined) {
+    const segments = new Set(prefix.split('/'));
+    for (const route of routes) for (const segment of route.segments) segments.add(segment);
+    segments.delete(':id');
+    known = segments;
+    byPrefix.set(prefix, known);
+  }
+  return known;
+}
+
 /** What a hint may say of `path`, which no route of `routes` (under `prefix`) answers. */
 function notFound<H>(
   routes: readonly RouteOf<H>[],
@@ -128,9 +152,7 @@ function notFound<H>(
   path: string,
   badId: NotFound['badId'],
 ): NotFound {
-  const known = new Set(prefix.split('/'));
-  for (const route of routes) for (const segment of route.segments) known.add(segment);
-  known.delete(':id');
+  const known = knownSegments(routes, prefix);
   const segments = path.split('/');
   const parts = segments
     .slice(0, SHOWN_SEGMENTS + 1)

@@ -36,8 +36,9 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * Text received where a number was expected (a query parameter, a path segment), described for a
- * message: a short run of digits as it is (`'0'`), any other text by its length only.
+ * Text a caller typed or sent (a query parameter, a path segment, a word of the command line),
+ * described for a message: a short run of digits as it is (`'0'`), any other text by its length
+ * only, since it may be a secret pasted by mistake.
  */
 export function describeText(text: string): string {
   return /^-?\d{1,12}$/.test(text) ? `'${text}'` : describeValue(text);
@@ -86,8 +87,11 @@ function pathOf(where: Where): string {
   return path;
 }
 
-/** Throws for a value {@link jsonCopier} refuses: the path of the value, the problem, what was thrown. */
-export type JsonRefusal = (path: string, problem: string, cause?: unknown) => never;
+/**
+ * Throws for a value {@link jsonCopier} refuses: the path of the value and the problem. What a
+ * getter or Proxy trap threw is never passed on (its message may hold a secret).
+ */
+export type JsonRefusal = (path: string, problem: string) => never;
 
 /** What a getter or Proxy trap that threw is refused as. */
 export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
@@ -104,13 +108,14 @@ export function shownKey(key: string): string {
 
 /**
  * The result of `read`, a read of a value a caller gave (where a getter or a Proxy trap may
- * throw): a throw becomes `refuse(path, UNREADABLE, error)`. `read` must not itself refuse anything.
+ * throw): a throw becomes `refuse(path, UNREADABLE)`, what was thrown dropped (its message may hold
+ * a secret). `read` must not itself refuse anything.
  */
 export function guarded<T>(path: string, read: () => T, refuse: JsonRefusal): T {
   try {
     return read();
-  } catch (error) {
-    return refuse(path, UNREADABLE, error);
+  } catch {
+    return refuse(path, UNREADABLE);
   }
 }
 
@@ -166,8 +171,7 @@ export function jsonCopier(
   const ancestors = new Set<object>();
   let count = 0;
   // Annotated, so that the compiler knows a call does not return.
-  const fail: (where: Where, problem: string, cause?: unknown) => never = (where, problem, cause) =>
-    refuse(pathOf(where), problem, cause);
+  const fail: (where: Where, problem: string) => never = (where, problem) => refuse(pathOf(where), problem);
   // `key` of `parent` (the root when `key` is undefined): a path object is made only for a
   // container (its children point to it) or a refusal, not for every value.
   const copy = (
@@ -202,8 +206,8 @@ export function jsonCopier(
       isArray = Array.isArray(source);
       const proto: unknown = Object.getPrototypeOf(source);
       plain = proto === null || Object.getPrototypeOf(proto) === null;
-    } catch (error) {
-      return fail(where, UNREADABLE, error);
+    } catch {
+      return fail(where, UNREADABLE);
     }
     ancestors.add(value);
     let result: JsonValue;
@@ -211,16 +215,16 @@ export function jsonCopier(
       let length: number;
       try {
         length = (source as unknown as unknown[]).length;
-      } catch (error) {
-        return fail(where, UNREADABLE, error);
+      } catch {
+        return fail(where, UNREADABLE);
       }
       const items: JsonValue[] = [];
       for (let i = 0; i < length; i += 1) {
         let item: unknown;
         try {
           item = source[i];
-        } catch (error) {
-          return fail({ parent: where, key: i }, UNREADABLE, error);
+        } catch {
+          return fail({ parent: where, key: i }, UNREADABLE);
         }
         // As JSON writes it: `undefined` (or a hole) in an array is `null`.
         items.push(item === undefined ? null : copy(item, where, i, depth + 1));
@@ -231,16 +235,16 @@ export function jsonCopier(
       let keys: string[];
       try {
         keys = Object.keys(source);
-      } catch (error) {
-        return fail(where, UNREADABLE, error);
+      } catch {
+        return fail(where, UNREADABLE);
       }
       const out: Record<string, JsonValue> = {};
       for (const name of keys) {
         let field: unknown;
         try {
           field = source[name];
-        } catch (error) {
-          return fail({ parent: where, key: name }, UNREADABLE, error);
+        } catch {
+          return fail({ parent: where, key: name }, UNREADABLE);
         }
         if (field === undefined) continue;
         const copied = copy(field, where, name, depth + 1);

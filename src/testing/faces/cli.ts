@@ -15,6 +15,7 @@ import { describeText } from '../engine/validation.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
 import { COMMANDS_USAGE, processEnv, unknownCommand } from './commands.js';
+import { corsPolicy } from './cors.js';
 import type { MockServer } from './listen.js';
 import { FileProblem, readJsonFile, removeStaleTemps, StateSaver } from './state-file.js';
 
@@ -226,6 +227,18 @@ function requestLine(event: MockRequestEvent): string {
   return `${event.method} ${target} ${status} ${Math.round(event.durationMs)} ms${event.control ? ' (control)' : ''}`;
 }
 
+/** `--cors` checked as `listen` checks it, worded as the command line's (`Option '--cors' …`). */
+function corsOption(cors: readonly string[]): void {
+  try {
+    corsPolicy(cors);
+  } catch (error) {
+    if (error instanceof TypeError) {
+      throw new CliUsageError(error.message.replace(/^listen: cors/, "Option '--cors'"));
+    }
+    throw error;
+  }
+}
+
 /**
  * Runs the command: starts the mock's HTTP server, prints its URL and token, then one line per
  * request (unless `--quiet`). Resolves with the running mock, or `undefined` after printing the
@@ -269,6 +282,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   const port = integer(values, 'port', 0, 65_535) ?? 4010;
   const host = values.get('host')?.[0] ?? '127.0.0.1';
   const cors = values.get('cors');
+  // Checked before anything is done (a stale temporary file removed, a mock created).
+  if (cors) corsOption(cors);
   if (!flags.has('quiet')) options.onRequest = (event) => out(requestLine(event));
 
   const stateFile = values.get('state')?.[0];
@@ -310,6 +325,12 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   try {
     server = await api.listen({ port, host, ...(cors ? { cors } : {}) });
   } catch (error) {
+    // The mock that cannot listen is closed (its timers, the state saver) before the refusal.
+    try {
+      await api.close();
+    } finally {
+      await saver?.close();
+    }
     if (error instanceof TypeError)
       throw new CliUsageError(error.message.replace(/^listen: cors/, "Option '--cors'"));
     throw listenError(error, host, port) ?? error;

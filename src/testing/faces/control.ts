@@ -335,10 +335,10 @@ function gotParam(raw: string): string {
 }
 
 /**
- * Reports a problem of an argument or parameter (`field`) and throws; `cause` is what a getter or
- * Proxy trap of the caller's value threw, when that is the problem.
+ * Reports a problem of an argument or parameter (`field`) and throws. What a getter or Proxy trap of
+ * the caller's value threw is never passed on: its message may hold a secret.
  */
-export type Refuse = (field: string, problem: string, cause?: unknown) => never;
+export type Refuse = (field: string, problem: string) => never;
 
 /**
  * A {@link Refuse} for the checks of one argument, which name the argument itself `''` and its
@@ -346,7 +346,7 @@ export type Refuse = (field: string, problem: string, cause?: unknown) => never;
  * a field with `prefix` before it (`filter.` gives `filter.eventId`; `''` names a body's fields alone).
  */
 export function refuseArgument(name: string, prefix: string, refuse: Refuse): Refuse {
-  return (field, problem, cause) => refuse(field === '' ? name : `${prefix}${field}`, problem, cause);
+  return (field, problem) => refuse(field === '' ? name : `${prefix}${field}`, problem);
 }
 
 /**
@@ -481,8 +481,8 @@ const RETURN_FIELDS = ['items', 'reason', 'carrier'];
 const RETURN_ITEM_FIELDS = ['sku_id', 'merchant_sku_id', 'quantity', 'reason', 'message'];
 
 /**
- * Return options checked field by field — by `api.createReturn` and by `POST
- * /__mock/orders/{id}/returns` (which a connection's `createReturn` calls): an object with only
+ * Return options checked field by field — by `api.createReturn`, by a connection's `createReturn`
+ * before it sends, and by `POST /__mock/orders/{id}/returns`: an object with only
  * `items` (a non-empty array of `{ sku_id | merchant_sku_id, quantity, reason?, message? }`, an
  * item's `reason` and `message` strings or `null`), `reason` (a return reason) and `carrier` (a
  * string). Each field is read once (a getter or Proxy trap that throws is refused naming it);
@@ -573,8 +573,15 @@ function faultOf(body: JsonValue | undefined): MockFault {
   if (!isObject(body)) bad('body', `Invalid fault: body must be a JSON object, ${got(body)}`);
   const names = Object.keys(FAULT_FIELDS);
   for (const [key, value] of Object.entries(body)) {
-    const check = FAULT_FIELDS[key];
-    if (!check) bad(key, `Invalid fault: unknown field '${key}' (expected ${names.join(', ')})`);
+    const check = Object.hasOwn(FAULT_FIELDS, key) ? FAULT_FIELDS[key] : undefined;
+    if (!check) {
+      // Shown as every refusal shows a key: a long one by its length only (a token pasted?).
+      const shown = shownKey(key);
+      bad(
+        shown,
+        `Invalid fault: unknown field ${shown === key ? `'${key}'` : shown} (expected ${names.join(', ')})`,
+      );
+    }
     const problem = check(value);
     if (problem) bad(key, `Invalid fault: ${key} ${problem}, ${got(value)}`);
   }
@@ -876,10 +883,12 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
     methods: {
       POST: {
         handle: ({ target, body, id }) => {
-          const { status: given, ...figures } = objectBody(body, ['status', ...RESTOCK_FIGURES]);
+          const { status: given, ...figures } = jsonObject(body);
           // The checkers of the in-process method and of a connection (the status's also of the
-          // command line); null, as everywhere here, is absent.
+          // command line), in their order: the status first, then the other fields (an unknown
+          // one listed with the body's fields); null, as everywhere here, is absent.
           const status = checkRestockingStatus(given === null ? undefined : given, 'status', bad);
+          onlyFields(figures, ['status', ...RESTOCK_FIGURES], bad);
           const quantities = checkRestockQuantities(
             withoutNulls(figures),
             status,

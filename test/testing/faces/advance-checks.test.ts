@@ -274,6 +274,25 @@ describe('one checker of restock quantities for the route, the in-process method
     expect(api.state.restockingShipments[0]!.status).toBe('shipped');
   });
 
+  test('the status is checked before the quantities', async () => {
+    const message = `advanceRestockingShipment: status must be one of ${LISTED} (a version 1 or version 2 status), got a string of 4 characters`;
+    expect(
+      thrown(() => api.advanceRestockingShipment(shipment, 'lost' as never, { arived: 3 } as never)).message,
+    ).toBe(message);
+    const remote = await rejection(
+      connection.advanceRestockingShipment(shipment, 'lost' as never, { arived: 3 } as never),
+    );
+    expect(remote).toMatchObject({ code: 'invalid_argument', argument: 'status', message });
+    expect(sent).toBe(0);
+    const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
+      status: 'lost',
+      arived: 3,
+    });
+    expect(route.status).toBe(422);
+    expect(route.body.errors).toEqual([message.replace('advanceRestockingShipment: status ', 'status: ')]);
+    expect(api.state.restockingShipments[0]!.status).toBe('shipped');
+  });
+
   test('a getter that throws under a key that is not an sku id: named by the key’s length', async () => {
     const { getter } = hostile('trap-secret');
     const field = `quantities.arrived[<a key of ${SECRET_KEY.length} characters>]`;

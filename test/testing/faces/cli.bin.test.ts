@@ -5,7 +5,15 @@
  * subcommands dispatched to `runCommand`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -83,6 +91,24 @@ async function serve(args: string[]): Promise<Run & { url: string }> {
 const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 describe('merchant-fulfillment-mock (process)', () => {
+  test('a bad --cors: exit 2 before anything is done (no stale temporary file removed, no state file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mf-mock-cors-'));
+    try {
+      const file = join(dir, 'mock.json');
+      const stale = join(dir, '.mock.json.1.tmp');
+      writeFileSync(stale, '{}');
+      const old = new Date(Date.now() - 3_600_000);
+      utimesSync(stale, old, old);
+      const refused = run(['--port', '0', '--state', file, '--cors', 'localhost']);
+      expect(await exitOf(refused.child)).toBe(2);
+      expect(refused.stderr()).toMatch(/Option '--cors' must be '\*' or origins/);
+      expect(refused.stdout()).not.toMatch(/listening/);
+      expect(readdirSync(dir)).toEqual(['.mock.json.1.tmp']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('--version prints the version and exits 0', async () => {
     const version = run(['--version']);
     expect(await exitOf(version.child)).toBe(0);

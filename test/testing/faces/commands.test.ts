@@ -245,6 +245,22 @@ describe('runCommand against a listening mock', () => {
     expect(down.join('\n')).not.toContain(SECRET);
   });
 
+  test('a bad --reason: refused by the connection before sending, as in-process: exit 2', async () => {
+    const before = api.state.requests.length;
+    const err: string[] = [];
+    const code = await runCommand(
+      ['return', '1', '--reason', 'bogus', '--url', server.url, '--token', SECRET],
+      { out: () => {}, err: (line) => err.push(line), env: {} },
+    );
+    expect(code).toBe(2);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^createReturn: options\.reason must be one of customer_return, .*, got a string of 5 characters$/,
+      ),
+    ]);
+    expect(api.state.requests.length).toBe(before);
+  });
+
   test.each([
     [['nope'], /^Unknown command, got a string of 4 characters \(expected one of advance, fulfil/],
     [['advance', '1'], /^'advance' needs <shipment-id> <status>: missing <status>$/],

@@ -241,8 +241,14 @@ describe('a malformed control body names the field', () => {
       ],
       [
         advance,
-        { stauts: 'arrived' },
+        { status: 'arrived', stauts: 'arrived' },
         /^stauts: unknown field \(expected status, arrived, damaged, missing\)$/,
+      ],
+      [
+        advance,
+        // The status first, as in-process and through a connection.
+        { stauts: 'arrived' },
+        /^status: is required: one of created, .* \(a version 1 or version 2 status\)$/,
       ],
       [advance, { status: 'restocked', arrived: -1 }, /^arrived: must be an integer >= 0 or an object/],
       [advance, { status: 'restocked', damaged: 1.5 }, /^damaged: must be an integer >= 0/],

@@ -255,7 +255,16 @@ describe('faults', () => {
 
   test('invalid faults are 422 and inject nothing', async () => {
     for (const [body, message] of [
-      [{ path: '/x', stauts: 500 }, /unknown field 'stauts'/],
+      [
+        { path: '/x', stauts: 500 },
+        /^stauts: Invalid fault: unknown field 'stauts' \(expected method, path, pathPattern, .*\)$/,
+      ],
+      // A long key (a token pasted?) is shown by its length only, as every refusal shows a key.
+      [
+        { path: '/x', sk_live_0123456789abcdefghijklmnopqrstuv: 1 },
+        /^<a key of 40 characters>: Invalid fault: unknown field <a key of 40 characters> \(expected method, /,
+      ],
+      [{ path: '/x', toString: 1 }, /^toString: Invalid fault: unknown field 'toString' /],
       [{ status: 500 }, /either path .* or pathPattern/],
       [{ path: '/x', pathPattern: 'x' }, /either path .* or pathPattern/],
       [{ pathPattern: '(' }, /not a valid RegExp/],
