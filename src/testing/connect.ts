@@ -23,6 +23,7 @@ import {
   isObject,
   messageOf,
   readFields,
+  readObject,
   safeString,
   shownKey,
 } from './engine/validation.js';
@@ -283,10 +284,7 @@ function checkTimeout(method: string, argument: string, timeoutMs: unknown): num
  */
 function optionalFields(method: string, name: string, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
-  const fields = readFields(value, name, refuseFor(method));
-  if (fields === undefined)
-    throw argumentError(method, name, `must be an object, got ${describeValue(value)}`);
-  return fields;
+  return readObject(value, name, refuseFor(method));
 }
 
 /** The time-out of one call: `options.timeoutMs`, else `fallback`. */
@@ -484,9 +482,7 @@ class Connection implements MockConnection {
       const refuse = refuseFor(method);
       // Each field read once (a getter or Proxy trap that throws is an `invalid_argument` naming
       // it); its fields are named alone (`path`, `body`), as the in-process mock and the route name them.
-      const fields = readFields(fault, 'fault', refuse, '');
-      if (fields === undefined)
-        throw argumentError(method, 'fault', `must be an object, got ${describeValue(fault)}`);
+      const fields = readObject(fault, 'fault', refuse, '');
       const { path, ...rest } = fields;
       let body: Record<string, unknown>;
       if (guarded('path', () => path instanceof RegExp, refuse)) {

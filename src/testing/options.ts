@@ -25,6 +25,7 @@ import {
   guarded,
   isObject,
   jsonCopier,
+  readList,
   shownKey,
   UNREADABLE,
 } from './engine/validation.js';
@@ -230,7 +231,12 @@ function fail(message: string): never {
  * a throw becomes a refusal naming `path`. `read` must not itself refuse anything.
  */
 function guard<T>(path: string, read: () => T): T {
-  return guarded(path, read, (at, problem) => fail(`${at} ${problem}`));
+  return guarded(path, read, refuseOption);
+}
+
+/** Refuses the option at `path`: `createMockApi: <path> <problem>`. */
+function refuseOption(path: string, problem: string): never {
+  return fail(`${path} ${problem}`);
 }
 
 /** The edit distance of two option names (Levenshtein), for suggestions. */
@@ -275,15 +281,15 @@ function orEmpty(value: unknown): unknown {
 
 /** A copy of the array `value` (read once), or a refusal: `<name> must be <what>, got …`. */
 function list(value: unknown, name: string, what: string): unknown[] {
-  if (!guard(name, () => Array.isArray(value))) fail(`${name} must be ${what}, got ${describeValue(value)}`);
-  return guard(name, () => Array.from(value as readonly unknown[]));
+  return readList(value, name, refuseOption) ?? fail(`${name} must be ${what}, got ${describeValue(value)}`);
 }
 
 /**
  * The plain object `value` as its `fields`, each read once (what every check then looks at,
  * whatever a getter or a Proxy would answer later), or `undefined` when not given. Refuses anything
  * but an object, a field not in `fields` (unless `undefined`; named with `prefix`), and an object
- * whose keys or values cannot be read.
+ * whose keys or values cannot be read. Unlike `readFields`, which reads the own keys only, each
+ * name of `fields` is read as a property (an inherited option, or a Proxy without own keys, counts).
  */
 function optionalObject<K extends string>(
   value: unknown,
@@ -365,10 +371,7 @@ function readWarehouses(value: unknown): MockWarehouse[] {
     'an array of warehouses',
   );
   if (entries.length === 0) fail('warehouses must hold at least one warehouse');
-  const copyJson = jsonCopier(
-    { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_WAREHOUSE_VALUES },
-    (path, problem) => fail(`${path} ${problem}`),
-  );
+  const copyJson = jsonCopier({ maxDepth: MAX_JSON_DEPTH, maxValues: MAX_WAREHOUSE_VALUES }, refuseOption);
   const seen = new Map<unknown, number>();
   return entries.map((entry, i) => {
     const path = `warehouses[${i}]`;

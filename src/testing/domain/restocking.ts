@@ -6,7 +6,15 @@
  */
 import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipments.js';
 import type { JsonValue } from '../engine/json.js';
-import { describeKey, describeValue, Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
+import {
+  describeKey,
+  describeValue,
+  Fields,
+  Invalid,
+  isBlank,
+  isObject,
+  isShortDigits,
+} from '../engine/validation.js';
 import { createBatch, receive } from './inventory.js';
 import {
   INITIAL_RESTOCKING_STATUS,
@@ -234,10 +242,7 @@ function checkQuantities(quantities: MockRestockQuantities): void {
     const value = quantities[name];
     const figures =
       typeof value === 'object' && value !== null
-        ? Object.entries(value).map(([key, figure]) => [
-            /^\d{1,12}$/.test(key) ? key : describeKey(key),
-            figure,
-          ])
+        ? Object.entries(value).map(([key, figure]) => [isShortDigits(key) ? key : describeKey(key), figure])
         : value === undefined
           ? []
           : [['all', value]];

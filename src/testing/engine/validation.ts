@@ -41,7 +41,15 @@ export function describeValue(value: unknown): string {
  * only, since it may be a secret pasted by mistake.
  */
 export function describeText(text: string): string {
-  return /^-?\d{1,12}$/.test(text) ? `'${text}'` : describeValue(text);
+  return isShortDigits(text.startsWith('-') ? text.slice(1) : text) ? `'${text}'` : describeValue(text);
+}
+
+/**
+ * Whether `text` is a short run of digits (1 to 12, no sign), which a message may show as it is:
+ * too short to be a secret.
+ */
+export function isShortDigits(text: string): boolean {
+  return /^\d{1,12}$/.test(text);
 }
 
 /** Schemes a refusal may name (any other could be part of a secret). */
@@ -139,6 +147,20 @@ export function readFields(
   const field = typeof prefix === 'function' ? prefix : (key: string) => `${prefix}${shownKey(key)}`;
   // `Object.fromEntries` defines each key as an own field (`__proto__` included).
   return Object.fromEntries(keys.map((key) => [key, guarded(field(key), () => source[key], refuse)]));
+}
+
+/**
+ * The fields of `value`, as {@link readFields} reads them, or a refusal naming `name` when it is
+ * not an object: `must be an object, got <what it is>` (see {@link describeValue}).
+ */
+export function readObject(
+  value: unknown,
+  name: string,
+  refuse: JsonRefusal,
+  prefix: string | ((key: string) => string) = `${name}.`,
+): Record<string, unknown> {
+  const fields = readFields(value, name, refuse, prefix);
+  return fields ?? refuse(name, `must be an object, got ${describeValue(value)}`);
 }
 
 /**

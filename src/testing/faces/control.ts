@@ -62,8 +62,10 @@ import {
   describeText,
   describeValue,
   isObject,
+  isShortDigits,
   readFields,
   readList,
+  readObject,
   shownKey,
 } from '../engine/validation.js';
 import {
@@ -425,7 +427,7 @@ export function checkRestockingStatus(
  * secret pasted by mistake.
  */
 function figureKey(figure: string, key: string): string {
-  return isIdText(key) || /^\d{1,12}$/.test(key) ? `${figure}.${key}` : `${figure}[${describeKey(key)}]`;
+  return isIdText(key) || isShortDigits(key) ? `${figure}.${key}` : `${figure}[${describeKey(key)}]`;
 }
 
 /**
@@ -444,8 +446,7 @@ export function checkRestockQuantities(
   refuse: Refuse,
 ): MockRestockQuantities | undefined {
   if (quantities === undefined) return undefined;
-  const fields = readFields(quantities, '', refuse, '');
-  if (fields === undefined) refuse('', `must be an object, ${got(quantities)}`);
+  const fields = readObject(quantities, '', refuse, '');
   onlyFields(fields, RESTOCK_FIGURES, refuse);
   const restocks = isRestockingStatusName(status) ? restockingStatus(toV1Status(status)).restocks : undefined;
   const out: { -readonly [K in keyof MockRestockQuantities]: MockRestockQuantities[K] } = {};
@@ -616,8 +617,7 @@ const FILTER_FIELDS = ['eventId', 'url'];
  * Returns a fresh copy.
  */
 export function checkRedeliverFilter(filter: unknown, refuse: Refuse): MockRedeliverFilter {
-  const fields = readFields(filter, '', refuse, '');
-  if (fields === undefined) refuse('', `must be an object, got ${describeValue(filter)}`);
+  const fields = readObject(filter, '', refuse, '');
   onlyFields(fields, FILTER_FIELDS, refuse);
   return checkEventFilter(fields, refuse);
 }
@@ -706,8 +706,7 @@ function pageParam(value: unknown, field: string, max: number, refuse: Refuse): 
  */
 export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDeliveriesQuery {
   // Each field read once (a getter or Proxy trap that throws is refused naming it).
-  const query = readFields(given, 'query', refuse, '');
-  if (query === undefined) refuse('query', `must be an object, got ${describeValue(given)}`);
+  const query = readObject(given, 'query', refuse, '');
   for (const key of Object.keys(query)) {
     if (!DELIVERIES_PARAMS.includes(key)) {
       refuse(shownKey(key), `unknown parameter (expected ${DELIVERIES_PARAMS.join(', ')})`);
@@ -786,8 +785,7 @@ export interface CheckedStateQuery {
 /** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked field by field. */
 export function checkStateQuery(given: unknown, refuse: Refuse): CheckedStateQuery {
   // Each field read once (a getter or Proxy trap that throws is refused naming it).
-  const query = readFields(given, 'query', refuse, '');
-  if (query === undefined) refuse('query', `must be an object, got ${describeValue(given)}`);
+  const query = readObject(given, 'query', refuse, '');
   const name = (value: unknown, field: string): MockCollectionName => {
     const found = MOCK_COLLECTIONS.find((c) => c === value);
     if (found === undefined) {
