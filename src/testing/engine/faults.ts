@@ -168,7 +168,6 @@ function bodyText(body: unknown): string {
  * changes nothing): its `body` through JSON, its `headers` as a fresh object.
  */
 function validate(given: MockFault): MockFault {
-  check(typeof given === 'object' && given !== null, 'fault', 'expected an object');
   // Copied first, each field read once: what is checked is what is kept (a getter could answer
   // differently on a second read). A getter or Proxy trap that throws is refused naming the field
   // (`path could not be read …`), or `fault` when its keys cannot be listed.

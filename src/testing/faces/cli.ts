@@ -331,8 +331,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
     } finally {
       await saver?.close();
     }
-    if (error instanceof TypeError)
-      throw new CliUsageError(error.message.replace(/^listen: cors/, "Option '--cors'"));
+    // `--port` and `--cors` were checked above, as `listen` checks them: what is left is the network's.
     throw listenError(error, host, port) ?? error;
   }
   // A new state file is written at once, so that it holds the starting point (the seed).
