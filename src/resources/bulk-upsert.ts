@@ -5,14 +5,15 @@
  */
 
 import type * as z from 'zod/mini';
-import { FulfillmentError, RequestValidationError } from '../core/errors.js';
+import { APIError, FulfillmentError, RequestValidationError } from '../core/errors.js';
 import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
 import { fast, loadCompiler } from '../core/lazy-compile.js';
-import { checkOptionsObject, type RequestOptions } from '../core/options.js';
-import { parseBody, type ResponseParsers } from '../core/response.js';
+import type { RequestOptions } from '../core/options.js';
+import { contextOf, type RawResponse, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
+import { callback, checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
@@ -22,6 +23,12 @@ const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema
 const SkuListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
 const SkuBulkUpsertItemSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
 const SKUS = '/merchant_api/v1/skus';
+const OPTION_RULES: Record<string, OptionRule> = {
+  concurrency: integer(1),
+  chunkSize: integer(1, BULK_UPSERT_MAX),
+  onProgress: callback,
+  merge: [(v) => typeof v === 'boolean', 'expected a boolean'],
+};
 /** Every item of a run, checked before the first request is sent. */
 const BulkItemsSchema = /* @__PURE__ */ new LazySchema(async () => {
   const [{ SkuBulkUpsertItemSchema }, { arrayOf }] = await Promise.all([schemas(), loadValidation()]);
@@ -102,27 +109,22 @@ export class BulkUpsertError extends FulfillmentError {
   readonly #items: readonly SkuBulkUpsertItem[];
 
   constructor(result: BulkUpsertResult, total: number, items: readonly SkuBulkUpsertItem[] = []) {
-    const indices = (status: BulkUpsertChunk['status']) =>
-      result.chunks
-        .filter((c) => c.status === status)
-        .flatMap((c) => Array.from({ length: c.end - c.start }, (_, i) => c.start + i));
-    const written = indices('written');
-    const failed = indices('failed');
-    const skipped = indices('skipped');
+    const groups = { written: [] as number[], failed: [] as number[], skipped: [] as number[] };
+    for (const c of result.chunks) for (let i = c.start; i < c.end; i++) groups[c.status].push(i);
     const first = result.chunks.find((c) => c.status === 'failed');
     const reason = first?.error instanceof Error ? first.error.message : String(first?.error);
     const range = (list: number[]) =>
       list.length === 0 ? 'none' : `${list.length} (items ${describeRanges(list)})`;
     super(
-      `Bulk upsert stopped: written ${range(written)} of ${total}; failed ${range(failed)}; not sent ${range(skipped)}. First failure: ${reason}`,
+      `Bulk upsert stopped: written ${range(groups.written)} of ${total}; failed ${range(groups.failed)}; not sent ${range(groups.skipped)}. First failure: ${reason}`,
       { cause: first?.error },
     );
     this.cause = first?.error;
     this.chunks = result.chunks;
     this.result = result;
-    this.written = written;
-    this.failed = failed;
-    this.skipped = skipped;
+    this.written = groups.written;
+    this.failed = groups.failed;
+    this.skipped = groups.skipped;
     this.#items = items;
   }
 
@@ -131,12 +133,7 @@ export class BulkUpsertError extends FulfillmentError {
    * again to finish the run. An upsert may be repeated safely.
    */
   remaining(): SkuBulkUpsertItem[] {
-    return [...this.failed, ...this.skipped]
-      .sort((a, b) => a - b)
-      .flatMap((i) => {
-        const item = this.#items[i];
-        return item === undefined ? [] : [item];
-      });
+    return this.chunks.flatMap((c) => (c.status === 'written' ? [] : this.#items.slice(c.start, c.end)));
   }
 }
 
@@ -185,19 +182,13 @@ async function mergeWithExisting(
 
 /** `[0, 1, 2, 5]` → `0–2, 5`. */
 function describeRanges(indices: number[]): string {
-  const ranges: string[] = [];
-  let start = indices[0]!;
-  let prev = start;
-  for (const index of [...indices.slice(1), Number.NaN]) {
-    if (index === prev + 1) {
-      prev = index;
-      continue;
-    }
-    ranges.push(start === prev ? `${start}` : `${start}–${prev}`);
-    start = index;
-    prev = index;
+  const ranges: [number, number][] = [];
+  for (const i of indices) {
+    const last = ranges.at(-1);
+    if (last?.[1] === i - 1) last[1] = i;
+    else ranges.push([i, i]);
   }
-  return ranges.join(', ');
+  return ranges.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ');
 }
 
 /**
@@ -218,13 +209,29 @@ function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undef
   }
 }
 
-function invalid(path: string, message: string): RequestValidationError {
-  return new RequestValidationError([{ path, message }], `POST ${BULK_UPSERT}`);
-}
+/** A `JSON.parse` reviver that drops every `__proto__` key (spread or assigned, one sets the prototype). */
+const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
 
-/** The raw body of a chunk's answer: parsed JSON, the text, or `undefined` when empty. */
-const chunkBody = (raw: { text: string }): unknown =>
-  raw.text.trim() === '' ? undefined : parseBody(raw.text);
+/**
+ * A chunk's answer as received: parsed JSON (without `__proto__` keys), the text, or `undefined`
+ * when empty. A 2xx carrying the API's error shape (`"success": false`) is an `APIError`.
+ */
+function chunkBody(raw: RawResponse): unknown {
+  if (raw.text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.text, withoutProto);
+  } catch {
+    return raw.text;
+  }
+  if ((body as { success?: unknown } | null)?.success !== false) return body;
+  const { redactor, response } = raw;
+  throw APIError.from({
+    ...contextOf(raw),
+    body: redactor ? redactor.value(body) : body,
+    headers: redactor ? redactor.responseHeaders(response.headers) : response.headers,
+  });
+}
 
 /** Runs a bulk upsert through `client`: see `Skus.bulkUpsert`. */
 export async function bulkUpsert(
@@ -232,68 +239,42 @@ export async function bulkUpsert(
   skus: readonly SkuBulkUpsertItem[],
   options: BulkUpsertOptions = {},
 ): Promise<BulkUpsertResult> {
-  if (!Array.isArray(skus)) throw invalid('skus', 'expected an array of SKUs');
-  if (skus.length === 0)
-    throw invalid('skus', 'expected at least 1 SKU (the API requires 1 to 100 per request)');
-  checkOptionsObject(options, `POST ${BULK_UPSERT}`);
-  const {
-    concurrency = 2,
-    chunkSize = BULK_UPSERT_MAX,
-    onProgress,
-    merge = false,
-    ...requestOptions
-  } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw invalid('concurrency', 'expected an integer >= 1');
-  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > BULK_UPSERT_MAX) {
-    throw invalid('chunkSize', `expected an integer from 1 to ${BULK_UPSERT_MAX}`);
+  const context = `POST ${BULK_UPSERT}`;
+  if (skus?.length === 0) {
+    const message = 'expected at least 1 SKU (the API requires 1 to 100 per request)';
+    throw new RequestValidationError([{ path: 'skus', message }], context);
   }
-  if (onProgress !== undefined && typeof onProgress !== 'function')
-    throw invalid('onProgress', 'expected a function');
-  if (typeof merge !== 'boolean') throw invalid('merge', 'expected a boolean');
+  checkOwnOptions(options, OPTION_RULES, context);
+  const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
   const [itemsSchema] = await Promise.all([
     BulkItemsSchema.load(),
     SkuListBodySchema.load(),
     loadValidation(),
     loadCompiler(),
   ]);
-  const items = validation().validateRequest(fast(itemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
+  const items = validation().validateRequest(fast(itemsSchema), skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
-  const duplicates: { path: string; message: string }[] = [];
-  items.forEach((item: unknown, index: number) => {
-    const code = (item as { merchant_sku_id?: unknown }).merchant_sku_id;
-    if (typeof code !== 'string') return;
+  const duplicates = items.flatMap(({ merchant_sku_id: code }, index) => {
     const first = firstIndex.get(code);
     if (first === undefined) firstIndex.set(code, index);
-    else
-      duplicates.push({
-        path: `skus[${index}].merchant_sku_id`,
-        message: `duplicate (same as skus[${first}])`,
-      });
+    const message = `duplicate (same as skus[${first}])`;
+    return first === undefined ? [] : [{ path: `skus[${index}].merchant_sku_id`, message }];
   });
-  if (duplicates.length > 0) throw new RequestValidationError(duplicates, `POST ${BULK_UPSERT}`);
+  if (duplicates.length > 0) throw new RequestValidationError(duplicates, context);
 
   const chunks: BulkUpsertChunk[] = [];
   for (let start = 0; start < items.length; start += chunkSize) {
     chunks.push({ start, end: Math.min(start + chunkSize, items.length), status: 'skipped' });
   }
-  const parsed: (Sku[] | undefined)[] = new Array(chunks.length);
-  const progress: BulkUpsertProgress = {
-    done: 0,
-    requests: chunks.length,
-    written: 0,
-    total: items.length,
-    failed: 0,
-  };
+  const parsed: (Sku[] | undefined)[] = [];
+  const progress = { done: 0, requests: chunks.length, written: 0, total: items.length, failed: 0 };
   let next = 0;
-  let failed = false;
   const worker = async () => {
-    while (!failed && next < chunks.length) {
-      const index = next++;
-      const chunk = chunks[index]!;
+    while (progress.failed === 0 && next < chunks.length) {
+      const chunk = chunks[next++]!;
+      const slice = items.slice(chunk.start, chunk.end) as Record<string, unknown>[];
       try {
-        const slice = items.slice(chunk.start, chunk.end) as Record<string, unknown>[];
         chunk.body = await client.post(BULK_UPSERT, {
           body: { skus: merge ? await mergeWithExisting(client, slice, requestOptions) : slice },
           idempotent: true, // an upsert may be repeated safely
@@ -301,23 +282,20 @@ export async function bulkUpsert(
           response: chunkBody,
         });
         chunk.status = 'written';
-        parsed[index] = parseBulkBody(chunk.body, client._responses);
+        parsed[chunk.start] = parseBulkBody(chunk.body, client._responses);
+        progress.written += slice.length;
       } catch (error) {
         chunk.status = 'failed';
         chunk.error = error;
-        failed = true;
+        progress.failed++;
       }
       progress.done++;
-      if (chunk.status === 'written') progress.written += chunk.end - chunk.start;
-      else progress.failed++;
       onProgress?.({ ...progress });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-
-  const written = chunks.reduce((n, c) => (c.status === 'written' ? n + c.end - c.start : n), 0);
-  const bodies = parsed.filter((p): p is Sku[] => p !== undefined);
-  const result: BulkUpsertResult = { skus: bodies.length > 0 ? bodies.flat() : undefined, written, chunks };
-  if (failed) throw new BulkUpsertError(result, skus.length, skus);
+  const lists = parsed.filter((list) => list !== undefined);
+  const result = { skus: lists.length > 0 ? lists.flat() : undefined, written: progress.written, chunks };
+  if (progress.failed > 0) throw new BulkUpsertError(result, skus.length, skus);
   return result;
 }

@@ -4,16 +4,16 @@
  * a time, with one result per input in input order. A failed order never stops the run.
  */
 import { APIError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import { checkOptionsObject } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
 import {
+  SUBMIT_RULES,
   type SubmitOptions,
   type SubmitOutcome,
   type SubmitTarget,
   submitOrder,
-  validateSubmitOptions,
 } from './order-submit.js';
+import { callback, checkOwnOptions, integer } from './resource.js';
 
 /** How one order of an import ended. */
 export type ImportOutcome = SubmitOutcome | 'invalid' | 'rejected' | 'failed';
@@ -65,19 +65,6 @@ export interface CreateManyOptions extends SubmitOptions {
 
 /** A source of order bodies. */
 export type OrderSource = Iterable<OrderCreateParams> | AsyncIterable<OrderCreateParams>;
-
-function iteratorOf(source: OrderSource): AsyncIterator<OrderCreateParams> | Iterator<OrderCreateParams> {
-  if (source && typeof (source as AsyncIterable<OrderCreateParams>)[Symbol.asyncIterator] === 'function') {
-    return (source as AsyncIterable<OrderCreateParams>)[Symbol.asyncIterator]();
-  }
-  if (source && typeof (source as Iterable<OrderCreateParams>)[Symbol.iterator] === 'function') {
-    return (source as Iterable<OrderCreateParams>)[Symbol.iterator]();
-  }
-  throw new RequestValidationError(
-    [{ path: 'source', message: 'expected an array, an iterable or an async iterable of order bodies' }],
-    'orders.createMany',
-  );
-}
 
 /**
  * A running import: `for await` it for each result in input order, or `await run.summary()`.
@@ -146,24 +133,17 @@ export function createMany(
   source: OrderSource,
   options: CreateManyOptions = {},
 ): OrderImport {
-  checkOptionsObject(options, 'orders.createMany');
+  const context = 'orders.createMany';
+  checkOwnOptions(options, { ...SUBMIT_RULES, concurrency: integer(1), onProgress: callback }, context);
   const { concurrency = 4, onProgress, ...submitOptions } = options;
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw new RequestValidationError(
-      [{ path: 'concurrency', message: 'expected an integer >= 1' }],
-      'orders.createMany',
-    );
+  const from = source as Partial<AsyncIterable<OrderCreateParams> & Iterable<OrderCreateParams>> | null;
+  const iterator = from?.[Symbol.asyncIterator]?.() ?? from?.[Symbol.iterator]?.();
+  if (!iterator) {
+    const message = 'expected an array, an iterable or an async iterable of order bodies';
+    throw new RequestValidationError([{ path: 'source', message }], context);
   }
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new RequestValidationError(
-      [{ path: 'onProgress', message: 'expected a function' }],
-      'orders.createMany',
-    );
-  }
-  validateSubmitOptions(submitOptions, 'orders.createMany');
-  const iterator = iteratorOf(source);
 
-  async function* run(): AsyncGenerator<ImportResult, void, undefined> {
+  const run = async function* (): AsyncGenerator<ImportResult, void, undefined> {
     const progress = emptyProgress();
     // At most `concurrency` orders in flight, kept in input order: results come out in order,
     // and no more than `concurrency` of them wait in memory.
@@ -194,7 +174,6 @@ export function createMany(
       await Promise.allSettled(inFlight);
       if (!exhausted) await iterator.return?.();
     }
-  }
-
+  };
   return new OrderImport(run());
 }

@@ -5,17 +5,11 @@
  * it; found, it is the result; not found, sending again is safe, because a second copy would be
  * refused as taken.
  */
-import {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  FulfillmentError,
-  RequestValidationError,
-  UnprocessableEntityError,
-} from '../core/errors.js';
-import { checkOptionsObject, type RequestOptions } from '../core/options.js';
+import { APIConnectionError, APIError, APITimeoutError, UnprocessableEntityError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
+import { checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 /** How `orders.submit` got its order. */
 export type SubmitOutcome = 'created' | 'recovered' | 'existing';
@@ -64,16 +58,18 @@ const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_LOOKBACK_MS = 5 * 60 * 1000;
 /**
  * Largest `lookbackMs`: 30 days. The window is for clock skew; a wider one would make the recovery
- * lookup read every order of that window (and past about 2.7e5 years, no valid date at all).
+ * lookup read every order of that window.
  */
 const MAX_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
-/** The range of a valid `Date`: ±8.64e15 ms around the epoch. */
-const MAX_DATE_MS = 8.64e15;
 
-/** A date `ms` from the epoch, kept within the range of a valid `Date`. */
-function dateAt(ms: number): Date {
-  return new Date(Math.min(MAX_DATE_MS, Math.max(-MAX_DATE_MS, ms)));
-}
+/** The rules of `maxAttempts` and `lookbackMs` (`orders.createMany` takes them too). */
+export const SUBMIT_RULES: Record<string, OptionRule> = {
+  maxAttempts: integer(1),
+  lookbackMs: [
+    (v) => typeof v === 'number' && v >= 0 && v <= MAX_LOOKBACK_MS,
+    `expected milliseconds from 0 up to ${MAX_LOOKBACK_MS} (30 days)`,
+  ],
+};
 
 /** A failure after which the order may or may not have been stored. */
 function ambiguous(error: unknown): boolean {
@@ -89,70 +85,42 @@ function taken(error: unknown): boolean {
   );
 }
 
-/** Checks `maxAttempts` and `lookbackMs`; a bad one is a `RequestValidationError` naming it. */
-export function validateSubmitOptions(options: SubmitOptions, context: string): void {
-  const { maxAttempts, lookbackMs } = options;
-  if (maxAttempts !== undefined && !(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1)) {
-    throw new RequestValidationError([{ path: 'maxAttempts', message: 'expected an integer >= 1' }], context);
-  }
-  if (
-    lookbackMs !== undefined &&
-    !(typeof lookbackMs === 'number' && lookbackMs >= 0 && lookbackMs <= MAX_LOOKBACK_MS)
-  ) {
-    throw new RequestValidationError(
-      [{ path: 'lookbackMs', message: `expected milliseconds from 0 up to ${MAX_LOOKBACK_MS} (30 days)` }],
-      context,
-    );
-  }
-}
-
 /** Runs `orders.submit`: see `Orders.submit`. */
 export async function submitOrder(
   orders: SubmitTarget,
   body: OrderCreateParams,
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
-  checkOptionsObject(options, 'orders.submit');
-  const { maxAttempts, lookbackMs, ...requestOptions } = options;
-  validateSubmitOptions({ maxAttempts, lookbackMs }, 'orders.submit');
-  const attempts = maxAttempts ?? DEFAULT_ATTEMPTS;
-  const lookback = lookbackMs ?? DEFAULT_LOOKBACK_MS;
-  const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
-  // The window the order is created in: around the body's own created_at when it sets one.
-  const given = (body as { created_at?: unknown } | null | undefined)?.created_at;
-  const anchor = given instanceof Date || typeof given === 'string' ? new Date(given) : undefined;
+  checkOwnOptions(options, SUBMIT_RULES, 'orders.submit');
+  const { maxAttempts = DEFAULT_ATTEMPTS, lookbackMs = DEFAULT_LOOKBACK_MS, ...requestOptions } = options;
   const started = Date.now();
-  const window =
-    anchor && !Number.isNaN(anchor.getTime())
-      ? {
-          createdAfter: dateAt(anchor.getTime() - lookback),
-          createdBefore: dateAt(anchor.getTime() + lookback),
-        }
-      : { createdAfter: dateAt(started - lookback) };
-
   let failure: unknown;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
       const order = await orders.create(body, requestOptions);
       return { order, outcome: 'created', differences: [] };
     } catch (error) {
-      if (typeof id !== 'string') throw error; // refused before sending: the body was invalid
+      const id = body.merchant_order_id;
       if (taken(error)) {
         const existing = await orders.findByMerchantOrderId(id, requestOptions);
         if (existing)
           return { order: existing, outcome: 'existing', differences: differences(body, existing) };
         throw error;
       }
-      if (!ambiguous(error)) throw error;
+      if (!ambiguous(error)) throw error; // an invalid body too: refused before sending
       failure = error;
+      // The window the order is created in: around the body's own created_at when it sets one.
+      const anchor = body.created_at === undefined ? Number.NaN : new Date(body.created_at).getTime();
+      const window = Number.isNaN(anchor)
+        ? { createdAfter: new Date(started - lookbackMs) }
+        : { createdAfter: new Date(anchor - lookbackMs), createdBefore: new Date(anchor + lookbackMs) };
       const recovered = await orders.findByMerchantOrderId(id, { ...requestOptions, ...window });
       if (recovered)
         return { order: recovered, outcome: 'recovered', differences: differences(body, recovered) };
       // Not stored: sending again is safe (a copy stored meanwhile would be refused as taken).
     }
   }
-  if (failure instanceof FulfillmentError) throw failure;
-  throw new FulfillmentError(`orders.submit gave up after ${attempts} attempts.`, { cause: failure });
+  throw failure;
 }
 
 /** Where the order differs from the submitted body: its items (SKU and quantity) and address. */

@@ -2,9 +2,9 @@
  * Orders submitted for fulfillment (`/merchant_api/v1/orders`).
  */
 import type { APIPromise } from '../core/api-promise.js';
-import { LookupLimitError, RequestValidationError } from '../core/errors.js';
+import { LookupLimitError } from '../core/errors.js';
 import { lazySchema } from '../core/lazy.js';
-import { checkOptionsObject, type ListOptions, type RequestOptions } from '../core/options.js';
+import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path, type QueryParams } from '../core/request.js';
 import { optionalBody } from '../core/response.js';
@@ -18,22 +18,19 @@ import type {
 import type { Order } from '../schemas/types/orders.js';
 import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
-import { APIResource, idLabel } from './resource.js';
+import { APIResource, checkOwnOptions, integer } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/orders.js');
-const OrderCreateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderCreateParamsSchema');
-const OrderListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderListParamsSchema');
-const OrderRetrieveParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderRetrieveParamsSchema');
+const CreateBody = /* @__PURE__ */ lazySchema(schemas, 'OrderCreateParamsSchema');
+const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'OrderListParamsSchema');
+const RetrieveQuery = /* @__PURE__ */ lazySchema(schemas, 'OrderRetrieveParamsSchema');
 const OrderSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderSchema');
-const OrderUpdateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'OrderUpdateParamsSchema');
-
-const OrderLookupSchema = /* @__PURE__ */ lazySchema(
-  () => import('../schemas/lookups.js'),
-  'OrderLookupSchema',
-);
+const UpdateBody = /* @__PURE__ */ lazySchema(schemas, 'OrderUpdateParamsSchema');
+const LookupQuery = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.js'), 'OrderLookupSchema');
 
 const ORDERS = '/merchant_api/v1/orders';
+const at = (id: Id) => path`/merchant_api/v1/orders/${id}`;
 /** Pages of 100 orders `findByMerchantOrderId` reads when no `createdAfter` bounds the scan. */
 export const DEFAULT_LOOKUP_PAGES = 10;
 
@@ -51,13 +48,9 @@ export interface FindOrderOptions extends RequestOptions {
   maxPages?: number | undefined;
 }
 
-/** The list query of a lookup: 100 per page, newest first, within the bounds given. */
-function lookupQuery(valid: Record<string, unknown>): QueryParams {
-  const created: Record<string, Date | string> = {};
-  if (valid.createdAfter !== undefined) created.gte = valid.createdAfter as Date | string;
-  if (valid.createdBefore !== undefined) created.lte = valid.createdBefore as Date | string;
-  return Object.keys(created).length > 0 ? { limit: 100, created_at: created } : { limit: 100 };
-}
+/** The list query of a lookup: 100 per page, newest first, within the bounds given (if any). */
+const lookupQuery = ({ createdAfter: gte, createdBefore: lte }: Record<string, unknown>) =>
+  ({ limit: 100, created_at: { gte, lte } }) as QueryParams;
 const OptionalOrder = /* @__PURE__ */ optionalBody(OrderSchema);
 
 /** `include: ['batches']` is sent comma-joined: `include=batches`. */
@@ -76,7 +69,7 @@ export class Orders extends APIResource {
   list(params?: OrderListParams, options?: ListOptions): PagePromise<Order> {
     return this._client.getAPIList(ORDERS, OrderSchema, {
       query: params,
-      querySchema: OrderListParamsSchema,
+      querySchema: ListQuery,
       toQuery: withInclude,
       options,
     });
@@ -96,23 +89,14 @@ export class Orders extends APIResource {
     merchantOrderId: string,
     options: FindOrderOptions = {},
   ): Promise<Order | null> {
-    checkOptionsObject(options, 'orders.findByMerchantOrderId');
+    checkOwnOptions(options, { maxPages: integer(1) }, 'orders.findByMerchantOrderId');
     const { createdAfter, createdBefore, maxPages, ...requestOptions } = options;
-    if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages >= 1)) {
-      throw new RequestValidationError(
-        [{ path: 'maxPages', message: 'expected an integer >= 1' }],
-        'orders.findByMerchantOrderId',
-      );
-    }
-    const lookup: Record<string, unknown> = { merchantOrderId };
-    if (createdAfter !== undefined) lookup.createdAfter = createdAfter;
-    if (createdBefore !== undefined) lookup.createdBefore = createdBefore;
     const budget = maxPages ?? (createdAfter === undefined ? DEFAULT_LOOKUP_PAGES : Number.POSITIVE_INFINITY);
     let pages = 0;
     let items = 0;
     const list = this._client.getAPIList(ORDERS, OrderSchema, {
-      query: lookup as QueryParams,
-      querySchema: OrderLookupSchema,
+      query: { merchantOrderId, createdAfter, createdBefore } as QueryParams,
+      querySchema: LookupQuery,
       toQuery: lookupQuery,
       options: requestOptions,
     });
@@ -135,9 +119,9 @@ export class Orders extends APIResource {
 
   /** Retrieves one order. `GET /merchant_api/v1/orders/{id}`; `include: ['batches']` adds SKU batches. */
   retrieve(id: Id, params?: OrderRetrieveParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client.get(path`/merchant_api/v1/orders/${id}`, {
+    return this._client.get(at(id), {
       query: params,
-      querySchema: OrderRetrieveParamsSchema,
+      querySchema: RetrieveQuery,
       toQuery: withInclude,
       options,
       response: OrderSchema,
@@ -152,12 +136,7 @@ export class Orders extends APIResource {
    * orders): only a 429 or a refused connection is retried.
    */
   create(body: OrderCreateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client.post(ORDERS, {
-      body,
-      bodySchema: OrderCreateParamsSchema,
-      options,
-      response: OrderSchema,
-    });
+    return this._client.post(ORDERS, { body, bodySchema: CreateBody, options, response: OrderSchema });
   }
 
   /**
@@ -199,12 +178,7 @@ export class Orders extends APIResource {
    * `merchant_item_id`; every other field is optional.
    */
   update(id: Id, body: OrderUpdateParams, options?: RequestOptions): APIPromise<Order> {
-    return this._client.patch(path`/merchant_api/v1/orders/${id}`, {
-      body,
-      bodySchema: OrderUpdateParamsSchema,
-      options,
-      response: OrderSchema,
-    });
+    return this._client.patch(at(id), { body, bodySchema: UpdateBody, options, response: OrderSchema });
   }
 
   /**
@@ -218,7 +192,7 @@ export class Orders extends APIResource {
       .put(path`/merchant_api/v1/orders/${id}/cancel`, { options, response: OptionalOrder })
       ._then(
         (order) => order ?? this.retrieve(id, undefined, options),
-        `PUT /merchant_api/v1/orders/${idLabel(id)}/cancel`,
+        `PUT /merchant_api/v1/orders/${id}/cancel`,
       );
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The base of every resource namespace: it holds the request surface its methods call. Also the
- * ids the resource helpers show in labels. (Options that are not an object are refused by
- * `checkOptionsObject` in `core/options.ts`.)
+ * one check of the options the helpers read themselves (the rest go on to their requests, which
+ * check them as every method does).
  */
+import { RequestValidationError } from '../core/errors.js';
+import { checkOptionsObject } from '../core/options.js';
 import type { RequestSurface } from '../core/surface.js';
 
 /** Base of every resource namespace. */
@@ -15,11 +17,27 @@ export abstract class APIResource {
   }
 }
 
+/** A helper's own option: whether a value given is valid, and the message when it is not. */
+export type OptionRule = readonly [valid: (value: unknown) => boolean, message: string];
+
+/** An integer from `min` up to `max`. */
+export const integer = (min: number, max?: number): OptionRule => [
+  (v) => Number.isSafeInteger(v) && (v as number) >= min && (max === undefined || (v as number) <= max),
+  max === undefined ? `expected an integer >= ${min}` : `expected an integer from ${min} to ${max}`,
+];
+
+/** A callback such as `onProgress`. */
+export const callback: OptionRule = [(v) => typeof v === 'function', 'expected a function'];
+
 /**
- * An id as a message label shows it, without converting what is not a string or a number (a
- * `Symbol`, or an object without a primitive value, would throw). Labels are built before the
- * request checks the id; they are only shown once it has been accepted.
+ * Refuses options that are not an object, and a helper's own option that breaks its rule: one
+ * `RequestValidationError` naming each, before anything is sent.
  */
-export function idLabel(id: unknown): string {
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : '{id}';
+export function checkOwnOptions(options: unknown, rules: Record<string, OptionRule>, context: string): void {
+  checkOptionsObject(options, context);
+  const given = (options ?? {}) as Record<string, unknown>;
+  const issues = Object.entries(rules)
+    .filter(([key, [valid]]) => given[key] !== undefined && !valid(given[key]))
+    .map(([path, [, message]]) => ({ path, message }));
+  if (issues.length > 0) throw new RequestValidationError(issues, context);
 }

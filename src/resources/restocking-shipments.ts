@@ -18,27 +18,17 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/restocking-shipments.js');
-const RestockingShipmentV1CreateParamsSchema = /* @__PURE__ */ lazySchema(
-  schemas,
-  'RestockingShipmentV1CreateParamsSchema',
-);
-const RestockingShipmentV1Schema = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV1Schema');
-const RestockingShipmentV1UpdateParamsSchema = /* @__PURE__ */ lazySchema(
-  schemas,
-  'RestockingShipmentV1UpdateParamsSchema',
-);
-const RestockingShipmentV2CreateParamsSchema = /* @__PURE__ */ lazySchema(
-  schemas,
-  'RestockingShipmentV2CreateParamsSchema',
-);
-const RestockingShipmentV2ReplaceParamsSchema = /* @__PURE__ */ lazySchema(
-  schemas,
-  'RestockingShipmentV2ReplaceParamsSchema',
-);
-const RestockingShipmentV2Schema = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV2Schema');
+const V1Create = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV1CreateParamsSchema');
+const V1Update = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV1UpdateParamsSchema');
+const V1Shipment = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV1Schema');
+const V2Create = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV2CreateParamsSchema');
+const V2Replace = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV2ReplaceParamsSchema');
+const V2Shipment = /* @__PURE__ */ lazySchema(schemas, 'RestockingShipmentV2Schema');
 
 const V1 = '/merchant_api/v1/restocking_shipments';
 const V2 = '/merchant_api/v2/restocking_shipments';
+const v1 = (id: Id) => path`/merchant_api/v1/restocking_shipments/${id}`;
+const v2 = (id: Id) => path`/merchant_api/v2/restocking_shipments/${id}`;
 
 /** Restocking shipments, version 1 (`/merchant_api/v1/restocking_shipments`). */
 export class RestockingShipmentsV1 extends APIResource {
@@ -47,12 +37,7 @@ export class RestockingShipmentsV1 extends APIResource {
    * A shipment created through the API starts with status `shipped`.
    */
   create(body: RestockingShipmentV1CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
-    return this._client.post(V1, {
-      body,
-      bodySchema: RestockingShipmentV1CreateParamsSchema,
-      options,
-      response: RestockingShipmentV1Schema,
-    });
+    return this._client.post(V1, { body, bodySchema: V1Create, options, response: V1Shipment });
   }
 
   /**
@@ -69,20 +54,12 @@ export class RestockingShipmentsV1 extends APIResource {
     body: RestockingShipmentV1UpdateParams,
     options?: RequestOptions,
   ): APIPromise<RestockingShipmentV1> {
-    return this._client.put(path`/merchant_api/v1/restocking_shipments/${id}`, {
-      body,
-      bodySchema: RestockingShipmentV1UpdateParamsSchema,
-      options,
-      response: RestockingShipmentV1Schema,
-    });
+    return this._client.put(v1(id), { body, bodySchema: V1Update, options, response: V1Shipment });
   }
 
   /** Retrieves one restocking shipment. `GET /merchant_api/v1/restocking_shipments/{id}`. */
   retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV1> {
-    return this._client.get(path`/merchant_api/v1/restocking_shipments/${id}`, {
-      options,
-      response: RestockingShipmentV1Schema,
-    });
+    return this._client.get(v1(id), { options, response: V1Shipment });
   }
 }
 
@@ -94,12 +71,7 @@ export class RestockingShipmentsV2 extends APIResource {
    * are required. A shipment created through the API starts with status `shipped`.
    */
   create(body: RestockingShipmentV2CreateParams, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
-    return this._client.post(V2, {
-      body,
-      bodySchema: RestockingShipmentV2CreateParamsSchema,
-      options,
-      response: RestockingShipmentV2Schema,
-    });
+    return this._client.post(V2, { body, bodySchema: V2Create, options, response: V2Shipment });
   }
 
   /**
@@ -112,20 +84,12 @@ export class RestockingShipmentsV2 extends APIResource {
     body: RestockingShipmentV2ReplaceParams,
     options?: RequestOptions,
   ): APIPromise<RestockingShipmentV2> {
-    return this._client.put(path`/merchant_api/v2/restocking_shipments/${id}`, {
-      body,
-      bodySchema: RestockingShipmentV2ReplaceParamsSchema,
-      options,
-      response: RestockingShipmentV2Schema,
-    });
+    return this._client.put(v2(id), { body, bodySchema: V2Replace, options, response: V2Shipment });
   }
 
   /** Retrieves one restocking shipment. `GET /merchant_api/v2/restocking_shipments/{id}`. */
   retrieve(id: Id, options?: RequestOptions): APIPromise<RestockingShipmentV2> {
-    return this._client.get(path`/merchant_api/v2/restocking_shipments/${id}`, {
-      options,
-      response: RestockingShipmentV2Schema,
-    });
+    return this._client.get(v2(id), { options, response: V2Shipment });
   }
 }
 

@@ -12,17 +12,18 @@ import type { Id } from '../core/url.js';
 import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
-import { APIResource, idLabel } from './resource.js';
+import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/skus.js');
-const SkuCreateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuCreateParamsSchema');
-const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
-const SkuListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
+const CreateBody = /* @__PURE__ */ lazySchema(schemas, 'SkuCreateParamsSchema');
+const ListBody = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
+const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
 const SkuSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuSchema');
-const SkuUpdateParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuUpdateParamsSchema');
+const UpdateBody = /* @__PURE__ */ lazySchema(schemas, 'SkuUpdateParamsSchema');
 
 const SKUS = '/merchant_api/v1/skus';
+const at = (id: Id) => path`/merchant_api/v1/skus/${id}`;
 /**
  * Most pages of 100 SKUs that `skus.delete` reads to find a SKU the API did not send back. Its
  * JSDoc quotes the number, since the constant is not exported to users: change both.
@@ -30,9 +31,9 @@ const SKUS = '/merchant_api/v1/skus';
 export const READ_BACK_PAGES = 5;
 const OptionalSku = /* @__PURE__ */ optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
-const LookupSchema = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
-const lookupQuery = (valid: Record<string, unknown>) => ({
-  merchant_sku_ids: [valid.merchantSkuId as string],
+const LookupQuery = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
+const lookupQuery = ({ merchantSkuId }: Record<string, unknown>) => ({
+  merchant_sku_ids: [merchantSkuId as string],
 });
 
 /** The SKU catalogue and its inventory (`/merchant_api/v1/skus`). */
@@ -42,16 +43,12 @@ export class Skus extends APIResource {
    * Filters: `merchant_sku_ids` (`merchant_sku_ids[]=…`), `created_at: { gte, gt, lte, lt }`.
    */
   list(params?: SkuListParams, options?: ListOptions): PagePromise<Sku> {
-    return this._client.getAPIList(SKUS, SkuSchema, {
-      query: params,
-      querySchema: SkuListParamsSchema,
-      options,
-    });
+    return this._client.getAPIList(SKUS, SkuSchema, { query: params, querySchema: ListQuery, options });
   }
 
   /** Creates a SKU. `POST /merchant_api/v1/skus`. `name` and `merchant_sku_id` are required. */
   create(body: SkuCreateParams, options?: RequestOptions): APIPromise<Sku> {
-    return this._client.post(SKUS, { body, bodySchema: SkuCreateParamsSchema, options, response: SkuSchema });
+    return this._client.post(SKUS, { body, bodySchema: CreateBody, options, response: SkuSchema });
   }
 
   /**
@@ -59,12 +56,7 @@ export class Skus extends APIResource {
    * `batch_tracking_enabled: null` leaves it unchanged. Reactivates a deleted SKU.
    */
   update(id: Id, body: SkuUpdateParams, options?: RequestOptions): APIPromise<Sku> {
-    return this._client.patch(path`/merchant_api/v1/skus/${id}`, {
-      body,
-      bodySchema: SkuUpdateParamsSchema,
-      options,
-      response: SkuSchema,
-    });
+    return this._client.patch(at(id), { body, bodySchema: UpdateBody, options, response: SkuSchema });
   }
 
   /**
@@ -73,12 +65,7 @@ export class Skus extends APIResource {
    * `batch_tracking_enabled` leaves it unchanged. Reactivates a deleted SKU.
    */
   put(id: Id, body: SkuUpdateParams, options?: RequestOptions): APIPromise<Sku> {
-    return this._client.put(path`/merchant_api/v1/skus/${id}`, {
-      body,
-      bodySchema: SkuUpdateParamsSchema,
-      options,
-      response: SkuSchema,
-    });
+    return this._client.put(at(id), { body, bodySchema: UpdateBody, options, response: SkuSchema });
   }
 
   /**
@@ -90,11 +77,8 @@ export class Skus extends APIResource {
    */
   delete(id: Id, options?: RequestOptions): APIPromise<Sku> {
     return this._client
-      .delete(path`/merchant_api/v1/skus/${id}`, { options, response: OptionalSku })
-      ._then(
-        (sku) => sku ?? this.#readBack(Number(id), options),
-        `DELETE /merchant_api/v1/skus/${idLabel(id)}`,
-      );
+      .delete(at(id), { options, response: OptionalSku })
+      ._then((sku) => sku ?? this.#readBack(Number(id), options), `DELETE /merchant_api/v1/skus/${id}`);
   }
 
   /** Finds a SKU by id in the newest {@link READ_BACK_PAGES} pages of the SKU list. */
@@ -117,10 +101,10 @@ export class Skus extends APIResource {
     return this._client
       .get(SKUS, {
         query: { merchantSkuId },
-        querySchema: LookupSchema,
+        querySchema: LookupQuery,
         toQuery: lookupQuery,
         options,
-        response: SkuListBodySchema,
+        response: ListBody,
       })
       ._map((skus) => skus.find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null);
   }

@@ -1,8 +1,15 @@
+import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BulkUpsertError, RequestValidationError, UnprocessableEntityError } from '../../src/index.js';
+import {
+  APIError,
+  BulkUpsertError,
+  type BulkUpsertProgress,
+  RequestValidationError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
 import { skuFixture, skuMinimalFixture, skuMinimalParsed, skuWithNullsFixture } from '../fixtures/skus.js';
-import { BASE, testClient, useMsw } from '../helpers/msw.js';
+import { BASE, TOKEN, testClient, useMsw } from '../helpers/msw.js';
 import { capture, expectWire } from '../helpers/wire.js';
 
 const server = useMsw();
@@ -344,6 +351,59 @@ describe('skus.bulkUpsert', () => {
     expect(error.cause).toBeInstanceOf(UnprocessableEntityError);
     expect(error.message).toContain('written 100 (items 0–99) of 350');
     expect(error.message).toContain("Name can't be blank");
+  });
+});
+
+describe('skus.bulkUpsert: the answer to each request', () => {
+  const catalogue = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `SKU ${i}`, merchant_sku_id: `S-${i}` }));
+
+  it('a 200 with "success": false is a failed request, its errors kept, its SKUs remaining', async () => {
+    let call = 0;
+    server.use(
+      http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, () =>
+        ++call === 2
+          ? HttpResponse.json({ success: false, errors: ["Name can't be blank", `echo ${TOKEN}`] })
+          : new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    const items = catalogue(250);
+    const progress: BulkUpsertProgress[] = [];
+    const error = (await client()
+      .skus.bulkUpsert(items, { concurrency: 1, onProgress: (p) => progress.push(p) })
+      .catch((e: unknown) => e)) as BulkUpsertError;
+    expect(error).toBeInstanceOf(BulkUpsertError);
+    expect(error.chunks.map((c) => c.status)).toEqual(['written', 'failed', 'skipped']);
+    expect(error.written).toHaveLength(100);
+    expect(error.failed).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
+    expect(error.remaining()).toEqual(items.slice(100));
+    expect(progress).toEqual([
+      { done: 1, requests: 3, written: 100, total: 250, failed: 0 },
+      { done: 2, requests: 3, written: 100, total: 250, failed: 1 },
+    ]);
+    expect(error.cause).toBeInstanceOf(APIError);
+    expect((error.cause as APIError).status).toBe(200);
+    expect((error.cause as APIError).errors).toEqual(["Name can't be blank", 'echo ***']);
+    expect(error.message).toContain("Name can't be blank");
+    expect(inspect(error, { depth: 10 })).not.toContain(TOKEN);
+  });
+
+  it('keeps no own __proto__ key in a chunk body, at any depth', async () => {
+    server.use(
+      http.post(
+        `${BASE}/merchant_api/v1/skus/bulk_upsert`,
+        () =>
+          new HttpResponse('{"__proto__": {"polluted": true}, "nested": {"__proto__": {"polluted": true}}}', {
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const result = await client().skus.bulkUpsert(catalogue(1));
+    const body = result.chunks[0]?.body as Record<string, unknown>;
+    expect(Object.hasOwn(body, '__proto__')).toBe(false);
+    expect(Object.hasOwn(body.nested as object, '__proto__')).toBe(false);
+    expect((Object.assign({}, body) as { polluted?: unknown }).polluted).toBeUndefined();
+    expect((Object.assign({}, body.nested) as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });
 
