@@ -6,7 +6,7 @@
 
 import type * as z from 'zod/mini';
 import { APIError, FulfillmentError, RequestValidationError } from '../core/errors.js';
-import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
+import { lazySchema, loadValidation, validation } from '../core/lazy.js';
 import { fast, loadCompiler } from '../core/lazy-compile.js';
 import type { RequestOptions } from '../core/options.js';
 import { contextOf, type RawResponse, type ResponseParsers } from '../core/response.js';
@@ -29,12 +29,6 @@ const OPTION_RULES: Record<string, OptionRule> = {
   onProgress: callback,
   merge: [(v) => typeof v === 'boolean', 'expected a boolean'],
 };
-/** Every item of a run, checked before the first request is sent. */
-const BulkItemsSchema = /* @__PURE__ */ new LazySchema(async () => {
-  const [{ SkuBulkUpsertItemSchema }, { arrayOf }] = await Promise.all([schemas(), loadValidation()]);
-  return arrayOf(SkuBulkUpsertItemSchema);
-});
-
 /** Options of `skus.bulkUpsert`: request options plus batching. */
 export interface BulkUpsertOptions extends RequestOptions {
   /** Requests in flight at once. Default 2. */
@@ -196,12 +190,10 @@ function describeRanges(indices: number[]): string {
  * body is not a list of SKUs (the raw body stays in the chunk: the endpoint documents none).
  */
 function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undefined {
-  if (body === undefined) return undefined;
-  if (responses.mode === 'off') {
-    const record = body as { data?: unknown; skus?: unknown } | null;
-    const list = Array.isArray(body) ? body : (record?.data ?? record?.skus);
+  const envelope = body as { data?: unknown; skus?: unknown } | null | undefined;
+  const list = Array.isArray(body) ? body : (envelope?.data ?? envelope?.skus);
+  if (responses.mode === 'off' || list === undefined)
     return Array.isArray(list) ? (list as Sku[]) : undefined;
-  }
   try {
     return responses.parse(SkuListBodySchema, body);
   } catch {
@@ -246,13 +238,15 @@ export async function bulkUpsert(
   }
   checkOwnOptions(options, OPTION_RULES, context);
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
-  const [itemsSchema] = await Promise.all([
-    BulkItemsSchema.load(),
+  await Promise.all([
+    SkuBulkUpsertItemSchema.load(),
     SkuListBodySchema.load(),
     loadValidation(),
     loadCompiler(),
   ]);
-  const items = validation().validateRequest(fast(itemsSchema), skus, context, 'skus') as SkuBulkUpsertItem[];
+  const { arrayOf, validateRequest } = validation();
+  const itemsSchema = fast(arrayOf(SkuBulkUpsertItemSchema.schema));
+  const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
   const duplicates = items.flatMap(({ merchant_sku_id: code }, index) => {

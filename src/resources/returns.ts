@@ -13,22 +13,19 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/returns.js');
-const ReturnListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'ReturnListParamsSchema');
-const ReturnSchema = /* @__PURE__ */ lazySchema(schemas, 'ReturnSchema');
+const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'ReturnListParamsSchema');
+const Item = /* @__PURE__ */ lazySchema(schemas, 'ReturnSchema');
+const RETURNS = '/merchant_api/v1/returns';
 
 /** Returns sent back by customers (`/merchant_api/v1/returns`). */
 export class Returns extends APIResource {
   /** Lists returns, newest first. `GET /merchant_api/v1/returns`. */
   list(params?: ReturnListParams, options?: ListOptions): PagePromise<Return> {
-    return this._client.getAPIList('/merchant_api/v1/returns', ReturnSchema, {
-      query: params,
-      querySchema: ReturnListParamsSchema,
-      options,
-    });
+    return this._client.getAPIList(RETURNS, Item, { query: params, querySchema: ListQuery, options });
   }
 
   /** Retrieves one return. `GET /merchant_api/v1/returns/{id}`. */
   retrieve(id: Id, options?: RequestOptions): APIPromise<Return> {
-    return this._client.get(path`/merchant_api/v1/returns/${id}`, { options, response: ReturnSchema });
+    return this._client.get(path`/merchant_api/v1/returns/${id}`, { options, response: Item });
   }
 }

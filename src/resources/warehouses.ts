@@ -10,8 +10,9 @@ import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/warehouses.js');
-const WarehouseListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'WarehouseListParamsSchema');
-const WarehouseSchema = /* @__PURE__ */ lazySchema(schemas, 'WarehouseSchema');
+const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'WarehouseListParamsSchema');
+const Item = /* @__PURE__ */ lazySchema(schemas, 'WarehouseSchema');
+const WAREHOUSES = '/merchant_api/v1/warehouses';
 
 /** The merchant's warehouses (`/merchant_api/v1/warehouses`). */
 export class Warehouses extends APIResource {
@@ -20,10 +21,6 @@ export class Warehouses extends APIResource {
    * Only `id` is documented; every other field is kept as sent.
    */
   list(params?: WarehouseListParams, options?: ListOptions): PagePromise<Warehouse> {
-    return this._client.getAPIList('/merchant_api/v1/warehouses', WarehouseSchema, {
-      query: params,
-      querySchema: WarehouseListParamsSchema,
-      options,
-    });
+    return this._client.getAPIList(WAREHOUSES, Item, { query: params, querySchema: ListQuery, options });
   }
 }
