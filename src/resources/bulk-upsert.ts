@@ -19,9 +19,9 @@ const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
 export const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
-const SkuListBodySchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
-const SkuListParamsSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
-const SkuBulkUpsertItemSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
+const ListBody = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
+const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
+const ItemSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
 const SKUS = '/merchant_api/v1/skus';
 const OPTION_RULES: Record<string, OptionRule> = {
   concurrency: integer(1),
@@ -89,17 +89,17 @@ export interface BulkUpsertResult {
 export class BulkUpsertError extends FulfillmentError {
   static override readonly brand: string = 'BulkUpsertError';
   /** Every request with its item range and outcome. */
-  readonly chunks: readonly BulkUpsertChunk[];
+  declare readonly chunks: readonly BulkUpsertChunk[];
   /** Indices of the items the API accepted. */
-  readonly written: readonly number[];
+  declare readonly written: readonly number[];
   /** Indices of the items whose request failed. */
-  readonly failed: readonly number[];
+  declare readonly failed: readonly number[];
   /** Indices of the items not sent because an earlier request failed. */
-  readonly skipped: readonly number[];
+  declare readonly skipped: readonly number[];
   /** The error of the first failed request. */
-  override readonly cause: unknown;
+  declare readonly cause: unknown;
   /** The partial result (SKUs returned by the written requests). */
-  readonly result: BulkUpsertResult;
+  declare readonly result: BulkUpsertResult;
   readonly #items: readonly SkuBulkUpsertItem[];
 
   constructor(result: BulkUpsertResult, total: number, items: readonly SkuBulkUpsertItem[] = []) {
@@ -113,12 +113,7 @@ export class BulkUpsertError extends FulfillmentError {
       `Bulk upsert stopped: written ${range(groups.written)} of ${total}; failed ${range(groups.failed)}; not sent ${range(groups.skipped)}. First failure: ${reason}`,
       { cause: first?.error },
     );
-    this.cause = first?.error;
-    this.chunks = result.chunks;
-    this.result = result;
-    this.written = groups.written;
-    this.failed = groups.failed;
-    this.skipped = groups.skipped;
+    Object.assign(this, { chunks: result.chunks, result, ...groups });
     this.#items = items;
   }
 
@@ -138,37 +133,24 @@ export class BulkUpsertError extends FulfillmentError {
  */
 async function mergeWithExisting(
   client: RequestSurface,
-  slice: readonly Record<string, unknown>[],
+  slice: readonly SkuBulkUpsertItem[],
   options: RequestOptions,
 ): Promise<Record<string, unknown>[]> {
-  const codes = slice.map((item) => item.merchant_sku_id).filter((c): c is string => typeof c === 'string');
-  const [held, itemSchema] = await Promise.all([
-    client.get(SKUS, {
-      query: { merchant_sku_ids: codes, limit: BULK_UPSERT_MAX },
-      querySchema: SkuListParamsSchema,
-      options,
-      response: SkuListBodySchema,
-    }),
-    SkuBulkUpsertItemSchema.load(),
-  ]);
-  const byCode = new Map(
-    (held ?? []).map((sku) => [sku.merchant_sku_id, sku as unknown as Record<string, unknown>]),
-  );
-  const fields: Record<string, z.core.$ZodType> = (itemSchema as unknown as z.ZodMiniObject).shape;
+  const query = { merchant_sku_ids: slice.map((item) => item.merchant_sku_id), limit: BULK_UPSERT_MAX };
+  const held = await client.get(SKUS, { query, querySchema: ListQuery, options, response: ListBody });
+  const byCode = new Map((held ?? []).map((sku) => [sku.merchant_sku_id, sku as Record<string, unknown>]));
+  const { shape } = ItemSchema.schema as unknown as z.ZodMiniObject;
   const { accepts } = validation();
   return slice.map((item) => {
-    const existing = byCode.get(item.merchant_sku_id as string);
-    if (!existing) return item;
-    const merged = { ...item };
-    for (const [field, schema] of Object.entries(fields)) {
-      if (merged[field] !== undefined) continue;
-      const value = existing[field];
-      if (value === undefined || value === null) continue;
-      if (accepts(schema, value)) merged[field] = value;
+    const existing = byCode.get(item.merchant_sku_id);
+    const merged: Record<string, unknown> = { ...item };
+    for (const [field, schema] of Object.entries(shape)) {
+      const value = existing?.[field];
+      if (merged[field] !== undefined || value === undefined || value === null) continue;
       // A decimal the API sends as a string (`weight_in_kg: "0.3"`) where a request takes a number.
-      else if (typeof value === 'string' && value.trim() !== '' && accepts(schema, Number(value))) {
-        merged[field] = Number(value);
-      }
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+      if (accepts(schema, value)) merged[field] = value;
+      else if (accepts(schema, number)) merged[field] = number;
     }
     return merged;
   });
@@ -195,7 +177,7 @@ function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undef
   if (responses.mode === 'off' || list === undefined)
     return Array.isArray(list) ? (list as Sku[]) : undefined;
   try {
-    return responses.parse(SkuListBodySchema, body);
+    return responses.parse(ListBody, body);
   } catch {
     return undefined;
   }
@@ -238,14 +220,9 @@ export async function bulkUpsert(
   }
   checkOwnOptions(options, OPTION_RULES, context);
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
-  await Promise.all([
-    SkuBulkUpsertItemSchema.load(),
-    SkuListBodySchema.load(),
-    loadValidation(),
-    loadCompiler(),
-  ]);
+  await Promise.all([ItemSchema.load(), ListBody.load(), loadValidation(), loadCompiler()]);
   const { arrayOf, validateRequest } = validation();
-  const itemsSchema = fast(arrayOf(SkuBulkUpsertItemSchema.schema));
+  const itemsSchema = fast(arrayOf(ItemSchema.schema));
   const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
@@ -267,7 +244,7 @@ export async function bulkUpsert(
   const worker = async () => {
     while (progress.failed === 0 && next < chunks.length) {
       const chunk = chunks[next++]!;
-      const slice = items.slice(chunk.start, chunk.end) as Record<string, unknown>[];
+      const slice = items.slice(chunk.start, chunk.end);
       try {
         chunk.body = await client.post(BULK_UPSERT, {
           body: { skus: merge ? await mergeWithExisting(client, slice, requestOptions) : slice },

@@ -105,28 +105,6 @@ function count(progress: ImportProgress, result: ImportResult): void {
   progress[result.outcome]++;
 }
 
-/** Submits one body; never throws: how it ended is the result. */
-async function importOne(
-  orders: SubmitTarget,
-  body: OrderCreateParams,
-  index: number,
-  options: SubmitOptions,
-): Promise<ImportResult> {
-  const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
-  const merchant_order_id = typeof id === 'string' ? id : undefined;
-  try {
-    const { order, outcome, differences } = await submitOrder(orders, body, options);
-    return { index, merchant_order_id, outcome, order, differences };
-  } catch (error) {
-    if (error instanceof RequestValidationError) {
-      return { index, merchant_order_id, outcome: 'invalid', issues: error.issues, error };
-    }
-    // A refusal the API answered (4xx): not worth sending again. Anything else left it open.
-    const rejected = error instanceof APIError && error.status < 500;
-    return { index, merchant_order_id, outcome: rejected ? 'rejected' : 'failed', error };
-  }
-}
-
 /** Runs `orders.createMany`: see `Orders.createMany`. */
 export function createMany(
   orders: SubmitTarget,
@@ -142,6 +120,22 @@ export function createMany(
     const message = 'expected an array, an iterable or an async iterable of order bodies';
     throw new RequestValidationError([{ path: 'source', message }], context);
   }
+  /** Submits one body; never throws: how it ended is the result. */
+  const importOne = async (body: OrderCreateParams, index: number): Promise<ImportResult> => {
+    const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
+    const merchant_order_id = typeof id === 'string' ? id : undefined;
+    try {
+      const { order, outcome, differences } = await submitOrder(orders, body, submitOptions);
+      return { index, merchant_order_id, outcome, order, differences };
+    } catch (error) {
+      if (error instanceof RequestValidationError) {
+        return { index, merchant_order_id, outcome: 'invalid', issues: error.issues, error };
+      }
+      // A refusal the API answered (4xx): not worth sending again. Anything else left it open.
+      const rejected = error instanceof APIError && error.status < 500;
+      return { index, merchant_order_id, outcome: rejected ? 'rejected' : 'failed', error };
+    }
+  };
 
   const run = async function* (): AsyncGenerator<ImportResult, void, undefined> {
     const progress = emptyProgress();
@@ -153,11 +147,8 @@ export function createMany(
     const fill = async () => {
       while (!exhausted && inFlight.length < concurrency) {
         const next = await iterator.next();
-        if (next.done) {
-          exhausted = true;
-          break;
-        }
-        inFlight.push(importOne(orders, next.value, index++, submitOptions));
+        if (next.done) exhausted = true;
+        else inFlight.push(importOne(next.value, index++));
       }
     };
     try {

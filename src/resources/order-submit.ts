@@ -93,60 +93,46 @@ export async function submitOrder(
 ): Promise<SubmitResult> {
   checkOwnOptions(options, SUBMIT_RULES, 'orders.submit');
   const { maxAttempts = DEFAULT_ATTEMPTS, lookbackMs = DEFAULT_LOOKBACK_MS, ...requestOptions } = options;
-  const started = Date.now();
+  // The window a recovered order was created in: from `lookbackMs` before the first send, or
+  // around the body's own created_at when it sets one (used once the body was sent, so valid).
+  const at = body?.created_at === undefined ? undefined : new Date(body.created_at).getTime();
+  const window =
+    at === undefined
+      ? { createdAfter: new Date(Date.now() - lookbackMs) }
+      : { createdAfter: new Date(at - lookbackMs), createdBefore: new Date(at + lookbackMs) };
   let failure: unknown;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
       const order = await orders.create(body, requestOptions);
       return { order, outcome: 'created', differences: [] };
     } catch (error) {
-      const id = body.merchant_order_id;
-      if (taken(error)) {
-        const existing = await orders.findByMerchantOrderId(id, requestOptions);
-        if (existing)
-          return { order: existing, outcome: 'existing', differences: differences(body, existing) };
-        throw error;
-      }
-      if (!ambiguous(error)) throw error; // an invalid body too: refused before sending
-      failure = error;
-      // The window the order is created in: around the body's own created_at when it sets one.
-      const anchor = body.created_at === undefined ? Number.NaN : new Date(body.created_at).getTime();
-      const window = Number.isNaN(anchor)
-        ? { createdAfter: new Date(started - lookbackMs) }
-        : { createdAfter: new Date(anchor - lookbackMs), createdBefore: new Date(anchor + lookbackMs) };
-      const recovered = await orders.findByMerchantOrderId(id, { ...requestOptions, ...window });
-      if (recovered)
-        return { order: recovered, outcome: 'recovered', differences: differences(body, recovered) };
-      // Not stored: sending again is safe (a copy stored meanwhile would be refused as taken).
+      const existing = taken(error);
+      if (!existing && !ambiguous(error)) throw error; // an invalid body too: refused before sending
+      const lookup = existing ? requestOptions : { ...requestOptions, ...window };
+      const found = await orders.findByMerchantOrderId(body.merchant_order_id, lookup);
+      const outcome = existing ? 'existing' : 'recovered';
+      if (found) return { order: found, outcome, differences: differences(body, found) };
+      if (existing) throw error;
+      failure = error; // not stored: sending again is safe (a copy stored meanwhile would be refused as taken)
     }
   }
   throw failure;
 }
 
-/** Where the order differs from the submitted body: its items (SKU and quantity) and address. */
+/** Where the order differs from the submitted body (sent, so valid): its items (SKU and quantity) and address. */
 export function differences(body: OrderCreateParams, order: Order): string[] {
-  const out: string[] = [];
-  const sent = (body.items ?? []).map((item) => ({ item, id: String(item.merchant_item_id) }));
   const held = new Map(order.items.map((item) => [String(item.merchant_item_id), item]));
-  const itemsDiffer =
-    sent.length !== order.items.length ||
-    sent.some(({ item, id }) => {
-      const other = held.get(id);
-      if (!other || other.quantity !== item.quantity) return true;
-      if (item.sku_id !== undefined && other.sku_id !== item.sku_id) return true;
-      return item.merchant_sku_id !== undefined && other.merchant_sku_id !== item.merchant_sku_id;
-    });
-  if (itemsDiffer) out.push('items');
-  const address = (body.shipping_address ?? {}) as Record<string, unknown>;
+  const itemDiffers = (item: OrderCreateParams['items'][number]) => {
+    const other = held.get(String(item.merchant_item_id));
+    if (!other || other.quantity !== item.quantity) return true;
+    if (item.sku_id !== undefined && other.sku_id !== item.sku_id) return true;
+    return item.merchant_sku_id !== undefined && other.merchant_sku_id !== item.merchant_sku_id;
+  };
+  const out = body.items.length !== order.items.length || body.items.some(itemDiffers) ? ['items'] : [];
   const stored = order.shipping_address as unknown as Record<string, unknown>;
-  for (const [field, value] of Object.entries(address)) {
-    if (value === undefined) continue;
-    const have = stored[field];
-    const same =
-      typeof value === 'string' && typeof have === 'string'
-        ? value.trim().toLowerCase() === have.trim().toLowerCase()
-        : value === have;
-    if (!same) out.push(`shipping_address.${field}`);
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
+  for (const [field, value] of Object.entries(body.shipping_address)) {
+    if (value !== undefined && text(value) !== text(stored[field])) out.push(`shipping_address.${field}`);
   }
   return out;
 }

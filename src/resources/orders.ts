@@ -54,11 +54,8 @@ const lookupQuery = ({ createdAfter: gte, createdBefore: lte }: Record<string, u
 const OptionalOrder = /* @__PURE__ */ optionalBody(OrderSchema);
 
 /** `include: ['batches']` is sent comma-joined: `include=batches`. */
-function withInclude(params: Record<string, unknown>): QueryParams {
-  const { include, ...rest } = params;
-  const query = rest as QueryParams;
-  return Array.isArray(include) && include.length > 0 ? { ...query, include: include.join(',') } : query;
-}
+const withInclude = ({ include: list, ...query }: Record<string, unknown>) =>
+  (Array.isArray(list) && list.length ? { ...query, include: list.join(',') } : query) as QueryParams;
 
 /** Orders submitted for fulfillment (`/merchant_api/v1/orders`). */
 export class Orders extends APIResource {
