@@ -174,8 +174,7 @@ function describeRanges(indices: number[]): string {
 function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undefined {
   const envelope = body as { data?: unknown; skus?: unknown } | null | undefined;
   const list = Array.isArray(body) ? body : (envelope?.data ?? envelope?.skus);
-  if (responses.mode === 'off' || list === undefined)
-    return Array.isArray(list) ? (list as Sku[]) : undefined;
+  if (!Array.isArray(list) || responses.mode === 'off') return Array.isArray(list) ? list : undefined;
   try {
     return responses.parse(ListBody, body);
   } catch {
@@ -238,7 +237,6 @@ export async function bulkUpsert(
   for (let start = 0; start < items.length; start += chunkSize) {
     chunks.push({ start, end: Math.min(start + chunkSize, items.length), status: 'skipped' });
   }
-  const parsed: (Sku[] | undefined)[] = [];
   const progress = { done: 0, requests: chunks.length, written: 0, total: items.length, failed: 0 };
   let next = 0;
   const worker = async () => {
@@ -253,7 +251,6 @@ export async function bulkUpsert(
           response: chunkBody,
         });
         chunk.status = 'written';
-        parsed[chunk.start] = parseBulkBody(chunk.body, client._responses);
         progress.written += slice.length;
       } catch (error) {
         chunk.status = 'failed';
@@ -265,7 +262,8 @@ export async function bulkUpsert(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-  const lists = parsed.filter((list) => list !== undefined);
+  // Only a written chunk holds a body.
+  const lists = chunks.map((c) => parseBulkBody(c.body, client._responses)).filter((l) => l !== undefined);
   const result = { skus: lists.length > 0 ? lists.flat() : undefined, written: progress.written, chunks };
   if (progress.failed > 0) throw new BulkUpsertError(result, skus.length, skus);
   return result;

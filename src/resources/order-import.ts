@@ -72,11 +72,13 @@ export type OrderSource = Iterable<OrderCreateParams> | AsyncIterable<OrderCreat
  */
 export class OrderImport implements AsyncIterable<ImportResult> {
   readonly #results: AsyncGenerator<ImportResult, void, undefined>;
+  readonly #progress: Readonly<ImportProgress>;
   #consumed = false;
 
   /** @internal */
-  constructor(results: AsyncGenerator<ImportResult, void, undefined>) {
+  constructor(results: AsyncGenerator<ImportResult, void, undefined>, progress: Readonly<ImportProgress>) {
     this.#results = results;
+    this.#progress = progress;
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<ImportResult, void, undefined> {
@@ -87,22 +89,10 @@ export class OrderImport implements AsyncIterable<ImportResult> {
 
   /** Runs the import to its end; the counts, and the results without an order. */
   async summary(): Promise<ImportSummary> {
-    const summary: ImportSummary = { ...emptyProgress(), problems: [] };
-    for await (const result of this) {
-      count(summary, result);
-      if (!result.order) summary.problems.push(result);
-    }
-    return summary;
+    const problems: ImportResult[] = [];
+    for await (const result of this) if (!result.order) problems.push(result);
+    return { ...this.#progress, problems };
   }
-}
-
-function emptyProgress(): ImportProgress {
-  return { done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 };
-}
-
-function count(progress: ImportProgress, result: ImportResult): void {
-  progress.done++;
-  progress[result.outcome]++;
 }
 
 /** Runs `orders.createMany`: see `Orders.createMany`. */
@@ -137,8 +127,8 @@ export function createMany(
     }
   };
 
+  const progress = { done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 };
   const run = async function* (): AsyncGenerator<ImportResult, void, undefined> {
-    const progress = emptyProgress();
     // At most `concurrency` orders in flight, kept in input order: results come out in order,
     // and no more than `concurrency` of them wait in memory.
     const inFlight: Promise<ImportResult>[] = [];
@@ -155,7 +145,8 @@ export function createMany(
       await fill();
       while (inFlight.length > 0) {
         const result = await inFlight.shift()!;
-        count(progress, result);
+        progress.done++;
+        progress[result.outcome]++;
         onProgress?.({ ...progress });
         yield result;
         await fill();
@@ -166,5 +157,5 @@ export function createMany(
       if (!exhausted) await iterator.return?.();
     }
   };
-  return new OrderImport(run());
+  return new OrderImport(run(), progress);
 }
