@@ -64,11 +64,11 @@ export interface BulkUpsertChunk {
   start: number;
   /** Index after the last item of this request. */
   end: number;
-  /** `written`: the API accepted it; `failed`: it answered with an error; `skipped`: not sent after a failure. */
+  /** `written`: accepted; `failed`: an error (or `"success": false`) came back; `skipped`: not sent. */
   status: 'written' | 'failed' | 'skipped';
   /** The error, for a failed request. */
   error?: unknown;
-  /** The response body as received (parsed JSON, or `undefined` when empty). */
+  /** A written request's body as received (JSON without `__proto__` keys, or text; `undefined` if empty). */
   body?: unknown;
 }
 
@@ -198,11 +198,10 @@ function chunkBody(raw: RawResponse): unknown {
     return raw.text;
   }
   if ((body as { success?: unknown } | null)?.success !== false) return body;
-  const { redactor, response } = raw;
   throw APIError.from({
     ...contextOf(raw),
-    body: redactor ? redactor.value(body) : body,
-    headers: redactor ? redactor.responseHeaders(response.headers) : response.headers,
+    body: raw.redactor?.value(body) ?? body,
+    headers: raw.redactor?.responseHeaders(raw.response.headers) ?? raw.response.headers,
   });
 }
 

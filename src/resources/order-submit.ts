@@ -5,7 +5,7 @@
  * it; found, it is the result; not found, sending again is safe, because a second copy would be
  * refused as taken.
  */
-import { APIConnectionError, APIError, APITimeoutError, UnprocessableEntityError } from '../core/errors.js';
+import { APIConnectionError, APIError, UnprocessableEntityError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
@@ -71,10 +71,9 @@ export const SUBMIT_RULES: Record<string, OptionRule> = {
   ],
 };
 
-/** A failure after which the order may or may not have been stored. */
+/** A failure after which the order may or may not have been stored (a timeout is a connection error). */
 function ambiguous(error: unknown): boolean {
-  if (error instanceof APITimeoutError || error instanceof APIConnectionError) return true;
-  return error instanceof APIError && error.status >= 500;
+  return error instanceof APIConnectionError || (error instanceof APIError && error.status >= 500);
 }
 
 /** The API's answer to a `merchant_order_id` it already holds. */
