@@ -15,15 +15,9 @@ export interface SkuInventory {
 }
 
 /** Inventory of a SKU in one warehouse. */
-export interface SkuInventoryPerWarehouse {
+export interface SkuInventoryPerWarehouse extends SkuInventory {
   /** The warehouse these figures are for. */
   warehouse_id: number;
-  /** Quantity reserved for orders. */
-  reserved: number;
-  /** Quantity available for sale, minus any configured buffer. */
-  stocked: number;
-  /** Quantity available; equals `stocked` when the buffer is 0. */
-  total: number;
 }
 
 /** Quantity of a batch available for sale in one warehouse. */
