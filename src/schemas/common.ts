@@ -148,6 +148,9 @@ export const dateParam = () =>
 export const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
+/** Reports a problem found by an object rule: where, what, and the value at fault. */
+type Report = (path: (string | number)[], message: string, input: unknown) => void;
+
 /**
  * An object-level rule that runs even when some fields already failed, so that one
  * `RequestValidationError` lists every problem. The rule receives the (possibly partly invalid)
@@ -155,12 +158,11 @@ export const isBlank = (value: unknown): boolean =>
  * issue it marks as aborting, such as `int()`'s on a non-integer (hence {@link integer}). Request
  * side only: such a rule keeps the object off `z.compile`'s fast path.
  */
-export function objectRule(
-  rule: (value: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>) => void,
-) {
+export function objectRule(rule: (value: Record<string, unknown>, report: Report) => void) {
   return z.superRefine<unknown>(
     (value, ctx) => {
-      if (isRecord(value)) rule(value, ctx);
+      if (isRecord(value))
+        rule(value, (path, message, input) => ctx.addIssue({ code: 'custom', path, message, input }));
     },
     { when: (payload) => isRecord(payload.value) },
   );
@@ -168,10 +170,8 @@ export function objectRule(
 
 /** The rule "`a` or `b` is required" (each {@link isBlank} counts as absent), reported on `a`. */
 export const eitherRequired = (a: string, b: string) =>
-  objectRule((value, ctx) => {
-    if (isBlank(value[a]) && isBlank(value[b])) {
-      ctx.addIssue({ code: 'custom', path: [a], message: `${a} or ${b} is required`, input: value[a] });
-    }
+  objectRule((value, report) => {
+    if (isBlank(value[a]) && isBlank(value[b])) report([a], `${a} or ${b} is required`, value[a]);
   });
 
 /**

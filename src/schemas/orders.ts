@@ -256,49 +256,33 @@ const isCod = (paymentMethod: unknown): boolean =>
   typeof paymentMethod === 'string' &&
   (paymentMethod.includes('COD') || /(^|[^a-z])cod([^a-z]|$)/i.test(paymentMethod));
 
-/** `merchant_item_id` must be unique among the items; the issue goes on the duplicate. */
-function checkUniqueItemIds(order: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
-  const items = order.items;
-  if (!Array.isArray(items)) return;
-  const seen = new Map<string, number>();
-  items.forEach((item: unknown, index) => {
-    if (typeof item !== 'object' || item === null) return;
-    const id = (item as Record<string, unknown>).merchant_item_id;
-    if (typeof id !== 'string') return;
-    const first = seen.get(id);
-    if (first === undefined) {
-      seen.set(id, index);
-      return;
-    }
-    ctx.addIssue({
-      code: 'custom',
-      path: ['items', index, 'merchant_item_id'],
-      message: `duplicate merchant_item_id (same as items[${first}])`,
-      input: id,
-    });
-  });
-}
-
 /**
- * The order's rules: `merchant_item_id` unique among the items; when `payment_method` contains `COD`
- * (see `isCod`: any case, as a word), `total_price_in_cents` must be > 0. `requireTotal` says
- * whether a missing total is an error (create) or not (update).
+ * The order's rules: `merchant_item_id` unique among the items (the issue goes on the duplicate);
+ * when `payment_method` contains `COD` (see `isCod`: any case, as a word), `total_price_in_cents`
+ * must be > 0. `requireTotal` says whether a missing total is an error (create) or not (update).
  */
 const orderRule = (requireTotal: boolean) =>
-  objectRule((order, ctx) => {
-    checkUniqueItemIds(order, ctx);
-    if (!isCod(order.payment_method)) return;
+  objectRule((order, report) => {
+    const seen = new Map<string, number>();
+    for (const [index, item] of (Array.isArray(order.items) ? order.items : []).entries()) {
+      const id = (item as Record<string, unknown> | null | undefined)?.merchant_item_id;
+      if (typeof id !== 'string') continue;
+      const first = seen.get(id);
+      if (first === undefined) seen.set(id, index);
+      else
+        report(
+          ['items', index, 'merchant_item_id'],
+          `duplicate merchant_item_id (same as items[${first}])`,
+          id,
+        );
+    }
     const total = order.total_price_in_cents;
     const missing = total === undefined || total === null;
-    if (missing ? requireTotal : typeof total === 'number' && total <= 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['total_price_in_cents'],
-        message: missing
-          ? 'required when payment_method is COD (the amount the carrier collects)'
-          : 'expected integer > 0 when payment_method is COD',
-        input: total,
-      });
+    if (isCod(order.payment_method) && (missing ? requireTotal : typeof total === 'number' && total <= 0)) {
+      const message = missing
+        ? 'required when payment_method is COD (the amount the carrier collects)'
+        : 'expected integer > 0 when payment_method is COD';
+      report(['total_price_in_cents'], message, total);
     }
   });
 

@@ -120,21 +120,18 @@ export const SkuRefSchema = z.looseObject({
   sku_code: orNull(z.string()),
 });
 
+/** `{ [key]: Sku[] }`, read as its list. */
+const skusUnder = <K extends string>(key: K) =>
+  z.pipe(
+    z.looseObject({ [key]: z.array(SkuSchema) } as { [P in K]: z.ZodMiniArray<typeof SkuSchema> }),
+    z.transform((v) => v[key]),
+  );
+
 /**
  * A list of SKUs in any of the shapes the API may use where it documents none (the bulk upsert
  * answer, the lookup by merchant SKU code): a bare array, `{ data }` or `{ skus }`.
  */
-export const SkuListBodySchema = z.union([
-  z.array(SkuSchema),
-  z.pipe(
-    z.looseObject({ data: z.array(SkuSchema) }),
-    z.transform((v) => v.data),
-  ),
-  z.pipe(
-    z.looseObject({ skus: z.array(SkuSchema) }),
-    z.transform((v) => v.skus),
-  ),
-]);
+export const SkuListBodySchema = z.union([z.array(SkuSchema), skusUnder('data'), skusUnder('skus')]);
 
 // ---------------------------------------------------------------------------------------------
 // Requests
