@@ -86,7 +86,7 @@ export const num = () => z.number({ error: 'expected number' });
 /** Required non-empty string: missing → `required`, empty → `must not be empty`. */
 export const requiredText = () =>
   z.string({ error: requiredOr('expected string') }).check(z.minLength(1, { error: 'must not be empty' }));
-const isInteger = (value: number): boolean => Number.isSafeInteger(value);
+
 const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger(value) || value > 0;
 
 /**
@@ -96,7 +96,7 @@ const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger
  * the same error.
  */
 export const integer = (error: Expected = 'expected integer') =>
-  z.number({ error }).check(z.refine(isInteger, { error: 'expected integer' }));
+  z.number({ error }).check(z.refine(Number.isSafeInteger, { error: 'expected integer' }));
 /** Integer > 0 (request side), non-aborting (see {@link integer}). */
 export const positiveInteger = (error?: Expected) =>
   integer(error).check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));

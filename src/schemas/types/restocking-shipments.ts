@@ -8,17 +8,12 @@ import type {
   RestockingShipmentV1Status,
   RestockingShipmentV2Status,
 } from '../restocking-shipments.js';
+import type { OrderItemBatch } from './orders.js';
 
 /** A batch received for an item of a restocking shipment. */
-export interface RestockingShipmentItemBatch {
+export interface RestockingShipmentItemBatch extends Omit<OrderItemBatch, 'quantity'> {
   /** Inventory batch id. */
   id: number;
-  /** Batch name. */
-  name: string | null;
-  /** Batch tracking code (lot number). */
-  tracking_code: string | null;
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: string | null;
   /** Quantity of this batch that arrived. */
   arrived_quantity: number | null;
 }
