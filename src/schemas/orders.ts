@@ -332,21 +332,18 @@ export const OrderUpdateParamsSchema = z
 /** Body of `PATCH /orders/{id}`. */
 export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
 
-const includeParam = z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' }));
+/** Query of `GET /orders/{id}`. */
+export const OrderRetrieveParamsSchema = z.strictObject({
+  /** Extra data to include: `batches` adds `batches` to each line item. */
+  include: z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' })),
+});
+/** Query of `GET /orders/{id}`. */
+export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;
 
 /** Query of `GET /orders`. */
 export const OrderListParamsSchema = z.strictObject({
-  /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: includeParam,
+  ...OrderRetrieveParamsSchema.shape,
   ...listQueryShape,
 });
 /** Query of `GET /orders`. */
 export type OrderListParams = z.input<typeof OrderListParamsSchema>;
-
-/** Query of `GET /orders/{id}`. */
-export const OrderRetrieveParamsSchema = z.strictObject({
-  /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: includeParam,
-});
-/** Query of `GET /orders/{id}`. */
-export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;
