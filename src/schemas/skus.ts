@@ -104,7 +104,6 @@ type SkuObject = z.output<typeof SkuObjectSchema>;
 function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
   const cost = sku.cost_in_cents ?? sku.cost_in_cent ?? null;
   const unNames = sku.un_names ?? sku.un_numbers ?? [];
-  if (cost === sku.cost_in_cents && unNames === sku.un_names) return { ...sku, un_names: unNames };
   return { ...sku, cost_in_cents: cost, un_names: unNames };
 }
 
