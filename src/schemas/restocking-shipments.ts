@@ -69,21 +69,11 @@ export const RestockingShipmentItemV1ParamsSchema = z
 /** The type of a version 2 item field in a version 1 item: its message is the compiler's error. */
 type VersionTwoOnly<K extends string> = `${K} is a version 2 field (spec §9.2): use restockingShipments.v2`;
 
-/** The fields of a version 1 item: the version 2 ones typed so that the compiler names them. */
-interface RestockingShipmentItemV1Fields
-  extends Omit<
-    z.input<typeof RestockingShipmentItemV1ParamsSchema>,
-    'sku_code' | 'remarks' | 'total_cost_in_cents' | 'inventory_batch_id'
-  > {
-  /** Version 2 only (spec §9.2): not accepted here. */
-  sku_code?: VersionTwoOnly<'sku_code'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  remarks?: VersionTwoOnly<'remarks'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  total_cost_in_cents?: VersionTwoOnly<'total_cost_in_cents'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  inventory_batch_id?: VersionTwoOnly<'inventory_batch_id'>;
-}
+type V1ItemInput = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
+/** The fields of a version 1 item: the version 2 ones (`undefined`) typed so that the compiler names them. */
+type RestockingShipmentItemV1Fields = {
+  [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
+};
 
 /** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both. */
 export type RestockingShipmentItemV1Params = OneOrBoth<
