@@ -337,6 +337,18 @@ describe('OrderUpdateParamsSchema (PATCH)', () => {
     );
   });
 
+  it('checks each address field it is sent as the create body does, in the same order', () => {
+    expect(
+      requestIssues(OrderUpdateParamsSchema, {
+        shipping_address: { phone: 1, line1: '', full_name: null },
+      }),
+    ).toEqual([
+      { path: 'shipping_address.full_name', message: 'expected string' },
+      { path: 'shipping_address.line1', message: 'must not be empty' },
+      { path: 'shipping_address.phone', message: 'expected string' },
+    ]);
+  });
+
   it('requires merchant_item_id on each item, checks quantity and uniqueness', () => {
     expect(
       requestIssues(OrderUpdateParamsSchema, {
