@@ -2,7 +2,7 @@
  * Orders (`/merchant_api/v1/orders`): the order record with its line items, batches and address,
  * and the request bodies of create, update (PATCH), list and retrieve.
  *
- * Longer than most files (about 370 lines) on purpose: the order's request rules (a name on the
+ * Longer than most files (about 350 lines) on purpose: the order's request rules (a name on the
  * address, a SKU on each item, unique item ids, cash on delivery) sit next to the schemas they guard.
  */
 import * as z from 'zod/mini';
