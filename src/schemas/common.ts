@@ -74,6 +74,15 @@ export const requiredOr =
   (issue: { readonly input?: unknown }): string =>
     issue.input === undefined ? missing : expected;
 
+/**
+ * Error map of a nested request object: `error` (by default `expected object`) for a wrong type or
+ * missing value only; any other issue of the object keeps zod's message, so an unknown key is named.
+ */
+export const objectError =
+  (error: Expected = 'expected object') =>
+  (issue: { readonly code?: string; readonly input?: unknown }): string | undefined =>
+    issue.code !== 'invalid_type' ? undefined : typeof error === 'string' ? error : error(issue);
+
 /** Any string (optional request field); a wrong type reads `expected string`. */
 export const text = () => z.string({ error: 'expected string' });
 /** A string or `null` (where the API documents `null`, e.g. to clear a value). */

@@ -13,6 +13,7 @@ import {
   eitherRequired,
   integer,
   type OneOrBoth,
+  objectError,
   objectRule,
   openEnum,
   optionalShape,
@@ -165,14 +166,14 @@ const addressShape = {
  * `first_name`).
  */
 export const AddressParamsSchema = z
-  .strictObject(addressShape, { error: requiredOr('expected object') })
+  .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
   .check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both. */
 export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
 export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
-  error: 'expected object',
+  error: objectError(),
 });
 /** Shipping address of `PATCH /orders/{id}`. */
 export type AddressUpdateParams = z.input<typeof AddressUpdateParamsSchema>;
@@ -197,7 +198,7 @@ const orderItemShape = {
  * `price_per_unit_in_cents`, and `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`).
  */
 export const OrderItemParamsSchema = z
-  .strictObject(orderItemShape, { error: 'expected object' })
+  .strictObject(orderItemShape, { error: objectError() })
   .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both. */
 export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
@@ -212,7 +213,7 @@ export const OrderItemUpdateParamsSchema = z.strictObject(
     /** Merchant's id of the line item to update. Required. */
     merchant_item_id: orderItemShape.merchant_item_id,
   },
-  { error: 'expected object' },
+  { error: objectError() },
 );
 /** A line item of `PATCH /orders/{id}`. */
 export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;

@@ -11,6 +11,7 @@ import {
   integer,
   nullableText,
   type OneOrBoth,
+  objectError,
   positiveInteger,
   requiredArray,
   requiredOr,
@@ -63,7 +64,7 @@ export const RestockingShipmentItemV1ParamsSchema = z
       /** Version 2 only (spec §9.2): not accepted here. */
       inventory_batch_id: versionTwoOnly,
     },
-    { error: 'expected object' },
+    { error: objectError() },
   )
   .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** The type of a version 2 item field in a version 1 item: its message is the compiler's error. */
@@ -170,7 +171,7 @@ export const RestockingShipmentItemV2ParamsSchema = z
       /** Inventory batch the goods belong to. */
       inventory_batch_id: z.optional(positiveInteger()),
     },
-    { error: 'expected object' },
+    { error: objectError() },
   )
   .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both. */
