@@ -49,11 +49,12 @@ export const batchShape = {
   expiry_date: orNull(z.string()),
 };
 
-/** Two-letter ISO code (country, province). */
-export const twoLetterCode = () =>
-  z
-    .string({ error: 'expected string' })
-    .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
+/** The message of a type check: a string, or an error map such as {@link requiredOr}'s. */
+type Expected = string | ((issue: { readonly input?: unknown }) => string);
+
+/** Two-letter ISO code (country, province); `error` is the message of a wrong type or missing value. */
+export const twoLetterCode = (error: Expected = 'expected string') =>
+  z.string({ error }).check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
 /** Three-letter ISO 4217 currency code. */
 export const currencyCode = () =>
   z
@@ -73,6 +74,15 @@ export const requiredOr =
   (issue: { readonly input?: unknown }): string =>
     issue.input === undefined ? missing : expected;
 
+/**
+ * Error map of a nested request object: `error` (by default `expected object`) for a wrong type or
+ * missing value only; any other issue of the object keeps zod's message, so an unknown key is named.
+ */
+export const objectError =
+  (error: Expected = 'expected object') =>
+  (issue: { readonly code?: string; readonly input?: unknown }): string | undefined =>
+    issue.code !== 'invalid_type' ? undefined : typeof error === 'string' ? error : error(issue);
+
 /** Any string (optional request field); a wrong type reads `expected string`. */
 export const text = () => z.string({ error: 'expected string' });
 /** A string or `null` (where the API documents `null`, e.g. to clear a value). */
@@ -85,32 +95,24 @@ export const num = () => z.number({ error: 'expected number' });
 /** Required non-empty string: missing → `required`, empty → `must not be empty`. */
 export const requiredText = () =>
   z.string({ error: requiredOr('expected string') }).check(z.minLength(1, { error: 'must not be empty' }));
-const isInteger = (value: number): boolean => Number.isSafeInteger(value);
+
 const isPositiveOrNotInteger = (value: number): boolean => !Number.isSafeInteger(value) || value > 0;
 
 /**
- * Integer (request side). Not `z.int()`: a non-integer number (`1.5`) must not stop the enclosing
- * object's rules, and Zod marks `z.int()`'s failure as aborting, which would hide, say, a duplicate
- * `merchant_item_id` reported by the order's rule in the same error.
+ * Integer (request side); `error` is the message of a wrong type. Not `z.int()`: a non-integer
+ * number (`1.5`) must not stop the enclosing object's rules, and Zod marks `z.int()`'s failure as
+ * aborting, which would hide, say, a duplicate `merchant_item_id` reported by the order's rule in
+ * the same error.
  */
-export const integer = () =>
-  z.number({ error: 'expected integer' }).check(z.refine(isInteger, { error: 'expected integer' }));
+export const integer = (error: Expected = 'expected integer') =>
+  z.number({ error }).check(z.refine(Number.isSafeInteger, { error: 'expected integer' }));
 /** Integer > 0 (request side), non-aborting (see {@link integer}). */
-export const positiveInteger = () =>
-  integer().check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
+export const positiveInteger = (error?: Expected) =>
+  integer(error).check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
 /** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */
-export const requiredInt = () =>
-  z
-    .number({ error: requiredOr('expected integer') })
-    .check(z.refine(isInteger, { error: 'expected integer' }));
+export const requiredInt = () => integer(requiredOr('expected integer'));
 /** Required integer > 0: missing → `required`, else `expected integer` / `expected integer > 0`. */
-export const requiredPositiveInt = () =>
-  requiredInt().check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
-/** Required two-letter ISO code: missing → `required`. */
-export const requiredTwoLetterCode = () =>
-  z
-    .string({ error: requiredOr('expected string') })
-    .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
+export const requiredPositiveInt = () => positiveInteger(requiredOr('expected integer'));
 /** Required array: missing → `missing` (default `required`), another type → `expected array`. */
 export const requiredArray = <T extends z.core.$ZodType>(item: T, missing = 'required') =>
   z.array(item, { error: requiredOr('expected array', missing) });
@@ -122,17 +124,17 @@ export const requiredArray = <T extends z.core.$ZodType>(item: T, missing = 'req
 export const ISO_DATE_OR_DATETIME =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?)?$/i;
 
-const DATE_TIME_EXPECTED = 'expected a Date or an ISO 8601 date-time string';
-const DATE_EXPECTED = 'expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string';
+/** A `Date` or an ISO 8601 date / date-time string; anything else reads `expected`. */
+const dateOrIsoString = (expected: string) =>
+  z.union([z.date(), z.string().check(z.regex(ISO_DATE_OR_DATETIME, { error: expected }))], {
+    error: requiredOr(expected),
+  });
 
 /**
  * A `Date` or an ISO 8601 date / date-time string, kept as given (for query filters, which
  * are encoded elsewhere). An invalid `Date` fails.
  */
-export const dateTimeInput = () =>
-  z.union([z.date(), z.string().check(z.regex(ISO_DATE_OR_DATETIME, { error: DATE_TIME_EXPECTED }))], {
-    error: requiredOr(DATE_TIME_EXPECTED),
-  });
+export const dateTimeInput = () => dateOrIsoString('expected a Date or an ISO 8601 date-time string');
 
 /** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
 export const dateTimeParam = () =>
@@ -147,15 +149,16 @@ export const dateTimeParam = () =>
  */
 export const dateParam = () =>
   z.pipe(
-    z.union([z.date(), z.string().check(z.regex(ISO_DATE_OR_DATETIME, { error: DATE_EXPECTED }))], {
-      error: requiredOr(DATE_EXPECTED),
-    }),
+    dateOrIsoString('expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string'),
     z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v)),
   );
 
 /** A request value that counts as absent for "one of A or B is required" rules. */
 export const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Reports a problem found by an object rule: where, what, and the value at fault. */
+type Report = (path: (string | number)[], message: string, input: unknown) => void;
 
 /**
  * An object-level rule that runs even when some fields already failed, so that one
@@ -164,15 +167,32 @@ export const isBlank = (value: unknown): boolean =>
  * issue it marks as aborting, such as `int()`'s on a non-integer (hence {@link integer}). Request
  * side only: such a rule keeps the object off `z.compile`'s fast path.
  */
-export function objectRule(
-  rule: (value: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>) => void,
-) {
+export function objectRule(rule: (value: Record<string, unknown>, report: Report) => void) {
   return z.superRefine<unknown>(
     (value, ctx) => {
-      if (isRecord(value)) rule(value, ctx);
+      if (isRecord(value))
+        rule(value, (path, message, input) => ctx.addIssue({ code: 'custom', path, message, input }));
     },
     { when: (payload) => isRecord(payload.value) },
   );
+}
+
+/** The rule "`a` or `b` is required" (each {@link isBlank} counts as absent), reported on `a`. */
+export const eitherRequired = (a: string, b: string) =>
+  objectRule((value, report) => {
+    if (isBlank(value[a]) && isBlank(value[b])) report([a], `${a} or ${b} is required`, value[a]);
+  });
+
+/**
+ * `shape` with every field optional (an update body from its create body's fields), in the same
+ * order; a field that is already optional is kept as it is.
+ */
+export function optionalShape<S extends Record<string, z.core.$ZodType>>(shape: S) {
+  const optional = ([key, field]: [string, z.core.$ZodType]) =>
+    [key, field._zod.def.type === 'optional' ? field : z.optional(field)] as const;
+  return Object.fromEntries(Object.entries(shape).map(optional)) as {
+    [K in keyof S]: S[K] extends z.ZodMiniOptional ? S[K] : z.ZodMiniOptional<S[K]>;
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@
  * Orders (`/merchant_api/v1/orders`): the order record with its line items, batches and address,
  * and the request bodies of create, update (PATCH), list and retrieve.
  *
- * Longer than most files (about 440 lines) on purpose: the order's request rules (a name on the
+ * Longer than most files (about 350 lines) on purpose: the order's request rules (a name on the
  * address, a SKU on each item, unique item ids, cash on delivery) sit next to the schemas they guard.
  */
 import * as z from 'zod/mini';
@@ -10,11 +10,13 @@ import {
   batchShape,
   currencyCode,
   dateTimeParam,
+  eitherRequired,
   integer,
-  isBlank,
   type OneOrBoth,
+  objectError,
   objectRule,
   openEnum,
+  optionalShape,
   orNull,
   positiveInteger,
   requiredArray,
@@ -22,7 +24,6 @@ import {
   requiredOr,
   requiredPositiveInt,
   requiredText,
-  requiredTwoLetterCode,
   sometimes,
   text,
   twoLetterCode,
@@ -130,7 +131,21 @@ export const OrderSchema = z.looseObject({
 // Requests
 // ---------------------------------------------------------------------------------------------
 
-const addressFields = {
+const addressShape = {
+  /** Full name of the recipient (required on create). */
+  full_name: requiredText(),
+  /** First name; on create, required if `last_name` is omitted. */
+  first_name: z.optional(text()),
+  /** Last name; on create, required if `first_name` is omitted. */
+  last_name: z.optional(text()),
+  /** Street line 1 (required on create). */
+  line1: requiredText(),
+  /** City (required on create). */
+  city: requiredText(),
+  /** Postal code (required on create). */
+  postal_code: requiredText(),
+  /** 2-letter ISO 3166-1 country code (required on create). */
+  country_code: twoLetterCode(requiredOr('expected string')),
   /** Company. */
   company: z.optional(text()),
   /** Street line 2. */
@@ -151,99 +166,40 @@ const addressFields = {
  * `first_name`).
  */
 export const AddressParamsSchema = z
-  .strictObject(
-    {
-      /** Full name of the recipient. Required. */
-      full_name: requiredText(),
-      /** First name; required if `last_name` is omitted. */
-      first_name: z.optional(text()),
-      /** Last name; required if `first_name` is omitted. */
-      last_name: z.optional(text()),
-      /** Street line 1. Required. */
-      line1: requiredText(),
-      /** City. Required. */
-      city: requiredText(),
-      /** Postal code. Required. */
-      postal_code: requiredText(),
-      /** 2-letter ISO 3166-1 country code. Required. */
-      country_code: requiredTwoLetterCode(),
-      ...addressFields,
-    },
-    { error: requiredOr('expected object') },
-  )
-  .check(
-    objectRule((address, ctx) => {
-      if (isBlank(address.first_name) && isBlank(address.last_name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['first_name'],
-          message: 'first_name or last_name is required',
-          input: address.first_name,
-        });
-      }
-    }),
-  );
+  .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
+  .check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both. */
 export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
-export const AddressUpdateParamsSchema = z.strictObject(
-  {
-    /** Full name of the recipient. */
-    full_name: z.optional(requiredText()),
-    /** First name. */
-    first_name: z.optional(text()),
-    /** Last name. */
-    last_name: z.optional(text()),
-    /** Street line 1. */
-    line1: z.optional(requiredText()),
-    /** City. */
-    city: z.optional(requiredText()),
-    /** Postal code. */
-    postal_code: z.optional(requiredText()),
-    /** 2-letter ISO 3166-1 country code. */
-    country_code: z.optional(twoLetterCode()),
-    ...addressFields,
-  },
-  { error: 'expected object' },
-);
+export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
+  error: objectError(),
+});
 /** Shipping address of `PATCH /orders/{id}`. */
 export type AddressUpdateParams = z.input<typeof AddressUpdateParamsSchema>;
+
+const orderItemShape = {
+  /** Merchant's id of the line item, unique within the order. Required. */
+  merchant_item_id: requiredText(),
+  /** Provider's SKU id; on create, required if `merchant_sku_id` is absent. */
+  sku_id: z.optional(positiveInteger()),
+  /** Merchant's SKU code; on create, required if `sku_id` is absent. */
+  merchant_sku_id: z.optional(requiredText()),
+  /** Quantity, an integer > 0 (required on create). */
+  quantity: requiredPositiveInt(),
+  /** Unit price in cents (used on customs documents, return labels and for COD; required on create). */
+  price_per_unit_in_cents: requiredInt(),
+  /** Discounted unit price in cents. */
+  price_per_unit_in_cents_with_discount: z.optional(integer()),
+};
 
 /**
  * A line item of `POST /orders`. Required: `merchant_item_id`, `quantity` (> 0),
  * `price_per_unit_in_cents`, and `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`).
  */
 export const OrderItemParamsSchema = z
-  .strictObject(
-    {
-      /** Merchant's id of the line item, unique within the order. Required. */
-      merchant_item_id: requiredText(),
-      /** Provider's SKU id; required if `merchant_sku_id` is absent. */
-      sku_id: z.optional(positiveInteger()),
-      /** Merchant's SKU code; required if `sku_id` is absent. */
-      merchant_sku_id: z.optional(requiredText()),
-      /** Quantity, an integer > 0. Required. */
-      quantity: requiredPositiveInt(),
-      /** Unit price in cents (used on customs documents, return labels and for COD). Required. */
-      price_per_unit_in_cents: requiredInt(),
-      /** Discounted unit price in cents. */
-      price_per_unit_in_cents_with_discount: z.optional(integer()),
-    },
-    { error: 'expected object' },
-  )
-  .check(
-    objectRule((item, ctx) => {
-      if (isBlank(item.sku_id) && isBlank(item.merchant_sku_id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['sku_id'],
-          message: 'sku_id or merchant_sku_id is required',
-          input: item.sku_id,
-        });
-      }
-    }),
-  );
+  .strictObject(orderItemShape, { error: objectError() })
+  .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both. */
 export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
 
@@ -253,20 +209,11 @@ export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, '
  */
 export const OrderItemUpdateParamsSchema = z.strictObject(
   {
+    ...optionalShape(orderItemShape),
     /** Merchant's id of the line item to update. Required. */
-    merchant_item_id: requiredText(),
-    /** Provider's SKU id. */
-    sku_id: z.optional(positiveInteger()),
-    /** Merchant's SKU code. */
-    merchant_sku_id: z.optional(requiredText()),
-    /** Quantity, an integer > 0. */
-    quantity: z.optional(positiveInteger()),
-    /** Unit price in cents. */
-    price_per_unit_in_cents: z.optional(integer()),
-    /** Discounted unit price in cents. */
-    price_per_unit_in_cents_with_discount: z.optional(integer()),
+    merchant_item_id: orderItemShape.merchant_item_id,
   },
-  { error: 'expected object' },
+  { error: objectError() },
 );
 /** A line item of `PATCH /orders/{id}`. */
 export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;
@@ -310,59 +257,35 @@ const isCod = (paymentMethod: unknown): boolean =>
   typeof paymentMethod === 'string' &&
   (paymentMethod.includes('COD') || /(^|[^a-z])cod([^a-z]|$)/i.test(paymentMethod));
 
-/** `merchant_item_id` must be unique among the items; the issue goes on the duplicate. */
-function checkUniqueItemIds(order: Record<string, unknown>, ctx: z.core.$RefinementCtx<unknown>): void {
-  const items = order.items;
-  if (!Array.isArray(items)) return;
-  const seen = new Map<string, number>();
-  items.forEach((item: unknown, index) => {
-    if (typeof item !== 'object' || item === null) return;
-    const id = (item as Record<string, unknown>).merchant_item_id;
-    if (typeof id !== 'string') return;
-    const first = seen.get(id);
-    if (first === undefined) {
-      seen.set(id, index);
-      return;
-    }
-    ctx.addIssue({
-      code: 'custom',
-      path: ['items', index, 'merchant_item_id'],
-      message: `duplicate merchant_item_id (same as items[${first}])`,
-      input: id,
-    });
-  });
-}
-
 /**
- * COD rule: when `payment_method` contains `COD` (see `isCod`: any case, as a word), `total_price_in_cents`
- * must be > 0.
- * `requireTotal` says whether a missing total is an error (create) or not (update).
+ * The order's rules: `merchant_item_id` unique among the items (the issue goes on the duplicate);
+ * when `payment_method` contains `COD` (see `isCod`: any case, as a word), `total_price_in_cents`
+ * must be > 0. `requireTotal` says whether a missing total is an error (create) or not (update).
  */
-function checkCod(
-  order: Record<string, unknown>,
-  ctx: z.core.$RefinementCtx<unknown>,
-  requireTotal: boolean,
-) {
-  if (!isCod(order.payment_method)) return;
-  const total = order.total_price_in_cents;
-  if (total === undefined || total === null) {
-    if (requireTotal) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['total_price_in_cents'],
-        message: 'required when payment_method is COD (the amount the carrier collects)',
-        input: total,
-      });
+const orderRule = (requireTotal: boolean) =>
+  objectRule((order, report) => {
+    const seen = new Map<string, number>();
+    for (const [index, item] of (Array.isArray(order.items) ? order.items : []).entries()) {
+      const id = (item as Record<string, unknown> | null | undefined)?.merchant_item_id;
+      if (typeof id !== 'string') continue;
+      const first = seen.get(id);
+      if (first === undefined) seen.set(id, index);
+      else
+        report(
+          ['items', index, 'merchant_item_id'],
+          `duplicate merchant_item_id (same as items[${first}])`,
+          id,
+        );
     }
-  } else if (typeof total === 'number' && total <= 0) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['total_price_in_cents'],
-      message: 'expected integer > 0 when payment_method is COD',
-      input: total,
-    });
-  }
-}
+    const total = order.total_price_in_cents;
+    const missing = total === undefined || total === null;
+    if (isCod(order.payment_method) && (missing ? requireTotal : typeof total === 'number' && total <= 0)) {
+      const message = missing
+        ? 'required when payment_method is COD (the amount the carrier collects)'
+        : 'expected integer > 0 when payment_method is COD';
+      report(['total_price_in_cents'], message, total);
+    }
+  });
 
 /**
  * Body of `POST /orders`. Required: `merchant_order_id`, `shipping_address`, `items` (at least
@@ -379,12 +302,7 @@ export const OrderCreateParamsSchema = z
     items: requiredArray(OrderItemParamsSchema).check(z.minLength(1, { error: 'expected at least 1 item' })),
     ...orderFields,
   })
-  .check(
-    objectRule((order, ctx) => {
-      checkUniqueItemIds(order, ctx);
-      checkCod(order, ctx, true);
-    }),
-  );
+  .check(orderRule(true));
 /** Body of `POST /orders`. */
 export interface OrderCreateParams
   extends Omit<z.input<typeof OrderCreateParamsSchema>, 'shipping_address' | 'items'> {
@@ -411,30 +329,22 @@ export const OrderUpdateParamsSchema = z
     items: z.optional(z.array(OrderItemUpdateParamsSchema, { error: 'expected array' })),
     ...orderFields,
   })
-  .check(
-    objectRule((order, ctx) => {
-      checkUniqueItemIds(order, ctx);
-      checkCod(order, ctx, false);
-    }),
-  );
+  .check(orderRule(false));
 /** Body of `PATCH /orders/{id}`. */
 export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
-
-const includeParam = z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' }));
-
-/** Query of `GET /orders`. */
-export const OrderListParamsSchema = z.strictObject({
-  /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: includeParam,
-  ...listQueryShape,
-});
-/** Query of `GET /orders`. */
-export type OrderListParams = z.input<typeof OrderListParamsSchema>;
 
 /** Query of `GET /orders/{id}`. */
 export const OrderRetrieveParamsSchema = z.strictObject({
   /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: includeParam,
+  include: z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' })),
 });
 /** Query of `GET /orders/{id}`. */
 export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;
+
+/** Query of `GET /orders`. */
+export const OrderListParamsSchema = z.strictObject({
+  ...OrderRetrieveParamsSchema.shape,
+  ...listQueryShape,
+});
+/** Query of `GET /orders`. */
+export type OrderListParams = z.input<typeof OrderListParamsSchema>;

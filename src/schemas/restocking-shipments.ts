@@ -7,11 +7,11 @@ import * as z from 'zod/mini';
 import {
   bool,
   dateParam,
+  eitherRequired,
   integer,
-  isBlank,
   nullableText,
   type OneOrBoth,
-  objectRule,
+  objectError,
   positiveInteger,
   requiredArray,
   requiredOr,
@@ -42,17 +42,6 @@ const versionTwoOnly = z.optional(
 );
 
 /**
- * Version 1 `warehouse_id`: an integer > 0 or a string of digits. A string is converted to a
- * number, so the wire body always carries an integer.
- */
-const warehouseIdV1 = z.pipe(
-  z.union([positiveInteger(), z.string().check(z.regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID }))], {
-    error: requiredOr(WAREHOUSE_ID),
-  }),
-  z.transform((v: number | string): number => (typeof v === 'string' ? Number(v) : v)),
-);
-
-/**
  * An item of a version 1 restocking shipment request. Required: `announced_quantity` (> 0) and
  * `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`; `sku_id` is the documented key,
  * `merchant_sku_id` is accepted by some versions of the API).
@@ -75,38 +64,17 @@ export const RestockingShipmentItemV1ParamsSchema = z
       /** Version 2 only (spec §9.2): not accepted here. */
       inventory_batch_id: versionTwoOnly,
     },
-    { error: 'expected object' },
+    { error: objectError() },
   )
-  .check(
-    objectRule((item, ctx) => {
-      if (isBlank(item.sku_id) && isBlank(item.merchant_sku_id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['sku_id'],
-          message: 'sku_id or merchant_sku_id is required',
-          input: item.sku_id,
-        });
-      }
-    }),
-  );
+  .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** The type of a version 2 item field in a version 1 item: its message is the compiler's error. */
 type VersionTwoOnly<K extends string> = `${K} is a version 2 field (spec §9.2): use restockingShipments.v2`;
 
-/** The fields of a version 1 item: the version 2 ones typed so that the compiler names them. */
-interface RestockingShipmentItemV1Fields
-  extends Omit<
-    z.input<typeof RestockingShipmentItemV1ParamsSchema>,
-    'sku_code' | 'remarks' | 'total_cost_in_cents' | 'inventory_batch_id'
-  > {
-  /** Version 2 only (spec §9.2): not accepted here. */
-  sku_code?: VersionTwoOnly<'sku_code'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  remarks?: VersionTwoOnly<'remarks'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  total_cost_in_cents?: VersionTwoOnly<'total_cost_in_cents'>;
-  /** Version 2 only (spec §9.2): not accepted here. */
-  inventory_batch_id?: VersionTwoOnly<'inventory_batch_id'>;
-}
+type V1ItemInput = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
+/** The fields of a version 1 item: the version 2 ones (`undefined`) typed so that the compiler names them. */
+type RestockingShipmentItemV1Fields = {
+  [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
+};
 
 /** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both. */
 export type RestockingShipmentItemV1Params = OneOrBoth<
@@ -115,15 +83,18 @@ export type RestockingShipmentItemV1Params = OneOrBoth<
   'merchant_sku_id'
 >;
 
-/**
- * Body of `POST /merchant_api/v1/restocking_shipments`. Required: `warehouse_id` (an integer or a
- * string of digits, sent as a number) and `restocking_shipment_items` (`[]` allowed). The spec marks
- * no field required for version 1; these two are required because a shipment needs a destination,
- * and to match the update body, where omitting the items removes them all.
- */
-export const RestockingShipmentV1CreateParamsSchema = z.strictObject({
-  /** Destination warehouse (one of the merchant's). Required. */
-  warehouse_id: warehouseIdV1,
+/** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
+const v1Shape = {
+  /**
+   * Destination warehouse (one of the merchant's): an integer > 0 or a string of digits, converted
+   * to a number so that the wire body always carries an integer. Required.
+   */
+  warehouse_id: z.pipe(
+    z.union([positiveInteger(), z.string().check(z.regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID }))], {
+      error: requiredOr(WAREHOUSE_ID),
+    }),
+    z.transform((v: number | string): number => (typeof v === 'string' ? Number(v) : v)),
+  ),
   /**
    * Estimated arrival: `YYYY-MM-DD`, an ISO date-time (the API uses its date), or a `Date` (sent as
    * its UTC calendar date).
@@ -135,7 +106,15 @@ export const RestockingShipmentV1CreateParamsSchema = z.strictObject({
   tracking_code: z.optional(text()),
   /** Items. Required (`[]` allowed). */
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema),
-});
+};
+
+/**
+ * Body of `POST /merchant_api/v1/restocking_shipments`. Required: `warehouse_id` (an integer or a
+ * string of digits, sent as a number) and `restocking_shipment_items` (`[]` allowed). The spec marks
+ * no field required for version 1; these two are required because a shipment needs a destination,
+ * and to match the update body, where omitting the items removes them all.
+ */
+export const RestockingShipmentV1CreateParamsSchema = z.strictObject(v1Shape);
 /** Body of `POST /merchant_api/v1/restocking_shipments`. */
 export interface RestockingShipmentV1CreateParams
   extends Omit<z.input<typeof RestockingShipmentV1CreateParamsSchema>, 'restocking_shipment_items'> {
@@ -155,14 +134,9 @@ export const MISSING_V1_ITEMS_MESSAGE =
  * pass the full list, or `[]` to clear it on purpose.
  */
 export const RestockingShipmentV1UpdateParamsSchema = z.strictObject({
+  ...v1Shape,
   /** Destination warehouse (an integer or a string of digits, sent as a number). */
-  warehouse_id: z.optional(warehouseIdV1),
-  /** Estimated arrival: `YYYY-MM-DD`, an ISO date-time, or a `Date` (sent as its UTC date). */
-  estimated_arrival_date: z.optional(dateParam()),
-  /** How the goods reach the warehouse. */
-  delivery_option: z.optional(DeliveryOptionParamSchema),
-  /** Carrier tracking code. */
-  tracking_code: z.optional(text()),
+  warehouse_id: z.optional(v1Shape.warehouse_id),
   /** The complete new item list (replaces the current one). Required; `[]` clears it. */
   restocking_shipment_items: requiredArray(RestockingShipmentItemV1ParamsSchema, MISSING_V1_ITEMS_MESSAGE),
 });
@@ -197,20 +171,9 @@ export const RestockingShipmentItemV2ParamsSchema = z
       /** Inventory batch the goods belong to. */
       inventory_batch_id: z.optional(positiveInteger()),
     },
-    { error: 'expected object' },
+    { error: objectError() },
   )
-  .check(
-    objectRule((item, ctx) => {
-      if (isBlank(item.sku_id) && isBlank(item.sku_code)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['sku_id'],
-          message: 'sku_id or sku_code is required',
-          input: item.sku_id,
-        });
-      }
-    }),
-  );
+  .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both. */
 export type RestockingShipmentItemV2Params = OneOrBoth<
   z.input<typeof RestockingShipmentItemV2ParamsSchema>,

@@ -64,20 +64,19 @@ export const ReturnOrderRefSchema = z.looseObject({
   customer_order_number: orNull(z.string()),
 });
 
+/** What the announced and the handled items of a return both carry. */
+const returnedItem = { id: z.number(), quantity: z.number(), sku: orNull(SkuRefSchema) };
+
 /** An item the customer announced for return (see the `ReturnItem` type). */
 export const ReturnItemSchema = z.looseObject({
-  id: z.number(),
-  quantity: z.number(),
-  sku: orNull(SkuRefSchema),
+  ...returnedItem,
   customer_return_reason: orNull(z.string()),
   customer_return_message: orNull(z.string()),
 });
 
 /** An item the warehouse handled (see the `ReturnLineItem` type). */
 export const ReturnLineItemSchema = z.looseObject({
-  id: z.number(),
-  quantity: z.number(),
-  sku: orNull(SkuRefSchema),
+  ...returnedItem,
   condition: orNull(ReturnItemConditionSchema),
   follow_up_action: orNull(z.string()),
   inventory_batch_id: orNull(z.number()),

@@ -50,9 +50,7 @@ export const SkuInventorySchema = z.looseObject({
 /** Inventory of a SKU in one warehouse (see the `SkuInventoryPerWarehouse` type). */
 export const SkuInventoryPerWarehouseSchema = z.looseObject({
   warehouse_id: z.number(),
-  reserved: z.number(),
-  stocked: z.number(),
-  total: z.number(),
+  ...SkuInventorySchema.shape,
 });
 
 /** Quantity of a batch available for sale in one warehouse (see the `InventoryPerWarehouse` type). */
@@ -106,7 +104,6 @@ type SkuObject = z.output<typeof SkuObjectSchema>;
 function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
   const cost = sku.cost_in_cents ?? sku.cost_in_cent ?? null;
   const unNames = sku.un_names ?? sku.un_numbers ?? [];
-  if (cost === sku.cost_in_cents && unNames === sku.un_names) return { ...sku, un_names: unNames };
   return { ...sku, cost_in_cents: cost, un_names: unNames };
 }
 
@@ -122,31 +119,25 @@ export const SkuRefSchema = z.looseObject({
   sku_code: orNull(z.string()),
 });
 
+/** `{ [key]: Sku[] }`, read as its list. */
+const skusUnder = <K extends string>(key: K) =>
+  z.pipe(
+    z.looseObject({ [key]: z.array(SkuSchema) } as { [P in K]: z.ZodMiniArray<typeof SkuSchema> }),
+    z.transform((v) => v[key]),
+  );
+
 /**
  * A list of SKUs in any of the shapes the API may use where it documents none (the bulk upsert
  * answer, the lookup by merchant SKU code): a bare array, `{ data }` or `{ skus }`.
  */
-export const SkuListBodySchema = z.union([
-  z.array(SkuSchema),
-  z.pipe(
-    z.looseObject({ data: z.array(SkuSchema) }),
-    z.transform((v) => v.data),
-  ),
-  z.pipe(
-    z.looseObject({ skus: z.array(SkuSchema) }),
-    z.transform((v) => v.skus),
-  ),
-]);
+export const SkuListBodySchema = z.union([z.array(SkuSchema), skusUnder('data'), skusUnder('skus')]);
 
 // ---------------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------------
 
-const skuCreateShape = {
-  /** Human-readable name. Required. */
-  name: requiredText(),
-  /** Merchant's SKU code, unique within the sales channel. Required. */
-  merchant_sku_id: requiredText(),
+/** The optional fields of a SKU body, as `POST /skus` takes them. */
+const skuFields = {
   /** Cost (not price) of one unit, integer cents. */
   cost_in_cents: z.optional(integer()),
   /** 2-letter ISO 3166-1 country of origin. */
@@ -164,7 +155,13 @@ const skuCreateShape = {
 };
 
 /** Body of `POST /skus`. `name` and `merchant_sku_id` are required; unknown keys are refused. */
-export const SkuCreateParamsSchema = z.strictObject(skuCreateShape);
+export const SkuCreateParamsSchema = z.strictObject({
+  /** Human-readable name. Required. */
+  name: requiredText(),
+  /** Merchant's SKU code, unique within the sales channel. Required. */
+  merchant_sku_id: requiredText(),
+  ...skuFields,
+});
 /** Body of `POST /skus`. */
 export type SkuCreateParams = z.input<typeof SkuCreateParamsSchema>;
 
@@ -181,16 +178,13 @@ export const SkuUpdateParamsSchema = z.strictObject({
   merchant_sku_id: z.optional(requiredText()),
   /** Human-readable name. */
   name: z.optional(requiredText()),
+  ...skuFields,
   /** Cost of one unit in cents: an integer or a string of digits. */
   cost_in_cents: z.optional(
     z.union([z.int({ error: DIGITS }), z.string().check(z.regex(/^\d+$/, { error: DIGITS }))], {
       error: DIGITS,
     }),
   ),
-  /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: z.optional(twoLetterCode()),
-  /** Harmonized System code. */
-  hs_code: z.optional(text()),
   /** Weight of one unit in kg: a number or a numeric string such as `"0.25"`. */
   weight_in_kg: z.optional(
     z.union(
@@ -198,10 +192,6 @@ export const SkuUpdateParamsSchema = z.strictObject({
       { error: NUMERIC },
     ),
   ),
-  /** Publicly accessible URL of an image. */
-  image_url: z.optional(text()),
-  /** Barcode. */
-  barcode: z.optional(text()),
   /** `true` / `false` to change batch tracking; `null` leaves it unchanged. */
   batch_tracking_enabled: z.optional(z.nullable(z.boolean({ error: 'expected boolean or null' }))),
 });
@@ -213,7 +203,7 @@ export type SkuUpdateParams = z.input<typeof SkuUpdateParamsSchema>;
  * required). For an existing SKU, every omitted field that has a value is set to `null` by the API,
  * except `batch_tracking_enabled`, which is kept when omitted.
  */
-export const SkuBulkUpsertItemSchema = z.strictObject(skuCreateShape);
+export const SkuBulkUpsertItemSchema = SkuCreateParamsSchema;
 /** One item of `POST /skus/bulk_upsert`. */
 export type SkuBulkUpsertItem = z.input<typeof SkuBulkUpsertItemSchema>;
 

@@ -134,6 +134,25 @@ describe('orders.create', () => {
     expect(error.message).toMatch(/^Invalid request to POST \/merchant_api\/v1\/orders: /);
     expect(error.issues.find((i) => i.path === 'items[1].quantity')?.message).toBe('expected integer');
   });
+
+  it('names a misspelled address or item key at its path, and sends nothing', async () => {
+    const seen = capture(server, 'post', '/merchant_api/v1/orders', orderFixture);
+    const [item] = orderCreateParamsFixture.items;
+    const error = await client()
+      .orders.create({
+        ...orderCreateParamsFixture,
+        // @ts-expect-error: `zip` is not an address field (postal_code is)
+        shipping_address: { ...orderCreateParamsFixture.shipping_address, zip: '1012' },
+        // @ts-expect-error: `quantiy` is not an item field
+        items: [{ ...item, quantiy: 2 }],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).message).toBe(
+      'Invalid request to POST /merchant_api/v1/orders: shipping_address: Unrecognized key: "zip"; items[0]: Unrecognized key: "quantiy"',
+    );
+    expect(seen).toHaveLength(0);
+  });
 });
 
 describe('orders.update', () => {
@@ -158,6 +177,25 @@ describe('orders.update', () => {
     expect(error.issues.map((i) => i.path)).toEqual(
       expect.arrayContaining(['items[0].quantity', 'items[1].merchant_item_id']),
     );
+  });
+
+  it('names a misspelled address or item key at its path; another type still reads expected object', async () => {
+    const seen = capture(server, 'patch', '/merchant_api/v1/orders/55', orderFixture);
+    const error = (await client()
+      .orders.update(55, {
+        // @ts-expect-error: `zip` is not an address field (postal_code is)
+        shipping_address: { zip: '1012' },
+        // @ts-expect-error: `quantiy` is not an item field, and an item is an object
+        items: [{ merchant_item_id: 'a', quantiy: 2 }, 'b'],
+      })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues).toEqual([
+      { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[1]', message: 'expected object' },
+    ]);
+    expect(seen).toHaveLength(0);
   });
 });
 

@@ -321,6 +321,24 @@ describe('OrderCreateParamsSchema', () => {
       { path: '', message: 'Unrecognized key: "carrier_preferance"' },
     ]);
   });
+
+  it('names an unknown key of the address or of an item at its path; a wrong type reads expected object', () => {
+    const [item] = orderCreateParamsFixture.items;
+    const body = {
+      ...orderCreateParamsFixture,
+      shipping_address: { ...orderCreateParamsFixture.shipping_address, zip: '1012' },
+      items: [{ ...item, quantiy: 2 }, 'x', null],
+    };
+    expect(requestIssues(OrderCreateParamsSchema, body)).toEqual([
+      { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[1]', message: 'expected object' },
+      { path: 'items[2]', message: 'expected object' },
+    ]);
+    expect(
+      requestIssues(OrderCreateParamsSchema, { ...orderCreateParamsFixture, shipping_address: [] }),
+    ).toEqual([{ path: 'shipping_address', message: 'expected object' }]);
+  });
 });
 
 describe('OrderUpdateParamsSchema (PATCH)', () => {
@@ -337,6 +355,18 @@ describe('OrderUpdateParamsSchema (PATCH)', () => {
     );
   });
 
+  it('checks each address field it is sent as the create body does, in the same order', () => {
+    expect(
+      requestIssues(OrderUpdateParamsSchema, {
+        shipping_address: { phone: 1, line1: '', full_name: null },
+      }),
+    ).toEqual([
+      { path: 'shipping_address.full_name', message: 'expected string' },
+      { path: 'shipping_address.line1', message: 'must not be empty' },
+      { path: 'shipping_address.phone', message: 'expected string' },
+    ]);
+  });
+
   it('requires merchant_item_id on each item, checks quantity and uniqueness', () => {
     expect(
       requestIssues(OrderUpdateParamsSchema, {
@@ -346,6 +376,22 @@ describe('OrderUpdateParamsSchema (PATCH)', () => {
       { path: 'items[0].merchant_item_id', message: 'required' },
       { path: 'items[1].quantity', message: 'expected integer > 0' },
       { path: 'items[2].merchant_item_id', message: 'duplicate merchant_item_id (same as items[1])' },
+    ]);
+  });
+
+  it('names an unknown key of the address or of an item at its path; a wrong type reads expected object', () => {
+    expect(
+      requestIssues(OrderUpdateParamsSchema, {
+        shipping_address: { line2: 'Apt 4', zip: '1012' },
+        items: [{ merchant_item_id: 'a', quantiy: 2 }, 7],
+      }),
+    ).toEqual([
+      { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[1]', message: 'expected object' },
+    ]);
+    expect(requestIssues(OrderUpdateParamsSchema, { shipping_address: 'Damrak 1' })).toEqual([
+      { path: 'shipping_address', message: 'expected object' },
     ]);
   });
 

@@ -245,6 +245,20 @@ describe('version 1 requests', () => {
     ).toEqual({ warehouse_id: 7, estimated_arrival_date: '2025-06-01', restocking_shipment_items: [item] });
   });
 
+  it('names an unknown key of an item at its path, on create and update; a wrong type reads expected object', () => {
+    const body = {
+      warehouse_id: 3,
+      estimated_arrival_date: '2025-02-03',
+      restocking_shipment_items: [{ ...item, quantiy: 10 }, 'x'],
+    };
+    const issues = [
+      { path: 'restocking_shipment_items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'restocking_shipment_items[1]', message: 'expected object' },
+    ];
+    expect(requestIssues(RestockingShipmentV1CreateParamsSchema, body)).toEqual(issues);
+    expect(requestIssues(RestockingShipmentV1UpdateParamsSchema, body)).toEqual(issues);
+  });
+
   it('update: rejects a non-array item list', () => {
     expect(
       requestIssues(RestockingShipmentV1UpdateParamsSchema, { restocking_shipment_items: null }),
@@ -317,6 +331,20 @@ describe('version 2 requests', () => {
     expect(requestIssues(RestockingShipmentItemV2ParamsSchema, { announced_quantity: 1 })).toEqual([
       { path: 'sku_id', message: 'sku_id or sku_code is required' },
     ]);
+  });
+
+  it('names an unknown key of an item at its path, on create and replace; a wrong type reads expected object', () => {
+    const [item] = restockingShipmentV2CreateParamsFixture.restocking_shipment_items;
+    const body = {
+      ...restockingShipmentV2CreateParamsFixture,
+      restocking_shipment_items: [{ ...item, remark: 'fragile' }, null],
+    };
+    const issues = [
+      { path: 'restocking_shipment_items[0]', message: 'Unrecognized key: "remark"' },
+      { path: 'restocking_shipment_items[1]', message: 'expected object' },
+    ];
+    expect(requestIssues(RestockingShipmentV2CreateParamsSchema, body)).toEqual(issues);
+    expect(requestIssues(RestockingShipmentV2ReplaceParamsSchema, body)).toEqual(issues);
   });
 
   it('replace has the same rules as create', () => {

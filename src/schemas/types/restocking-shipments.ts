@@ -8,17 +8,12 @@ import type {
   RestockingShipmentV1Status,
   RestockingShipmentV2Status,
 } from '../restocking-shipments.js';
+import type { OrderItemBatch } from './orders.js';
 
 /** A batch received for an item of a restocking shipment. */
-export interface RestockingShipmentItemBatch {
+export interface RestockingShipmentItemBatch extends Omit<OrderItemBatch, 'quantity'> {
   /** Inventory batch id. */
   id: number;
-  /** Batch name. */
-  name: string | null;
-  /** Batch tracking code (lot number). */
-  tracking_code: string | null;
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: string | null;
   /** Quantity of this batch that arrived. */
   arrived_quantity: number | null;
 }
@@ -91,28 +86,18 @@ export interface RestockingShipmentV1 {
   restocking_shipment_items: RestockingShipmentItem[];
 }
 
-/** A version 2 restocking shipment as the API returns it. */
-export interface RestockingShipmentV2 {
-  /** Provider's identifier. */
-  id: number;
-  /** Destination warehouse. */
-  warehouse_id: number;
+/** A version 2 restocking shipment as the API returns it: the version 1 fields it shares, and its own. */
+export interface RestockingShipmentV2
+  extends Omit<
+    RestockingShipmentV1,
+    'merchant_id' | 'delivery_option' | 'status' | 'restocking_shipment_items'
+  > {
   /** How the goods reach the warehouse: `courier`, `dropoff`, `service_freight` or `postal`. */
   delivery_option: DeliveryOption;
-  /** Estimated arrival, ISO 8601 date string, or `null`. */
-  estimated_arrival_date: string | null;
-  /** Purchase order number. */
-  po_number: string | null;
-  /** Supplier name. */
-  supplier_name: string | null;
-  /** Carrier tracking code. */
-  tracking_code: string | null;
   /** Prioritised for faster fulfillment (`false` unless set). */
   priority: boolean;
   /** Items. */
   restocking_shipment_items: RestockingShipmentItemV2[];
-  /** Barcode of the shipment. */
-  barcode: string | null;
   /**
    * `created`, `shipped` (where shipments created through the API start), `received` (at the
    * warehouse, not yet verified; version 1 and the webhook say `delivered`), `arrived`,

@@ -3,6 +3,7 @@
  * every field. `test/schemas/interfaces.test-d.ts` proves each equal to its schema's output.
  */
 import type { SkuFulfilledBy, SkuStatus } from '../skus.js';
+import type { OrderItemBatch } from './orders.js';
 
 /** Inventory of a SKU over all warehouses. */
 export interface SkuInventory {
@@ -15,15 +16,9 @@ export interface SkuInventory {
 }
 
 /** Inventory of a SKU in one warehouse. */
-export interface SkuInventoryPerWarehouse {
+export interface SkuInventoryPerWarehouse extends SkuInventory {
   /** The warehouse these figures are for. */
   warehouse_id: number;
-  /** Quantity reserved for orders. */
-  reserved: number;
-  /** Quantity available for sale, minus any configured buffer. */
-  stocked: number;
-  /** Quantity available; equals `stocked` when the buffer is 0. */
-  total: number;
 }
 
 /** Quantity of a batch available for sale in one warehouse. */
@@ -35,15 +30,9 @@ export interface InventoryPerWarehouse {
 }
 
 /** One inventory batch of a SKU. */
-export interface SkuInventoryBatch {
+export interface SkuInventoryBatch extends Omit<OrderItemBatch, 'quantity'> {
   /** Batch id. */
   id: number;
-  /** Batch name. */
-  name: string | null;
-  /** Batch tracking code (lot number). */
-  tracking_code: string | null;
-  /** Expiry date, ISO 8601 date string. */
-  expiry_date: string | null;
   /** Stock of the batch per warehouse: one object (as documented) or a list of them, as received. */
   stocked_quantities: InventoryPerWarehouse | InventoryPerWarehouse[] | null;
 }
