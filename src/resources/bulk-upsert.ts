@@ -5,7 +5,7 @@
  */
 
 import type * as z from 'zod/mini';
-import { APIError, FulfillmentError, RequestValidationError } from '../core/errors.js';
+import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import { lazySchema, loadValidation, validation } from '../core/lazy.js';
 import { fast, loadCompiler } from '../core/lazy-compile.js';
 import type { RequestOptions } from '../core/options.js';
@@ -89,17 +89,17 @@ export interface BulkUpsertResult {
 export class BulkUpsertError extends FulfillmentError {
   static override readonly brand: string = 'BulkUpsertError';
   /** Every request with its item range and outcome. */
-  declare readonly chunks: readonly BulkUpsertChunk[];
+  readonly chunks: readonly BulkUpsertChunk[];
   /** Indices of the items the API accepted. */
-  declare readonly written: readonly number[];
+  readonly written: readonly number[];
   /** Indices of the items whose request failed. */
-  declare readonly failed: readonly number[];
+  readonly failed: readonly number[];
   /** Indices of the items not sent because an earlier request failed. */
-  declare readonly skipped: readonly number[];
+  readonly skipped: readonly number[];
   /** The error of the first failed request. */
-  declare readonly cause: unknown;
+  override readonly cause: unknown;
   /** The partial result (SKUs returned by the written requests). */
-  declare readonly result: BulkUpsertResult;
+  readonly result: BulkUpsertResult;
   readonly #items: readonly SkuBulkUpsertItem[];
 
   constructor(result: BulkUpsertResult, total: number, items: readonly SkuBulkUpsertItem[] = []) {
@@ -113,7 +113,12 @@ export class BulkUpsertError extends FulfillmentError {
       `Bulk upsert stopped: written ${range(groups.written)} of ${total}; failed ${range(groups.failed)}; not sent ${range(groups.skipped)}. First failure: ${reason}`,
       { cause: first?.error },
     );
-    Object.assign(this, { chunks: result.chunks, result, ...groups });
+    this.chunks = result.chunks;
+    this.result = result;
+    this.written = groups.written;
+    this.failed = groups.failed;
+    this.skipped = groups.skipped;
+    this.cause = first?.error;
     this.#items = items;
   }
 
@@ -148,9 +153,10 @@ async function mergeWithExisting(
       const value = existing?.[field];
       if (merged[field] !== undefined || value === undefined || value === null) continue;
       // A decimal the API sends as a string (`weight_in_kg: "0.3"`) where a request takes a number.
-      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
       if (accepts(schema, value)) merged[field] = value;
-      else if (accepts(schema, number)) merged[field] = number;
+      else if (typeof value === 'string' && value.trim() !== '' && accepts(schema, Number(value))) {
+        merged[field] = Number(value);
+      }
     }
     return merged;
   });
@@ -174,7 +180,8 @@ function describeRanges(indices: number[]): string {
 function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undefined {
   const envelope = body as { data?: unknown; skus?: unknown } | null | undefined;
   const list = Array.isArray(body) ? body : (envelope?.data ?? envelope?.skus);
-  if (!Array.isArray(list) || responses.mode === 'off') return Array.isArray(list) ? list : undefined;
+  if (!Array.isArray(list)) return undefined;
+  if (responses.mode === 'off') return list;
   try {
     return responses.parse(ListBody, body);
   } catch {
@@ -212,7 +219,10 @@ export async function bulkUpsert(
   options: BulkUpsertOptions = {},
 ): Promise<BulkUpsertResult> {
   const context = `POST ${BULK_UPSERT}`;
-  if (skus?.length === 0) {
+  if (!Array.isArray(skus)) {
+    throw new RequestValidationError([{ path: 'skus', message: 'expected an array of SKUs' }], context);
+  }
+  if (skus.length === 0) {
     const message = 'expected at least 1 SKU (the API requires 1 to 100 per request)';
     throw new RequestValidationError([{ path: 'skus', message }], context);
   }
@@ -224,11 +234,15 @@ export async function bulkUpsert(
   const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
-  const duplicates = items.flatMap(({ merchant_sku_id: code }, index) => {
+  const duplicates: ValidationIssue[] = [];
+  items.forEach(({ merchant_sku_id: code }, index) => {
     const first = firstIndex.get(code);
     if (first === undefined) firstIndex.set(code, index);
-    const message = `duplicate (same as skus[${first}])`;
-    return first === undefined ? [] : [{ path: `skus[${index}].merchant_sku_id`, message }];
+    else
+      duplicates.push({
+        path: `skus[${index}].merchant_sku_id`,
+        message: `duplicate (same as skus[${first}])`,
+      });
   });
   if (duplicates.length > 0) throw new RequestValidationError(duplicates, context);
 

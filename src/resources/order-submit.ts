@@ -93,12 +93,12 @@ export async function submitOrder(
   checkOwnOptions(options, SUBMIT_RULES, 'orders.submit');
   const { maxAttempts = DEFAULT_ATTEMPTS, lookbackMs = DEFAULT_LOOKBACK_MS, ...requestOptions } = options;
   // The window a recovered order was created in: from `lookbackMs` before the first send, or
-  // around the body's own created_at when it sets one (used once the body was sent, so valid).
-  const at = body?.created_at === undefined ? undefined : new Date(body.created_at).getTime();
-  const window =
-    at === undefined
-      ? { createdAfter: new Date(Date.now() - lookbackMs) }
-      : { createdAfter: new Date(at - lookbackMs), createdBefore: new Date(at + lookbackMs) };
+  // around the body's own created_at when it sets one. The schema accepts ISO 8601 forms that
+  // `Date` cannot read (`+01` as an offset): those fall back to the window from now.
+  const at = body?.created_at === undefined ? Number.NaN : new Date(body.created_at).getTime();
+  const window = Number.isNaN(at)
+    ? { createdAfter: new Date(Date.now() - lookbackMs) }
+    : { createdAfter: new Date(at - lookbackMs), createdBefore: new Date(at + lookbackMs) };
   let failure: unknown;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {

@@ -278,12 +278,17 @@ const orderRule = (requireTotal: boolean) =>
         );
     }
     const total = order.total_price_in_cents;
-    const missing = total === undefined || total === null;
-    if (isCod(order.payment_method) && (missing ? requireTotal : typeof total === 'number' && total <= 0)) {
-      const message = missing
-        ? 'required when payment_method is COD (the amount the carrier collects)'
-        : 'expected integer > 0 when payment_method is COD';
-      report(['total_price_in_cents'], message, total);
+    if (!isCod(order.payment_method)) return;
+    if (total === undefined || total === null) {
+      if (requireTotal) {
+        report(
+          ['total_price_in_cents'],
+          'required when payment_method is COD (the amount the carrier collects)',
+          total,
+        );
+      }
+    } else if (typeof total === 'number' && total <= 0) {
+      report(['total_price_in_cents'], 'expected integer > 0 when payment_method is COD', total);
     }
   });
 

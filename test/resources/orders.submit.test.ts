@@ -162,6 +162,16 @@ describe('orders.submit', () => {
     expect(result.order.created_at).toBe('2020-06-01T12:00:00.000Z');
   });
 
+  it('a created_at that Date cannot read (an offset in hours only) still gets a lookup window', async () => {
+    const { api, client, sent } = await setup();
+    api.injectFault({ method: 'POST', path: ORDERS, status: 503, times: 1 });
+    const result = await client.orders
+      .submit({ ...orderBody('S-12', 'A'), created_at: '2025-01-01T10:00:00+01' } as never)
+      .catch((e: unknown) => e);
+    expect(result).not.toBeInstanceOf(RequestValidationError);
+    expect(sent.slice(0, 2)).toEqual(['POST /merchant_api/v1/orders', 'GET /merchant_api/v1/orders']);
+  });
+
   it('no schedule of faults doubles an order or reports one that is not there', async () => {
     const kinds: Record<string, Partial<MockFault>> = {
       none: { latency: 0 }, // lets the send through

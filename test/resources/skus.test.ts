@@ -335,6 +335,13 @@ describe('skus.bulkUpsert', () => {
     await expect(client().skus.bulkUpsert([])).rejects.toThrow(/at least 1 SKU/);
   });
 
+  it("refuses the wire body's shape instead of the list (a realistic slip), naming skus", async () => {
+    const sku = { name: 'Mug', merchant_sku_id: 'MUG' };
+    await expect(client().skus.bulkUpsert({ skus: [sku] } as never)).rejects.toThrow(
+      /skus: expected an array of SKUs/,
+    );
+  });
+
   it('on a partial failure says which items were written, failed and not sent', async () => {
     bulkEndpoint((_s, call) =>
       call === 2
