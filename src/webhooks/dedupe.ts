@@ -70,26 +70,6 @@ export interface WebhookDeduplicator {
   release?(id: string): unknown;
 }
 
-/** Options of {@link InMemoryWebhookDeduplicator}. */
-export interface InMemoryWebhookDeduplicatorOptions {
-  /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
-  maxEntries?: number;
-  /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
-  ttlMs?: number;
-  /**
-   * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
-   * completed or released, in milliseconds; after that the id can be claimed again. Default 5 minutes.
-   */
-  inProgressTtlMs?: number;
-  /** Clock in milliseconds (for tests). Default `Date.now`. */
-  now?: () => number;
-}
-
-/** A value as an options message shows it: a number itself, otherwise its type (never its content). */
-function shownType(value: unknown): string {
-  return typeof value === 'number' ? String(value) : describe(value);
-}
-
 /** One remembered id: its state and when it entered it. */
 interface Entry {
   readonly state: 'done' | 'in_progress';
@@ -130,40 +110,48 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   /**
    * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
    * is not a number > 0 (a value of another type included; `undefined` and `null` give the default).
-   * @throws {TypeError} when the options are not an object (or `undefined`), `now` is not a
-   * function, or an option cannot be read (a throwing getter, a Proxy).
+   * @throws {TypeError} when the options are not an object (or `undefined`), or `now` is not a function.
    */
-  constructor(options: InMemoryWebhookDeduplicatorOptions = {}) {
+  constructor(
+    options: {
+      /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
+      maxEntries?: number;
+      /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
+      ttlMs?: number;
+      /**
+       * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
+       * completed or released, in milliseconds; after that the id can be claimed again. Default 5 minutes.
+       */
+      inProgressTtlMs?: number;
+      /** Clock in milliseconds (for tests). Default `Date.now`. */
+      now?: () => number;
+    } = {},
+  ) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${shownType(options)}`);
+      throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${describe(options)}`);
     }
-    const read = (key: keyof InMemoryWebhookDeduplicatorOptions): unknown => {
-      try {
-        return options[key];
-      } catch {
-        // What the getter threw is not shown: it may quote anything.
-        throw new TypeError(`InMemoryWebhookDeduplicator option ${key} could not be read (reading it threw)`);
-      }
-    };
-    const maxEntries = read('maxEntries') ?? 10_000;
-    const ttlMs = read('ttlMs') ?? 24 * 60 * 60 * 1000;
-    const inProgressTtlMs = read('inProgressTtlMs') ?? 5 * 60 * 1000;
-    const now = read('now') ?? Date.now;
+    const o = options as Record<string, unknown>;
+    const maxEntries = o.maxEntries ?? 10_000;
+    const ttlMs = o.ttlMs ?? 24 * 60 * 60 * 1000;
+    const inProgressTtlMs = o.inProgressTtlMs ?? 5 * 60 * 1000;
+    const now = o.now ?? Date.now;
+    const got = (value: unknown) => (typeof value === 'number' ? value : describe(value));
     if (typeof maxEntries !== 'number' || !Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be an integer >= 1, got ${shownType(maxEntries)}`);
+      throw new RangeError(`maxEntries must be an integer >= 1, got ${got(maxEntries)}`);
     }
-    if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
-      throw new RangeError(`ttlMs must be a number > 0, got ${shownType(ttlMs)}`);
-    }
-    if (typeof inProgressTtlMs !== 'number' || !(inProgressTtlMs > 0)) {
-      throw new RangeError(`inProgressTtlMs must be a number > 0, got ${shownType(inProgressTtlMs)}`);
+    for (const [name, value] of [
+      ['ttlMs', ttlMs],
+      ['inProgressTtlMs', inProgressTtlMs],
+    ] as const) {
+      if (typeof value !== 'number' || !(value > 0))
+        throw new RangeError(`${name} must be a number > 0, got ${got(value)}`);
     }
     if (typeof now !== 'function') {
-      throw new TypeError(`now must be a function returning milliseconds, got ${shownType(now)}`);
+      throw new TypeError(`now must be a function returning milliseconds, got ${describe(now)}`);
     }
     this.#entries = new LruMap(maxEntries);
-    this.#ttlMs = ttlMs;
-    this.#inProgressTtlMs = inProgressTtlMs;
+    this.#ttlMs = ttlMs as number;
+    this.#inProgressTtlMs = inProgressTtlMs as number;
     this.#now = now as () => number;
   }
 

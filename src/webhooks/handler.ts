@@ -4,15 +4,13 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-
 import { joinChunks } from '../core/body.js';
 import { describe } from '../core/describe.js';
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { toBody, toSecrets } from './crypto.js';
+import { toBody } from './crypto.js';
 import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
-import { WebhookVerificationError } from './errors.js';
 import {
   type BodyOutcome,
   declaredLength,
@@ -24,90 +22,36 @@ import {
   writeNodeAnswer,
 } from './node.js';
 import {
-  checkHeaders,
-  checkOptions,
-  distinctSignatureAndEventId,
-  guarded,
-  headerName,
-  maxBodyBytes,
-  readOptions,
-  unreadable,
-} from './options.js';
-import {
-  EVENT_ID_HEADER,
   type RestockingShipmentStatusUpdatedEvent,
-  SIGNATURE_HEADER,
   type WebhookHeaders,
   type WebhookSecret,
+  WebhookVerificationError,
 } from './types.js';
-import { verifyChecked } from './verify.js';
-
-/** A version 1 restocking shipment whose `status` is `S`: what the handler of status `S` receives. */
-export type WebhookShipment<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
-  RestockingShipmentV1 & { status: S };
-
-/**
- * The verified event as a handler receives it: the event id (`id`, the same on every retry of the
- * call), the shipment's new `status` (`S` for the handler of status `S`), `type` and `data` (the
- * shipment, whose `status` is the same).
- */
-export type WebhookStatusEvent<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
-  RestockingShipmentStatusUpdatedEvent & { status: S; data: WebhookShipment<S> };
-
-/**
- * Handles the events of one status: receives the shipment (its `status` narrowed to that status)
- * and the verified event (`id`, `status`, `type`, `data`). May be async; when it throws or rejects, the call
- * is answered 500 so that the provider retries it, and its event id is forgotten by the
- * deduplicator (or its claim released) so that the retry is handled.
- */
-export type WebhookStatusHandler<S extends RestockingShipmentV1Status> = (
-  shipment: WebhookShipment<S>,
-  event: WebhookStatusEvent<S>,
-) => unknown;
+import { checkOptions, closest, verifyChecked } from './verify.js';
 
 /**
  * The handlers of {@link WebhookHandlerOptions.on}, keyed by **version 1** status: the webhook's
- * body is always the version 1 view of the shipment, whichever version created it. Two version 2
- * names differ: version 2's `received` arrives as `delivered`, and version 1's `on_hold` (which
- * version 2 shows as `processing`) arrives as `on_hold`.
+ * body is always the version 1 view of the shipment, whichever version created it. `created`,
+ * `shipped`, `arrived`, `processing`, `restocked` and `cancelled` have the same name in version 2;
+ * **version 2's `received`** (at the warehouse, content not yet verified) **arrives as `delivered`**,
+ * and `on_hold` (version 1 only, which version 2 shows as `processing`) arrives as `on_hold`.
+ *
+ * Each handler receives the shipment (its `status` narrowed to that status) and the verified event
+ * (`id`, `status`, `type`, `data`). It may be async; when it throws or rejects, the call is answered
+ * 500 so that the provider retries it, and its event id is forgotten by the deduplicator (or its
+ * claim released) so that the retry is handled.
  */
-export interface WebhookStatusHandlers {
-  /** `created`: announced, not yet shipped. Same name in version 2. */
-  created?: WebhookStatusHandler<'created'> | undefined;
-  /** `shipped`: on the way (shipments created through the API start here). Same name in version 2. */
-  shipped?: WebhookStatusHandler<'shipped'> | undefined;
-  /**
-   * `delivered`: at the warehouse, content not yet verified. **Version 2 calls it `received`**: a
-   * version 2 shipment moving to `received` arrives here, as `delivered`.
-   */
-  delivered?: WebhookStatusHandler<'delivered'> | undefined;
-  /** `arrived`: arrival documentation complete, packing slip checked. Same name in version 2. */
-  arrived?: WebhookStatusHandler<'arrived'> | undefined;
-  /**
-   * `processing`: being unpacked and put into storage. Version 2 also shows version 1's `on_hold`
-   * as `processing`, but the webhook does not: an `on_hold` shipment arrives at `on_hold`.
-   */
-  processing?: WebhookStatusHandler<'processing'> | undefined;
-  /** `restocked`: fully processed; what arrived is in stock. Same name in version 2. */
-  restocked?: WebhookStatusHandler<'restocked'> | undefined;
-  /**
-   * `on_hold`: processing on hold. **Version 1 only**: version 2 shows such a shipment as
-   * `processing`; the webhook (version 1 view) says `on_hold`.
-   */
-  on_hold?: WebhookStatusHandler<'on_hold'> | undefined;
-  /** `cancelled`: cancelled by the merchant. Same name in version 2. */
-  cancelled?: WebhookStatusHandler<'cancelled'> | undefined;
-}
-
-/** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
-const STATUSES: readonly (keyof WebhookStatusHandlers)[] = RESTOCKING_SHIPMENT_V1_STATUSES;
-
-/**
- * Handles an event whose status has no handler in {@link WebhookHandlerOptions.on}, including a
- * status this version of the SDK does not know yet (the status is an open enum: at run time it may
- * be any string).
- */
-export type WebhookEventHandler = (shipment: RestockingShipmentV1, event: WebhookStatusEvent) => unknown;
+export type WebhookStatusHandlers = {
+  [S in RestockingShipmentV1Status]?:
+    | ((
+        shipment: RestockingShipmentV1 & { status: S },
+        event: RestockingShipmentStatusUpdatedEvent & {
+          status: S;
+          data: RestockingShipmentV1 & { status: S };
+        },
+      ) => unknown)
+    | undefined;
+};
 
 /** Where a webhook call failed, as {@link WebhookHandlerOptions.onError} is told. */
 export interface WebhookErrorContext {
@@ -143,7 +87,12 @@ export interface WebhookHandlerOptions {
    * Without it, an event of a status this version of the SDK does not know is acknowledged and
    * logged once per such status with `console.warn` (pass `onEvent` to handle or silence them).
    */
-  onEvent?: WebhookEventHandler | undefined;
+  onEvent?:
+    | ((
+        shipment: RestockingShipmentV1,
+        event: RestockingShipmentStatusUpdatedEvent & { status: RestockingShipmentV1['status'] },
+      ) => unknown)
+    | undefined;
   /**
    * Told of every failed call (for logging): the error (a {@link WebhookVerificationError} for the
    * `body`, `configuration` and `verification` stages; what was thrown otherwise) and where it
@@ -172,10 +121,10 @@ export interface WebhookHandlerOptions {
   duplicateWaitMs?: number | undefined;
   /** The largest body accepted, in bytes: a larger one is answered 413 unread. Default 1 MiB. */
   maxBodyBytes?: number | undefined;
-  /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
+  /** Name of the signature header. Default `x-service-signature`. */
   signatureHeader?: string | undefined;
   /**
-   * Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). Must name
+   * Name of the event-id header. Default `x-service-event-id`. Must name
    * another header than `signatureHeader` (compared case-insensitively).
    */
   eventIdHeader?: string | undefined;
@@ -200,7 +149,17 @@ export interface WebhookHandler {
   readonly node: (req: NodeWebhookRequest, res: NodeWebhookResponse) => Promise<void>;
 }
 
-const KNOWN_OPTIONS = [
+/** A handler of `on` or `onEvent`, as the handler calls it. */
+type EventHandler = (
+  shipment: RestockingShipmentV1,
+  event: RestockingShipmentStatusUpdatedEvent & { status: string },
+) => unknown;
+
+/** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
+const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
+
+/** The option names of {@link createWebhookHandler}. */
+const OPTIONS = [
   'secret',
   'on',
   'onEvent',
@@ -210,102 +169,82 @@ const KNOWN_OPTIONS = [
   'duplicateWaitMs',
   'signatureHeader',
   'eventIdHeader',
-] as const satisfies readonly (keyof WebhookHandlerOptions)[];
+] satisfies (keyof WebhookHandlerOptions)[];
 
-function invalid(option: string, message: string): WebhookVerificationError {
-  return new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
-}
-
-/** A key or status as a message shows it: at most 64 characters. */
-function clipped(key: string): string {
-  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
-}
-
-/** A key as a message shows it: quoted, at most 64 characters. */
-function shown(key: string): string {
-  return JSON.stringify(clipped(key));
-}
+const invalid = (option: string, message: string): WebhookVerificationError =>
+  new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
-function statusHandlers(value: unknown): Map<string, WebhookEventHandler> {
-  const handlers = new Map<string, WebhookEventHandler>();
+function statusHandlers(value: unknown): Map<string, EventHandler> {
+  const handlers = new Map<string, EventHandler>();
   if (value === undefined || value === null) return handlers;
-  if (typeof value !== 'object' || guarded('on', () => Array.isArray(value))) {
+  if (typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
     );
   }
-  for (const key of guarded('on', () => Object.keys(value))) {
-    const handler = guarded(`on.${clipped(key)}`, () => (value as Record<string, unknown>)[key]);
-    if (!(STATUSES as readonly string[]).includes(key)) {
-      if (key === 'received') {
-        throw invalid(
-          'on.received',
-          "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-            "'received' is called 'delivered'. Use 'on.delivered'.",
-        );
-      }
+  for (const [key, handler] of Object.entries(value)) {
+    if (key === 'received') {
       throw invalid(
-        `on.${clipped(key)}`,
-        `is not a version 1 restocking shipment status (got key ${shown(key)}): use one of ${STATUSES.join(', ')} ` +
-          "(version 2's 'received' is 'delivered'), or 'onEvent' for any other status.",
+        'on.received',
+        "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
+          "'received' is called 'delivered'. Use 'on.delivered'.",
+      );
+    }
+    if (!STATUSES.includes(key)) {
+      const near = closest(key, STATUSES);
+      throw invalid(
+        `on.${key}`,
+        `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one of ` +
+          `${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
     if (handler === undefined) continue;
     if (typeof handler !== 'function')
       throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
-    handlers.set(key, handler as WebhookEventHandler);
+    handlers.set(key, handler as EventHandler);
   }
   return handlers;
 }
 
-function optionalFunction<T>(value: unknown, option: string): T | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'function') throw invalid(option, `must be a function, got ${describe(value)}.`);
-  return value as T;
-}
-
 /** How the handler records event ids: one phase (`seen`, `forget`) or two (`claim`, `complete`, `release`). */
 type Dedupe =
-  | { readonly kind: 'one_phase'; readonly store: OnePhaseStore }
+  | { readonly kind: 'one_phase'; readonly store: WebhookDeduplicator & { forget(id: string): unknown } }
   | { readonly kind: 'two_phases'; readonly store: Required<WebhookDeduplicator> };
 
-/** A deduplicator with `forget`. */
-type OnePhaseStore = WebhookDeduplicator & { forget(id: string): unknown };
+const TWO_PHASES = ['claim', 'complete', 'release'] as const;
 
-const TWO_PHASE_METHODS = ['claim', 'complete', 'release'] as const;
-
+/** `deduplicator`: `false`, or one with `seen` and either `forget` or the three two-phase methods. */
 function deduplicatorOption(value: unknown): Dedupe | undefined {
-  const store = value === undefined || value === null ? new InMemoryWebhookDeduplicator() : value;
+  const store = value ?? new InMemoryWebhookDeduplicator();
   if (store === false) return undefined;
-  const candidate = store as Partial<Record<'seen' | 'forget' | (typeof TWO_PHASE_METHODS)[number], unknown>>;
-  if (typeof store !== 'object' || typeof candidate.seen !== 'function') {
+  const methods = store as Partial<Record<'seen' | 'forget' | (typeof TWO_PHASES)[number], unknown>>;
+  if (typeof store !== 'object' || typeof methods.seen !== 'function') {
     throw invalid(
       'deduplicator',
       `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
     );
   }
-  for (const method of ['forget', ...TWO_PHASE_METHODS] as const) {
-    if (candidate[method] !== undefined && typeof candidate[method] !== 'function') {
+  for (const method of ['forget', ...TWO_PHASES] as const) {
+    if (methods[method] !== undefined && typeof methods[method] !== 'function') {
       throw invalid(
         'deduplicator',
-        `has a ${method} property that is not a function (${describe(candidate[method])}).`,
+        `has a ${method} property that is not a function (${describe(methods[method])}).`,
       );
     }
   }
-  const present = TWO_PHASE_METHODS.filter((method) => candidate[method] !== undefined);
-  if (present.length === TWO_PHASE_METHODS.length) {
+  const present = TWO_PHASES.filter((method) => methods[method] !== undefined);
+  if (present.length === TWO_PHASES.length)
     return { kind: 'two_phases', store: store as Required<WebhookDeduplicator> };
-  }
   if (present.length > 0) {
     throw invalid(
       'deduplicator',
-      `has ${present.join(' and ')} but not ${TWO_PHASE_METHODS.filter((m) => !present.includes(m)).join(' and ')}: ` +
+      `has ${present.join(' and ')} but not ${TWO_PHASES.filter((m) => !present.includes(m)).join(' and ')}: ` +
         'the two-phase protocol needs claim, complete and release together.',
     );
   }
-  if (candidate.forget === undefined) {
+  if (methods.forget === undefined) {
     throw invalid(
       'deduplicator',
       'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
@@ -313,56 +252,44 @@ function deduplicatorOption(value: unknown): Dedupe | undefined {
         'or the two-phase methods for a store shared by several processes.',
     );
   }
-  return { kind: 'one_phase', store: store as OnePhaseStore };
+  return { kind: 'one_phase', store: store as Dedupe['store'] & { forget(id: string): unknown } };
 }
 
-/** `duplicateWaitMs` (`undefined` or `null`: the default): an integer number of milliseconds a timer can wait. */
-function duplicateWaitOption(value: unknown): number {
-  if (value === undefined || value === null) return DEFAULT_DUPLICATE_WAIT_MS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIMER_MS) {
-    const got = typeof value === 'number' ? String(value) : describe(value);
-    throw invalid(
-      'duplicateWaitMs',
-      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
-    );
-  }
-  return value;
-}
-
-const DEFAULT_DUPLICATE_WAIT_MS = 5000;
 /** The longest delay `setTimeout` honours (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
+/** At most this many unknown statuses are logged (each once). */
+const MAX_WARNED_STATUSES = 32;
 
-const JSON_TYPE = 'application/json';
-
-/** The answer to a request or response object that misbehaves (its getters or stream throw). */
+const ok = (duplicate = false): WebhookAnswer => ({
+  status: 200,
+  body: duplicate ? { received: true, duplicate: true } : { received: true },
+});
+const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
+/**
+ * The answer to a delivery whose event id is being handled elsewhere (another process holds the
+ * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
+ * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
+ */
+const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
+/** The answer when something unforeseen threw while answering (the request or response misbehaved). */
 const INTERNAL_ERROR: WebhookAnswer = { status: 500, body: { error: 'internal_error' } };
-
-/** An answer as a Fetch API `Response` (JSON). */
-function respond(answer: WebhookAnswer): Response {
-  return new Response(JSON.stringify(answer.body), {
-    status: answer.status,
-    headers: { 'content-type': JSON_TYPE, ...answer.headers },
-  });
-}
-
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
   status: 405,
   body: { error: 'method_not_allowed', message: 'Webhook calls are POST requests.' },
   headers: { allow: 'POST' },
 };
 
+/** An answer as a Fetch API `Response` (JSON). */
+const respond = (answer: WebhookAnswer): Response =>
+  new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { 'content-type': 'application/json', ...answer.headers },
+  });
+
 /** Calls `fn`, swallowing what it throws or rejects with. */
 function safely(fn: () => unknown): void {
   try {
-    const result = fn();
-    if (
-      result !== null &&
-      typeof result === 'object' &&
-      typeof (result as PromiseLike<unknown>).then === 'function'
-    ) {
-      (result as PromiseLike<unknown>).then(undefined, () => {});
-    }
+    Promise.resolve(fn()).catch(() => {});
   } catch {
     // A failing error hook must not change the answer.
   }
@@ -373,14 +300,28 @@ function safely(fn: () => unknown): void {
  * `console.error`; not the sender's (4xx, or a client that went away).
  */
 function defaultOnError(error: unknown, context: WebhookErrorContext): void {
-  const receivers =
-    context.stage === 'configuration' ||
-    context.stage === 'deduplicator' ||
-    (context.responseStatus ?? 0) >= 500;
-  if (!receivers) return;
-  const about =
-    context.eventId === undefined ? '' : ` (event ${context.eventId}, status ${context.shipmentStatus})`;
-  console.error(`[merchant-fulfillment] webhook call failed at ${context.stage}${about}:`, error);
+  const { stage, responseStatus, eventId, shipmentStatus } = context;
+  if (stage !== 'configuration' && stage !== 'deduplicator' && (responseStatus ?? 0) < 500) return;
+  const about = eventId === undefined ? '' : ` (event ${eventId}, status ${shipmentStatus})`;
+  console.error(`[merchant-fulfillment] webhook call failed at ${stage}${about}:`, error);
+}
+
+/**
+ * `promise`'s value, or `undefined` once `ms` milliseconds passed first. The timer does not keep
+ * the process alive (`unref` where available) and is cleared as soon as either happens.
+ */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+    (timer as { unref?: () => unknown }).unref?.();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -422,28 +363,30 @@ function defaultOnError(error: unknown, context: WebhookErrorContext): void {
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const given = checkOptions<WebhookHandlerOptions>(options, 'createWebhookHandler');
-  for (const key of guarded('options', () => Object.keys(given))) {
-    if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
-      throw new WebhookVerificationError(
-        'invalid_options',
-        `Webhook option ${shown(key)} is not an option of createWebhookHandler: the options are ${KNOWN_OPTIONS.join(', ')}.`,
-      );
+  const {
+    secrets,
+    maxBodyBytes: limit,
+    signatureHeader,
+    eventIdHeader,
+  } = checkOptions(options, 'createWebhookHandler', OPTIONS);
+  const handlers = statusHandlers(options.on);
+  for (const name of ['onEvent', 'onError'] as const) {
+    const value = options[name];
+    if (value !== undefined && value !== null && typeof value !== 'function') {
+      throw invalid(name, `must be a function, got ${describe(value)}.`);
     }
   }
-  // Each option is read once: a getter or a Proxy that throws is an `invalid_options` error naming it.
-  const o = readOptions(given, 'createWebhookHandler', KNOWN_OPTIONS);
-  const secrets = Object.freeze(guarded('secret', () => toSecrets(o.secret)));
-  const limit = maxBodyBytes(o.maxBodyBytes);
-  const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
-  const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  distinctSignatureAndEventId(signatureHeader, eventIdHeader);
-  const handlers = statusHandlers(o.on);
-  const onEvent = optionalFunction<WebhookEventHandler>(o.onEvent, 'onEvent');
-  const onError =
-    optionalFunction<NonNullable<WebhookHandlerOptions['onError']>>(o.onError, 'onError') ?? defaultOnError;
-  const dedupe = guarded('deduplicator', () => deduplicatorOption(o.deduplicator));
-  const duplicateWaitMs = duplicateWaitOption(o.duplicateWaitMs);
+  const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
+  const onError = options.onError ?? defaultOnError;
+  const dedupe = deduplicatorOption(options.deduplicator);
+  const duplicateWaitMs = options.duplicateWaitMs ?? 5000;
+  if (!Number.isInteger(duplicateWaitMs) || duplicateWaitMs < 0 || duplicateWaitMs > MAX_TIMER_MS) {
+    const got = typeof duplicateWaitMs === 'number' ? duplicateWaitMs : describe(duplicateWaitMs);
+    throw invalid(
+      'duplicateWaitMs',
+      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
+    );
+  }
   /** Event ids being handled in this process → the answer of that handling, once it ends. */
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
   /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
@@ -452,8 +395,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
-  const refusal = (outcome: Extract<BodyOutcome, { kind: 'refused' }>): WebhookAnswer => {
-    const { error, status } = outcome;
+  const refusal = ({ error, status }: Extract<BodyOutcome, { kind: 'refused' }>): WebhookAnswer => {
     report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
     // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
     if (status >= 500) return { status, body: { error: error.reason } };
@@ -468,13 +410,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
-      event = await verifyChecked(
-        toBody(body, limit),
-        checkHeaders(headers, true)!,
-        secrets,
-        signatureHeader,
-        eventIdHeader,
-      );
+      event = await verifyChecked(toBody(body, limit), headers, secrets, signatureHeader, eventIdHeader);
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) {
         report(error, { stage: 'verification', responseStatus: 500 });
@@ -485,7 +421,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return { status, body: { error: error.reason, message: error.message } };
     }
     const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
-    if (!dedupe) return (await run(event, context)) ? ok() : failed();
+    if (!dedupe) return (await run(event, context)) ? ok() : FAILED;
     const pending = inFlight.get(event.id);
     if (pending) {
       const first = await within(pending, duplicateWaitMs);
@@ -496,11 +432,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       settle = resolve;
     });
     inFlight.set(event.id, mine);
-    let result: WebhookAnswer = failed();
+    let result = FAILED;
     try {
-      result = await (dedupe.kind === 'two_phases'
-        ? twoPhases(dedupe.store, event, context)
-        : onePhase(dedupe.store, event, context));
+      result = await (dedupe.kind === 'two_phases' ? twoPhases : onePhase)(
+        dedupe.store as never,
+        event,
+        context,
+      );
       return result;
     } finally {
       if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
@@ -508,23 +446,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  /** A deduplicator method that threw: reported, and the id dropped best-effort (the store may have recorded it). */
-  const storeFailed = (
-    error: unknown,
-    context: { eventId: string; shipmentStatus: string },
-    drop: () => unknown,
-  ): WebhookAnswer => {
-    report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-    safely(drop);
-    return { status: 500, body: { error: 'deduplicator_failed' } };
-  };
+  type Context = { eventId: string; shipmentStatus: string };
 
   /** Calls `step` of the store; what it throws is reported (at the given answer status) and swallowed. */
-  const quietly = async (
-    step: () => unknown,
-    context: { eventId: string; shipmentStatus: string },
-    responseStatus: number,
-  ): Promise<void> => {
+  const quietly = async (step: () => unknown, context: Context, responseStatus: number): Promise<void> => {
     try {
       await step();
     } catch (error) {
@@ -532,11 +457,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
+  /** A deduplicator method that threw: reported, and the id dropped best-effort (the store may have recorded it). */
+  const storeFailed = (error: unknown, context: Context, drop: () => unknown): WebhookAnswer => {
+    report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+    safely(drop);
+    return { status: 500, body: { error: 'deduplicator_failed' } };
+  };
+
   /** One phase: `seen` records the id; `forget` drops it when handling fails. */
   const onePhase = async (
-    store: OnePhaseStore,
+    store: Extract<Dedupe, { kind: 'one_phase' }>['store'],
     event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
+    context: Context,
   ): Promise<WebhookAnswer> => {
     let duplicate: boolean;
     try {
@@ -547,14 +479,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (duplicate) return ok(true);
     if (await run(event, context)) return ok();
     await quietly(() => store.forget(event.id), context, 500);
-    return failed();
+    return FAILED;
   };
 
   /** Two phases: `claim`, then `complete` once handled or `release` when handling fails. */
   const twoPhases = async (
     store: Required<WebhookDeduplicator>,
     event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
+    context: Context,
   ): Promise<WebhookAnswer> => {
     let claim: unknown;
     try {
@@ -575,34 +507,25 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return ok();
     }
     await quietly(() => store.release(event.id), context, 500);
-    return failed();
-  };
-
-  /**
-   * Without `onEvent`, an event of a status this version does not know is acknowledged: say so once
-   * per status (at most `MAX_WARNED_STATUSES` of them), since no handler will ever see it.
-   */
-  const warnUnknown = (status: string): void => {
-    if ((STATUSES as readonly string[]).includes(status) || warned.has(status)) return;
-    if (warned.size >= MAX_WARNED_STATUSES) return;
-    warned.add(status);
-    // The status comes from a verified body (the provider's own value), never from the caller.
-    safely(() =>
-      console.warn(
-        `[merchant-fulfillment] webhook events with status ${shown(status)}, unknown to this version ` +
-          'of the SDK, are acknowledged without being handled: pass onEvent to handle them (or to ' +
-          'silence this notice).',
-      ),
-    );
+    return FAILED;
   };
 
   /** Calls the event's handler; `false` (reported) when it throws or rejects. */
-  const run = async (
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
-  ): Promise<boolean> => {
-    const handler = handlers.get(context.shipmentStatus) ?? onEvent;
-    if (!handler) warnUnknown(context.shipmentStatus);
+  const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
+    const status = context.shipmentStatus;
+    const handler = handlers.get(status) ?? onEvent;
+    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < MAX_WARNED_STATUSES) {
+      // Acknowledged, but no handler will ever see it: said once per status. The status comes from
+      // a verified body; shown quoted, at most 64 characters.
+      warned.add(status);
+      safely(() =>
+        console.warn(
+          `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown to ` +
+            'this version of the SDK, are acknowledged without being handled: pass onEvent to handle them ' +
+            '(or to silence this notice).',
+        ),
+      );
+    }
     try {
       await handler?.(event.data, { ...event, status: event.data.status });
       return true;
@@ -612,72 +535,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const fetchFace = async (request: Request): Promise<Response> => {
-    if (request === null || typeof request !== 'object') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    let method: unknown;
-    try {
-      method = request.method;
-    } catch (error) {
-      // A request whose `method` getter (or Proxy trap) throws: a request all the same, answered.
-      report(unreadable('request.method', error), { stage: 'configuration', responseStatus: 500 });
-      return respond(INTERNAL_ERROR);
-    }
-    if (typeof method !== 'string') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    let result: WebhookAnswer;
-    try {
-      result = await answerRequest(request, method);
-    } catch (error) {
-      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      result = INTERNAL_ERROR;
-    }
-    return respond(result);
-  };
-
-  const answerRequest = async (request: Request, method: string): Promise<WebhookAnswer> => {
-    if (method !== 'POST') return METHOD_NOT_ALLOWED;
+  /** The answer to a Fetch API request. */
+  const answerRequest = async (request: Request): Promise<WebhookAnswer> => {
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     const outcome = await readRequestBody(request, limit);
     if (outcome.kind === 'refused') return refusal(outcome);
-    if (outcome.kind === 'aborted') {
-      const error = new WebhookVerificationError(
-        'invalid_body',
-        'The webhook request body could not be read to its end.',
-      );
-      report(error, { stage: 'body', responseStatus: 400 });
-      return { status: 400, body: { error: error.reason, message: error.message } };
-    }
-    return answer(request.headers, outcome.body);
-  };
-
-  const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    let result: WebhookAnswer | undefined;
-    try {
-      result = await answerNode(req);
-    } catch (error) {
-      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      result = INTERNAL_ERROR;
-    }
-    let written: boolean;
-    try {
-      written = result === undefined || writeNodeAnswer(res, result);
-    } catch (error) {
-      report(error, { stage: 'configuration', responseStatus: null });
-      return;
-    }
-    if (!written) {
-      report(
-        new WebhookVerificationError(
-          'response_already_sent',
-          'The webhook response was already sent by other code: handler.node must be the only one to answer the request (in Fastify, call reply.hijack() first).',
-        ),
-        { stage: 'configuration', responseStatus: null },
-      );
-    }
+    if (outcome.kind === 'body') return answer(request.headers, outcome.body);
+    const error = new WebhookVerificationError(
+      'invalid_body',
+      'The webhook request body could not be read to its end.',
+    );
+    report(error, { stage: 'body', responseStatus: 400 });
+    return { status: 400, body: { error: error.reason, message: error.message } };
   };
 
   /** The answer to a Node request; `undefined` when the client went away (no one to answer). */
@@ -686,53 +555,45 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const outcome = await readNodeBody(req, limit);
     if (outcome.kind === 'refused') return refusal(outcome);
     if (outcome.kind === 'body') return answer(req.headers, outcome.body);
-    report(
-      new WebhookVerificationError(
-        'invalid_body',
-        'The client closed the connection before sending the whole webhook body.',
-      ),
-      { stage: 'body', responseStatus: null },
+    const error = new WebhookVerificationError(
+      'invalid_body',
+      'The client closed the connection before sending the whole webhook body.',
     );
+    report(error, { stage: 'body', responseStatus: null });
     return undefined;
   };
 
+  /** `compute`'s answer; what it throws unforeseen is reported and answered 500, never a rejection. */
+  const guard = async <T>(compute: () => Promise<T>): Promise<T | WebhookAnswer> => {
+    try {
+      return await compute();
+    } catch (error) {
+      report(error, { stage: 'configuration', responseStatus: 500 });
+      return INTERNAL_ERROR;
+    }
+  };
+
+  const fetchFace = async (request: Request): Promise<Response> => {
+    if (typeof request?.method !== 'string') {
+      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
+    }
+    return respond(await guard(() => answerRequest(request)));
+  };
+
+  const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
+    const result = await guard(() => answerNode(req));
+    if (result === undefined || writeNodeAnswer(res, result)) return;
+    report(
+      new WebhookVerificationError(
+        'response_already_sent',
+        'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
+          'the request (in Fastify, call reply.hijack() first).',
+      ),
+      { stage: 'configuration', responseStatus: null },
+    );
+  };
+
   return Object.freeze({ fetch: fetchFace, node: nodeFace });
-}
-
-function ok(duplicate = false): WebhookAnswer {
-  return { status: 200, body: duplicate ? { received: true, duplicate: true } : { received: true } };
-}
-
-/**
- * The answer to a delivery whose event id is being handled elsewhere (another process holds the
- * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
- * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
- */
-const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
-
-/** At most this many unknown statuses are logged (each once). */
-const MAX_WARNED_STATUSES = 32;
-
-/**
- * `promise`'s value, or `undefined` once `ms` milliseconds passed first. The timer does not keep
- * the process alive (`unref` where available) and is cleared as soon as either happens.
- */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-    (timer as { unref?: () => unknown }).unref?.();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function failed(): WebhookAnswer {
-  return { status: 500, body: { error: 'handler_failed' } };
 }
 
 /** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
@@ -754,23 +615,20 @@ async function readRequestBody(request: Request, limit: number): Promise<BodyOut
   if (!request.body) return { kind: 'body', body: new Uint8Array(0) };
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const reader = request.body.getReader();
   try {
-    const reader = request.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // A stream of anything but bytes (a misbehaving body) cannot be the signed body.
+      // A stream of anything but bytes cannot be the signed body.
       const chunk: unknown = value;
-      if (!ArrayBuffer.isView(chunk)) {
+      size += ArrayBuffer.isView(chunk) ? chunk.byteLength : Number.NaN;
+      if (!(size <= limit)) {
         reader.cancel().catch(() => {});
-        return { kind: 'aborted' };
+        return Number.isNaN(size) ? { kind: 'aborted' } : tooLarge(undefined, limit);
       }
-      size += chunk.byteLength;
-      if (size > limit) {
-        reader.cancel().catch(() => {});
-        return tooLarge(undefined, limit);
-      }
-      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      const view = chunk as ArrayBufferView;
+      chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
     }
   } catch {
     return { kind: 'aborted' };

@@ -5,9 +5,8 @@
  * Bun, Deno and workers alike.
  */
 import { joinChunks } from '../core/body.js';
-import { WebhookVerificationError } from './errors.js';
-import { readHeader } from './options.js';
-import type { WebhookHeaders } from './types.js';
+import { type WebhookHeaders, WebhookVerificationError } from './types.js';
+import { readHeader } from './verify.js';
 
 /**
  * The request `handler.node` reads: a `node:http` `IncomingMessage` (Express's `req` included), or
@@ -183,25 +182,16 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * then no listener of its own is left on the stream.
  */
 function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Promise<BodyOutcome> {
-  return new Promise<BodyOutcome>((resolve, reject) => {
+  return new Promise<BodyOutcome>((resolve) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const detach = () => {
-      clearTimeout(timer);
-      for (const [event, listener] of listeners) {
-        try {
-          req.removeListener!(event, listener);
-        } catch {
-          // A stream whose removeListener throws: nothing more can be done.
-        }
-      }
-    };
     const done = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
-      detach();
+      clearTimeout(timer);
+      for (const [event, listener] of listeners) req.removeListener!(event, listener);
       resolve(outcome);
     };
     const watch = () => {
@@ -236,24 +226,15 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
       }
       chunks.push(bytes);
     };
-    const onEnd = () => done({ kind: 'body', body: joinChunks(chunks, size) });
     const onAbort = () => done({ kind: 'aborted' });
     const listeners: [event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void][] = [
-      ['end', onEnd],
+      ['end', () => done({ kind: 'body', body: joinChunks(chunks, size) })],
       ['error', onAbort],
       ['close', onAbort],
       // Last: subscribing to `data` starts the flow.
       ['data', onData],
     ];
-    try {
-      for (const [event, listener] of listeners) req.on!(event, listener);
-    } catch (error) {
-      // A stream whose `on` throws: the listeners already added are removed, the failure reported.
-      settled = true;
-      detach();
-      reject(error);
-      return;
-    }
+    for (const [event, listener] of listeners) req.on!(event, listener);
     watch();
   });
 }

@@ -1,6 +1,8 @@
 /**
- * Webhooks: the header names, the event type, and the public types the other webhook modules share.
+ * Webhooks: the header names, the public types the other webhook modules share, and the error of
+ * webhook verification with its machine-readable reasons.
  */
+import { FulfillmentError } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import type { WebhookDeduplicator } from './dedupe.js';
 
@@ -8,14 +10,8 @@ import type { WebhookDeduplicator } from './dedupe.js';
 export const SIGNATURE_HEADER = 'x-service-signature';
 /** Default name of the header identifying the webhook call (retries of one call carry the same value). */
 export const EVENT_ID_HEADER = 'x-service-event-id';
-/**
- * Default of the `maxBodyBytes` option of `verifyWebhook` and `verifyWebhookSignature`: 1 MiB. A
- * restocking shipment with 4 000 items is about 200 kB, so this leaves five times that; a larger
- * body is refused (`body_too_large`) before any HMAC work.
- */
+/** Default `maxBodyBytes`: 1 MiB, five times a restocking shipment of 4 000 items (about 200 kB). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** The `type` of the only event the API emits: a restocking shipment moved to another status. */
-export const RESTOCKING_SHIPMENT_STATUS_UPDATED = 'restocking_shipment.status_updated';
 
 /**
  * A webhook body exactly as it arrived on the wire: a string, or bytes (`Uint8Array`, Node's
@@ -50,9 +46,43 @@ export interface RestockingShipmentStatusUpdatedEvent {
    */
   id: string;
   /** Always `'restocking_shipment.status_updated'`. */
-  type: typeof RESTOCKING_SHIPMENT_STATUS_UPDATED;
+  type: 'restocking_shipment.status_updated';
   /** The restocking shipment, in its new status. */
   data: RestockingShipmentV1;
   /** The signature header as received (trimmed), already checked against the body. */
   receivedSignature: string;
+}
+
+/**
+ * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
+ * an option has the wrong type or value, is not an option of the function, or two header-name
+ * options name the same header; its message names the option. `body_too_large`: the raw body is
+ * longer than `maxBodyBytes` (refused before any HMAC work). `response_already_sent`:
+ * `handler.node` found the response already sent or ended by other code, so it could not answer
+ * (reported to `onError`, never thrown).
+ */
+export type WebhookVerificationReason =
+  | 'invalid_options'
+  | 'body_too_large'
+  | 'parsed_body'
+  | 'invalid_body'
+  | 'missing_secret'
+  | 'missing_signature'
+  | 'empty_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'missing_event_id'
+  | 'invalid_payload'
+  | 'response_already_sent';
+
+/** A webhook delivery failed verification; `reason` says why in machine-readable form. */
+export class WebhookVerificationError extends FulfillmentError {
+  static override readonly brand: string = 'WebhookVerificationError';
+  /** Machine-readable reason. */
+  readonly reason: WebhookVerificationReason;
+
+  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
 }
