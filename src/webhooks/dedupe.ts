@@ -4,6 +4,7 @@
  */
 import { describe } from '../core/describe.js';
 import { LruMap } from '../core/lru.js';
+import { WebhookVerificationError } from './types.js';
 
 /**
  * Remembers which webhook calls were already handled, by event id (`event.id`, the
@@ -217,4 +218,50 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/** The two-phase protocol, as `createWebhookHandler` runs it. @internal */
+export type ClaimingStore = Required<Pick<WebhookDeduplicator, 'claim' | 'complete' | 'release'>>;
+
+const TWO_PHASES = ['claim', 'complete', 'release'] as const;
+
+/**
+ * The `deduplicator` option of `createWebhookHandler`, checked, as the two-phase protocol the
+ * handler runs: `undefined` for `false`; a new {@link InMemoryWebhookDeduplicator} when absent; a
+ * one-phase store (`seen`, `forget`) as `claim` = `seen` (`done` or `new`) and `release` = `forget`.
+ * @internal
+ */
+export function claimingStore(value: unknown): ClaimingStore | undefined {
+  if (value === false) return undefined;
+  const store = (value ?? new InMemoryWebhookDeduplicator()) as Record<string, unknown>;
+  const invalid = (message: string) =>
+    new WebhookVerificationError('invalid_options', `Webhook option 'deduplicator' ${message}`);
+  if (typeof store !== 'object' || typeof store.seen !== 'function') {
+    throw invalid(
+      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
+    );
+  }
+  const bad = ['forget', ...TWO_PHASES].find((m) => store[m] !== undefined && typeof store[m] !== 'function');
+  if (bad) throw invalid(`has a ${bad} property that is not a function (${describe(store[bad])}).`);
+  const present = TWO_PHASES.filter((m) => store[m] !== undefined);
+  const s = store as unknown as Required<WebhookDeduplicator>;
+  if (present.length === TWO_PHASES.length) return s;
+  if (present.length > 0) {
+    throw invalid(
+      `has ${present.join(' and ')} but not ${TWO_PHASES.filter((m) => !present.includes(m)).join(' and ')}: ` +
+        'the two-phase protocol needs claim, complete and release together.',
+    );
+  }
+  if (store.forget === undefined) {
+    throw invalid(
+      'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
+        'whose handling failed would be acknowledged as a duplicate and never handled. Add forget(id), ' +
+        'or the two-phase methods for a store shared by several processes.',
+    );
+  }
+  return {
+    claim: async (id) => ((await s.seen(id)) === true ? 'done' : 'new'),
+    complete: () => {},
+    release: (id) => s.forget(id),
+  };
 }

@@ -4,20 +4,18 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-import { joinChunks } from '../core/body.js';
 import { describe } from '../core/describe.js';
 import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
-import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
+import { type ClaimingStore, claimingStore, type WebhookDeduplicator } from './dedupe.js';
 import {
   type BodyOutcome,
-  declaredLength,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   readNodeBody,
-  tooLarge,
+  readRequestBody,
   type WebhookAnswer,
   writeNodeAnswer,
 } from './node.js';
@@ -171,20 +169,24 @@ const OPTIONS = [
   'eventIdHeader',
 ] satisfies (keyof WebhookHandlerOptions)[];
 
+/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+/** At most this many unknown statuses are logged (each once). */
+const MAX_WARNED_STATUSES = 32;
+
 const invalid = (option: string, message: string): WebhookVerificationError =>
   new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
-  const handlers = new Map<string, EventHandler>();
-  if (value === undefined || value === null) return handlers;
-  if (typeof value !== 'object' || Array.isArray(value)) {
+  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
     );
   }
-  for (const [key, handler] of Object.entries(value)) {
+  const handlers = new Map<string, EventHandler>();
+  for (const [key, handler] of Object.entries(value ?? {})) {
     if (key === 'received') {
       throw invalid(
         'on.received',
@@ -200,65 +202,12 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
           `${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
-    if (handler === undefined) continue;
-    if (typeof handler !== 'function')
+    if (typeof handler === 'function') handlers.set(key, handler as EventHandler);
+    else if (handler !== undefined)
       throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
-    handlers.set(key, handler as EventHandler);
   }
   return handlers;
 }
-
-/** How the handler records event ids: one phase (`seen`, `forget`) or two (`claim`, `complete`, `release`). */
-type Dedupe =
-  | { readonly kind: 'one_phase'; readonly store: WebhookDeduplicator & { forget(id: string): unknown } }
-  | { readonly kind: 'two_phases'; readonly store: Required<WebhookDeduplicator> };
-
-const TWO_PHASES = ['claim', 'complete', 'release'] as const;
-
-/** `deduplicator`: `false`, or one with `seen` and either `forget` or the three two-phase methods. */
-function deduplicatorOption(value: unknown): Dedupe | undefined {
-  const store = value ?? new InMemoryWebhookDeduplicator();
-  if (store === false) return undefined;
-  const methods = store as Partial<Record<'seen' | 'forget' | (typeof TWO_PHASES)[number], unknown>>;
-  if (typeof store !== 'object' || typeof methods.seen !== 'function') {
-    throw invalid(
-      'deduplicator',
-      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
-    );
-  }
-  for (const method of ['forget', ...TWO_PHASES] as const) {
-    if (methods[method] !== undefined && typeof methods[method] !== 'function') {
-      throw invalid(
-        'deduplicator',
-        `has a ${method} property that is not a function (${describe(methods[method])}).`,
-      );
-    }
-  }
-  const present = TWO_PHASES.filter((method) => methods[method] !== undefined);
-  if (present.length === TWO_PHASES.length)
-    return { kind: 'two_phases', store: store as Required<WebhookDeduplicator> };
-  if (present.length > 0) {
-    throw invalid(
-      'deduplicator',
-      `has ${present.join(' and ')} but not ${TWO_PHASES.filter((m) => !present.includes(m)).join(' and ')}: ` +
-        'the two-phase protocol needs claim, complete and release together.',
-    );
-  }
-  if (methods.forget === undefined) {
-    throw invalid(
-      'deduplicator',
-      'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
-        'whose handling failed would be acknowledged as a duplicate and never handled. Add forget(id), ' +
-        'or the two-phase methods for a store shared by several processes.',
-    );
-  }
-  return { kind: 'one_phase', store: store as Dedupe['store'] & { forget(id: string): unknown } };
-}
-
-/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
-/** At most this many unknown statuses are logged (each once). */
-const MAX_WARNED_STATUSES = 32;
 
 const ok = (duplicate = false): WebhookAnswer => ({
   status: 200,
@@ -271,20 +220,11 @@ const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } }
  * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
  */
 const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
-/** The answer when something unforeseen threw while answering (the request or response misbehaved). */
-const INTERNAL_ERROR: WebhookAnswer = { status: 500, body: { error: 'internal_error' } };
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
   status: 405,
   body: { error: 'method_not_allowed', message: 'Webhook calls are POST requests.' },
   headers: { allow: 'POST' },
 };
-
-/** An answer as a Fetch API `Response` (JSON). */
-const respond = (answer: WebhookAnswer): Response =>
-  new Response(JSON.stringify(answer.body), {
-    status: answer.status,
-    headers: { 'content-type': 'application/json', ...answer.headers },
-  });
 
 /** Calls `fn`, swallowing what it throws or rejects with. */
 function safely(fn: () => unknown): void {
@@ -299,8 +239,10 @@ function safely(fn: () => unknown): void {
  * The default `onError`: the receiver's failures (answered 5xx, or a response already sent) on
  * `console.error`; not the sender's (4xx, or a client that went away).
  */
-function defaultOnError(error: unknown, context: WebhookErrorContext): void {
-  const { stage, responseStatus, eventId, shipmentStatus } = context;
+function defaultOnError(
+  error: unknown,
+  { stage, responseStatus, eventId, shipmentStatus }: WebhookErrorContext,
+) {
   if (stage !== 'configuration' && stage !== 'deduplicator' && (responseStatus ?? 0) < 500) return;
   const about = eventId === undefined ? '' : ` (event ${eventId}, status ${shipmentStatus})`;
   console.error(`[merchant-fulfillment] webhook call failed at ${stage}${about}:`, error);
@@ -363,12 +305,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const {
-    secrets,
-    maxBodyBytes: limit,
-    signatureHeader,
-    eventIdHeader,
-  } = checkOptions(options, 'createWebhookHandler', OPTIONS);
+  const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
+  const { secrets, maxBodyBytes: limit, signatureHeader, eventIdHeader } = checked;
   const handlers = statusHandlers(options.on);
   for (const name of ['onEvent', 'onError'] as const) {
     const value = options[name];
@@ -378,10 +316,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
   const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
   const onError = options.onError ?? defaultOnError;
-  const dedupe = deduplicatorOption(options.deduplicator);
-  const duplicateWaitMs = options.duplicateWaitMs ?? 5000;
-  if (!Number.isInteger(duplicateWaitMs) || duplicateWaitMs < 0 || duplicateWaitMs > MAX_TIMER_MS) {
-    const got = typeof duplicateWaitMs === 'number' ? duplicateWaitMs : describe(duplicateWaitMs);
+  const store = claimingStore(options.deduplicator);
+  const wait = options.duplicateWaitMs ?? 5000;
+  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
+    const got = typeof wait === 'number' ? wait : describe(wait);
     throw invalid(
       'duplicateWaitMs',
       `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
@@ -391,138 +329,24 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
   /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
   const warned = new Set<string>();
+  type Context = { eventId: string; shipmentStatus: string };
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
-
-  const refusal = ({ error, status }: Extract<BodyOutcome, { kind: 'refused' }>): WebhookAnswer => {
-    report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
-    // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-    if (status >= 500) return { status, body: { error: error.reason } };
-    return {
-      status,
-      body: { error: error.reason, message: error.message },
-      headers: { connection: 'close' },
-    };
-  };
-
-  /** Verifies, deduplicates and routes one call whose raw body was read. */
-  const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
-    let event: RestockingShipmentStatusUpdatedEvent;
-    try {
-      event = await verifyChecked(toBody(body, limit), headers, secrets, signatureHeader, eventIdHeader);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) {
-        report(error, { stage: 'verification', responseStatus: 500 });
-        return { status: 500, body: { error: 'verification_failed' } };
-      }
-      const status = error.reason === 'body_too_large' ? 413 : 400;
-      report(error, { stage: 'verification', responseStatus: status });
-      return { status, body: { error: error.reason, message: error.message } };
-    }
-    const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
-    if (!dedupe) return (await run(event, context)) ? ok() : FAILED;
-    const pending = inFlight.get(event.id);
-    if (pending) {
-      const first = await within(pending, duplicateWaitMs);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
-    }
-    let settle!: (answer: WebhookAnswer) => void;
-    const mine = new Promise<WebhookAnswer>((resolve) => {
-      settle = resolve;
-    });
-    inFlight.set(event.id, mine);
-    let result = FAILED;
-    try {
-      result = await (dedupe.kind === 'two_phases' ? twoPhases : onePhase)(
-        dedupe.store as never,
-        event,
-        context,
-      );
-      return result;
-    } finally {
-      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
-      settle(result);
-    }
-  };
-
-  type Context = { eventId: string; shipmentStatus: string };
-
-  /** Calls `step` of the store; what it throws is reported (at the given answer status) and swallowed. */
-  const quietly = async (step: () => unknown, context: Context, responseStatus: number): Promise<void> => {
-    try {
-      await step();
-    } catch (error) {
-      report(error, { stage: 'deduplicator', responseStatus, ...context });
-    }
-  };
-
-  /** A deduplicator method that threw: reported, and the id dropped best-effort (the store may have recorded it). */
-  const storeFailed = (error: unknown, context: Context, drop: () => unknown): WebhookAnswer => {
-    report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-    safely(drop);
-    return { status: 500, body: { error: 'deduplicator_failed' } };
-  };
-
-  /** One phase: `seen` records the id; `forget` drops it when handling fails. */
-  const onePhase = async (
-    store: Extract<Dedupe, { kind: 'one_phase' }>['store'],
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: Context,
-  ): Promise<WebhookAnswer> => {
-    let duplicate: boolean;
-    try {
-      duplicate = (await store.seen(event.id)) === true;
-    } catch (error) {
-      return storeFailed(error, context, () => store.forget(event.id));
-    }
-    if (duplicate) return ok(true);
-    if (await run(event, context)) return ok();
-    await quietly(() => store.forget(event.id), context, 500);
-    return FAILED;
-  };
-
-  /** Two phases: `claim`, then `complete` once handled or `release` when handling fails. */
-  const twoPhases = async (
-    store: Required<WebhookDeduplicator>,
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: Context,
-  ): Promise<WebhookAnswer> => {
-    let claim: unknown;
-    try {
-      claim = await store.claim(event.id);
-      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
-        throw new TypeError(
-          `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
-        );
-      }
-    } catch (error) {
-      return storeFailed(error, context, () => store.release(event.id));
-    }
-    if (claim === 'done') return ok(true);
-    if (claim === 'in_progress') return IN_PROGRESS;
-    if (await run(event, context)) {
-      // Handled: answer 200 even if recording it fails (a retry may then be handled again).
-      await quietly(() => store.complete(event.id), context, 200);
-      return ok();
-    }
-    await quietly(() => store.release(event.id), context, 500);
-    return FAILED;
-  };
 
   /** Calls the event's handler; `false` (reported) when it throws or rejects. */
   const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
     const status = context.shipmentStatus;
     const handler = handlers.get(status) ?? onEvent;
     if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < MAX_WARNED_STATUSES) {
-      // Acknowledged, but no handler will ever see it: said once per status. The status comes from
-      // a verified body; shown quoted, at most 64 characters.
+      // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
+      // shown quoted, at most 64 characters).
       warned.add(status);
       safely(() =>
         console.warn(
-          `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown to ` +
-            'this version of the SDK, are acknowledged without being handled: pass onEvent to handle them ' +
-            '(or to silence this notice).',
+          `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
+            'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
+            'them (or to silence this notice).',
         ),
       );
     }
@@ -535,41 +359,95 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  /** The answer to a Fetch API request. */
-  const answerRequest = async (request: Request): Promise<WebhookAnswer> => {
-    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
-    const outcome = await readRequestBody(request, limit);
-    if (outcome.kind === 'refused') return refusal(outcome);
-    if (outcome.kind === 'body') return answer(request.headers, outcome.body);
-    const error = new WebhookVerificationError(
-      'invalid_body',
-      'The webhook request body could not be read to its end.',
-    );
-    report(error, { stage: 'body', responseStatus: 400 });
-    return { status: 400, body: { error: error.reason, message: error.message } };
-  };
-
-  /** The answer to a Node request; `undefined` when the client went away (no one to answer). */
-  const answerNode = async (req: NodeWebhookRequest): Promise<WebhookAnswer | undefined> => {
-    if (req.method !== 'POST') return METHOD_NOT_ALLOWED;
-    const outcome = await readNodeBody(req, limit);
-    if (outcome.kind === 'refused') return refusal(outcome);
-    if (outcome.kind === 'body') return answer(req.headers, outcome.body);
-    const error = new WebhookVerificationError(
-      'invalid_body',
-      'The client closed the connection before sending the whole webhook body.',
-    );
-    report(error, { stage: 'body', responseStatus: null });
-    return undefined;
-  };
-
-  /** `compute`'s answer; what it throws unforeseen is reported and answered 500, never a rejection. */
-  const guard = async <T>(compute: () => Promise<T>): Promise<T | WebhookAnswer> => {
+  /** `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`). */
+  const handle = async (
+    claiming: ClaimingStore,
+    event: RestockingShipmentStatusUpdatedEvent,
+    context: Context,
+  ): Promise<WebhookAnswer> => {
+    let claim: unknown;
     try {
-      return await compute();
+      claim = await claiming.claim(event.id);
+      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
+        throw new TypeError(
+          `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+        );
+      }
+    } catch (error) {
+      // The id dropped best-effort: the store may have recorded it.
+      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+      safely(() => claiming.release(event.id));
+      return { status: 500, body: { error: 'deduplicator_failed' } };
+    }
+    if (claim !== 'new') return claim === 'done' ? ok(true) : IN_PROGRESS;
+    const handled = await run(event, context);
+    try {
+      await (handled ? claiming.complete(event.id) : claiming.release(event.id));
+    } catch (error) {
+      // Handled: still answered 200 (a retry may then be handled again).
+      report(error, { stage: 'deduplicator', responseStatus: handled ? 200 : 500, ...context });
+    }
+    return handled ? ok() : FAILED;
+  };
+
+  /** Verifies, deduplicates and routes one call whose raw body was read. */
+  const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
+    let event: RestockingShipmentStatusUpdatedEvent;
+    try {
+      event = await verifyChecked(toBody(body, limit), headers, secrets, signatureHeader, eventIdHeader);
+    } catch (error) {
+      const verified = error instanceof WebhookVerificationError;
+      const status = !verified ? 500 : error.reason === 'body_too_large' ? 413 : 400;
+      report(error, { stage: 'verification', responseStatus: status });
+      if (!verified) return { status, body: { error: 'verification_failed' } };
+      return { status, body: { error: error.reason, message: error.message } };
+    }
+    const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
+    if (!store) return (await run(event, context)) ? ok() : FAILED;
+    const pending = inFlight.get(event.id);
+    if (pending) {
+      const first = await within(pending, wait);
+      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
+    }
+    const mine = handle(store, event, context);
+    inFlight.set(event.id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
+    }
+  };
+
+  /**
+   * The answer to a request whose raw body was read as `outcome`: `undefined` when the client went
+   * away (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
+   */
+  const answerBody = async (
+    headers: () => WebhookHeaders,
+    outcome: () => BodyOutcome | Promise<BodyOutcome>,
+    gone: string,
+  ): Promise<WebhookAnswer | undefined> => {
+    try {
+      const read = await outcome();
+      if (read.kind === 'body') return await answer(headers(), read.body);
+      if (read.kind === 'aborted') {
+        // Over Fetch, someone is still there to answer.
+        const error = new WebhookVerificationError('invalid_body', gone);
+        report(error, { stage: 'body', responseStatus: gone === NODE_GONE ? null : 400 });
+        return gone === NODE_GONE ? undefined : { status: 400, body: { error: error.reason, message: gone } };
+      }
+      const { error, status } = read;
+      report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
+      // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
+      if (status >= 500) return { status, body: { error: error.reason } };
+      return {
+        status,
+        body: { error: error.reason, message: error.message },
+        headers: { connection: 'close' },
+      };
     } catch (error) {
       report(error, { stage: 'configuration', responseStatus: 500 });
-      return INTERNAL_ERROR;
+      return { status: 500, body: { error: 'internal_error' } };
     }
   };
 
@@ -577,11 +455,29 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (typeof request?.method !== 'string') {
       throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
     }
-    return respond(await guard(() => answerRequest(request)));
+    const result =
+      request.method === 'POST'
+        ? (await answerBody(
+            () => request.headers,
+            () => readRequestBody(request, limit),
+            FETCH_GONE,
+          ))!
+        : METHOD_NOT_ALLOWED;
+    return new Response(JSON.stringify(result.body), {
+      status: result.status,
+      headers: { 'content-type': 'application/json', ...result.headers },
+    });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await guard(() => answerNode(req));
+    const result =
+      req.method === 'POST'
+        ? await answerBody(
+            () => req.headers,
+            () => readNodeBody(req, limit),
+            NODE_GONE,
+          )
+        : METHOD_NOT_ALLOWED;
     if (result === undefined || writeNodeAnswer(res, result)) return;
     report(
       new WebhookVerificationError(
@@ -596,42 +492,5 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return Object.freeze({ fetch: fetchFace, node: nodeFace });
 }
 
-/** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
-async function readRequestBody(request: Request, limit: number): Promise<BodyOutcome> {
-  if (request.bodyUsed || request.body?.locked === true) {
-    return {
-      kind: 'refused',
-      status: 500,
-      error: new WebhookVerificationError(
-        'parsed_body',
-        'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
-          'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
-          'is read), since the signature covers its raw bytes.',
-      ),
-    };
-  }
-  const declared = declaredLength(request.headers);
-  if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
-  if (!request.body) return { kind: 'body', body: new Uint8Array(0) };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // A stream of anything but bytes cannot be the signed body.
-      const chunk: unknown = value;
-      size += ArrayBuffer.isView(chunk) ? chunk.byteLength : Number.NaN;
-      if (!(size <= limit)) {
-        reader.cancel().catch(() => {});
-        return Number.isNaN(size) ? { kind: 'aborted' } : tooLarge(undefined, limit);
-      }
-      const view = chunk as ArrayBufferView;
-      chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
-    }
-  } catch {
-    return { kind: 'aborted' };
-  }
-  return { kind: 'body', body: joinChunks(chunks, size) };
-}
+const FETCH_GONE = 'The webhook request body could not be read to its end.';
+const NODE_GONE = 'The client closed the connection before sending the whole webhook body.';

@@ -239,6 +239,46 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
   });
 }
 
+/** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
+export async function readRequestBody(request: Request, limit: number): Promise<BodyOutcome> {
+  if (request.bodyUsed || request.body?.locked === true) {
+    return {
+      kind: 'refused',
+      status: 500,
+      error: new WebhookVerificationError(
+        'parsed_body',
+        'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
+          'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
+          'is read), since the signature covers its raw bytes.',
+      ),
+    };
+  }
+  const declared = declaredLength(request.headers);
+  if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
+  if (!request.body) return { kind: 'body', body: new Uint8Array(0) };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // A stream of anything but bytes cannot be the signed body.
+      const chunk: unknown = value;
+      size += ArrayBuffer.isView(chunk) ? chunk.byteLength : Number.NaN;
+      if (!(size <= limit)) {
+        reader.cancel().catch(() => {});
+        return Number.isNaN(size) ? { kind: 'aborted' } : tooLarge(undefined, limit);
+      }
+      const view = chunk as ArrayBufferView;
+      chunks.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+    }
+  } catch {
+    return { kind: 'aborted' };
+  }
+  return { kind: 'body', body: joinChunks(chunks, size) };
+}
+
 /**
  * Writes an answer as JSON. Returns `false` when the response was already sent or ended (by other
  * code): nothing is written then.

@@ -4,7 +4,6 @@
  */
 import { FulfillmentError } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import type { WebhookDeduplicator } from './dedupe.js';
 
 /** Default name of the header carrying the hex HMAC-SHA256 signature of the body. */
 export const SIGNATURE_HEADER = 'x-service-signature';
