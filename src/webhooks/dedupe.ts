@@ -4,72 +4,7 @@
  */
 import { describe } from '../core/describe.js';
 import { LruMap } from '../core/lru.js';
-import { WebhookVerificationError } from './types.js';
-
-/**
- * Remembers which webhook calls were already handled, by event id (`event.id`, the
- * `x-service-event-id` header; retries of one call carry the same id).
- *
- * Deliveries are neither ordered nor exactly-once, and the signature has no timestamp, so a
- * recorded call can also be replayed: process each id once, and also ignore payloads older than
- * what you already hold for the shipment (compare with the status you stored, or re-read the
- * shipment from the API).
- *
- * **One phase** (`seen`, `forget`): `seen(id)` records the id before it is handled and `forget(id)`
- * drops it when handling fails. Enough for one process. `createWebhookHandler` requires `forget`
- * (or the two-phase methods) so that a failed event's retry is handled.
- *
- * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store.
- * With one phase, a retry that reaches process B while process A is still handling the event is
- * acknowledged as a duplicate; if A then fails, the provider holds an acknowledgement and the event
- * is lost. With two phases, B sees `in_progress` and answers with a non-2xx status, so the provider
- * retries later. `createWebhookHandler` uses them when all three are present. The in-progress
- * claim must expire (a TTL longer than your slowest handler) so that a crashed process does not
- * block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
- *
- * Over **Redis** (each a single atomic command):
- * - `seen(id)`: `SET key done NX PX 86400000` → a duplicate when the reply is not `OK`;
- * - `claim(id)`: `SET key in_progress NX GET PX 300000` (Redis 7+) → `new` when the reply is nil,
- *   otherwise the previous value, `done` or `in_progress`;
- * - `complete(id)`: `SET key done XX PX 86400000`; `release(id)` and `forget(id)`: `DEL key`.
- *
- * Over a **SQL table** `webhook_events(id text primary key, state text, expires_at timestamp)`:
- * - `claim(id)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
- *   `INSERT … VALUES ($1, 'in_progress', now() + interval '5 minutes') ON CONFLICT (id) DO NOTHING`
- *   → `new` when a row was inserted, otherwise `SELECT state` → `done` or `in_progress`;
- * - `complete(id)`: `UPDATE … SET state = 'done', expires_at = now() + interval '1 day' WHERE id = $1`;
- * - `release(id)`: `DELETE … WHERE id = $1 AND state = 'in_progress'`.
- */
-export interface WebhookDeduplicator {
-  /**
-   * Returns `true` when `id` was already seen (a duplicate: skip it), `false` when it is new; in both
-   * cases records it as seen.
-   */
-  seen(id: string): Promise<boolean> | boolean;
-  /**
-   * Forgets `id`, so that the provider's retry of a call whose handling failed is processed instead
-   * of being skipped as a duplicate. Its result is ignored (a promise is awaited). Optional here, but
-   * `createWebhookHandler` refuses a deduplicator that has neither `forget` nor the two-phase methods.
-   */
-  forget?(id: string): unknown;
-  /**
-   * Two phases, step 1: atomically claims `id` for handling. Returns `new` when the id was neither
-   * done nor claimed (it is now claimed, in progress, until `complete`, `release` or the claim's
-   * expiry), `in_progress` when another claim holds it, `done` when it was completed. Returns a
-   * promise (write it `async`), so that its string literals keep their type.
-   */
-  claim?(id: string): Promise<'new' | 'in_progress' | 'done'>;
-  /**
-   * Two phases, step 2 on success: records `id` as done (handled), so that later deliveries are
-   * duplicates. Its result is ignored (a promise is awaited).
-   */
-  complete?(id: string): unknown;
-  /**
-   * Two phases, step 2 on failure: drops the in-progress claim of `id`, so that the provider's retry
-   * is handled. Its result is ignored (a promise is awaited).
-   */
-  release?(id: string): unknown;
-}
+import { type WebhookDeduplicator, WebhookVerificationError } from './types.js';
 
 /** One remembered id: its state and when it entered it. */
 interface Entry {

@@ -5,147 +5,29 @@
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
 import { describe } from '../core/describe.js';
-import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
-import { type ClaimingStore, claimingStore, type WebhookDeduplicator } from './dedupe.js';
+import { type ClaimingStore, claimingStore } from './dedupe.js';
 import {
   type BodyOutcome,
-  type NodeWebhookRequest,
-  type NodeWebhookResponse,
   readNodeBody,
   readRequestBody,
   type WebhookAnswer,
   writeNodeAnswer,
 } from './node.js';
 import {
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
+  type WebhookErrorContext,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
   type WebhookHeaders,
-  type WebhookSecret,
+  type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
 import { checkOptions, closest, verifyChecked } from './verify.js';
-
-/**
- * The handlers of {@link WebhookHandlerOptions.on}, keyed by **version 1** status: the webhook's
- * body is always the version 1 view of the shipment, whichever version created it. `created`,
- * `shipped`, `arrived`, `processing`, `restocked` and `cancelled` have the same name in version 2;
- * **version 2's `received`** (at the warehouse, content not yet verified) **arrives as `delivered`**,
- * and `on_hold` (version 1 only, which version 2 shows as `processing`) arrives as `on_hold`.
- *
- * Each handler receives the shipment (its `status` narrowed to that status) and the verified event
- * (`id`, `status`, `type`, `data`). It may be async; when it throws or rejects, the call is answered
- * 500 so that the provider retries it, and its event id is forgotten by the deduplicator (or its
- * claim released) so that the retry is handled.
- */
-export type WebhookStatusHandlers = {
-  [S in RestockingShipmentV1Status]?:
-    | ((
-        shipment: RestockingShipmentV1 & { status: S },
-        event: RestockingShipmentStatusUpdatedEvent & {
-          status: S;
-          data: RestockingShipmentV1 & { status: S };
-        },
-      ) => unknown)
-    | undefined;
-};
-
-/** Where a webhook call failed, as {@link WebhookHandlerOptions.onError} is told. */
-export interface WebhookErrorContext {
-  /**
-   * What failed: `body` (too large, or the client went away while sending it), `configuration` (the
-   * receiver handed over a parsed, consumed or locked body, other code already answered, or the
-   * request or response objects misbehaved: fix the route; the message says how), `verification`
-   * (signature, event id or payload), `deduplicator` (one of its methods threw, or `claim` returned
-   * something else than `new`, `in_progress` or `done`; reported even when the answer is 200),
-   * `handler` (your handler threw).
-   */
-  stage: 'body' | 'configuration' | 'verification' | 'deduplicator' | 'handler';
-  /** The HTTP status answered (`null` when no answer could be sent). */
-  responseStatus: number | null;
-  /** The event id, once the call is verified. */
-  eventId?: string | undefined;
-  /** The shipment's status, once the call is verified. */
-  shipmentStatus?: string | undefined;
-}
-
-/** Options of {@link createWebhookHandler}. */
-export interface WebhookHandlerOptions {
-  /** The sales channel's API token, or all of its tokens during a rotation (each is tried). */
-  secret: WebhookSecret;
-  /**
-   * Your handlers, by **version 1** status (see {@link WebhookStatusHandlers}: version 2's
-   * `received` is `delivered` here). An event whose status has none goes to `onEvent`, or is
-   * acknowledged and ignored when there is no `onEvent`.
-   */
-  on?: WebhookStatusHandlers | undefined;
-  /**
-   * The handler of every event whose status has no handler in `on` (unknown statuses included).
-   * Without it, an event of a status this version of the SDK does not know is acknowledged and
-   * logged once per such status with `console.warn` (pass `onEvent` to handle or silence them).
-   */
-  onEvent?:
-    | ((
-        shipment: RestockingShipmentV1,
-        event: RestockingShipmentStatusUpdatedEvent & { status: RestockingShipmentV1['status'] },
-      ) => unknown)
-    | undefined;
-  /**
-   * Told of every failed call (for logging): the error (a {@link WebhookVerificationError} for the
-   * `body`, `configuration` and `verification` stages; what was thrown otherwise) and where it
-   * happened. Its result is ignored and what it throws is swallowed. Default: `console.error` for
-   * the receiver's failures (answered 5xx, a `configuration` or `deduplicator` stage), nothing for
-   * the sender's (4xx, or a client that went away) nor for a `409 in_progress`, which is not a failure.
-   */
-  onError?: ((error: unknown, context: WebhookErrorContext) => unknown) | undefined;
-  /**
-   * Remembers handled event ids, so that retries and duplicates are acknowledged without being
-   * handled again. Default: a new {@link InMemoryWebhookDeduplicator} (one process). Pass one over a
-   * shared store (Redis, a table) when several processes receive webhooks, or `false` to handle
-   * every delivery (your handlers are idempotent on their own).
-   *
-   * It must have `forget` (one phase: `seen`, then `forget` when handling fails) or all of `claim`,
-   * `complete` and `release` (two phases, used when present: required for a store shared by several
-   * processes, see {@link WebhookDeduplicator}); otherwise `createWebhookHandler` throws.
-   */
-  deduplicator?: WebhookDeduplicator | false | undefined;
-  /**
-   * How long a duplicate that arrives while the same event id is being handled in this process waits
-   * for that handling to end, in milliseconds: it is then answered as the first was (200 duplicate
-   * when it succeeded). Past this, it is answered `409 { "error": "in_progress" }` so that the
-   * provider retries it later. An integer from 0 (answer 409 at once) to 2 147 483 647. Default 5000.
-   */
-  duplicateWaitMs?: number | undefined;
-  /** The largest body accepted, in bytes: a larger one is answered 413 unread. Default 1 MiB. */
-  maxBodyBytes?: number | undefined;
-  /** Name of the signature header. Default `x-service-signature`. */
-  signatureHeader?: string | undefined;
-  /**
-   * Name of the event-id header. Default `x-service-event-id`. Must name
-   * another header than `signatureHeader` (compared case-insensitively).
-   */
-  eventIdHeader?: string | undefined;
-}
-
-/**
- * A webhook receiver made by {@link createWebhookHandler}. Both faces are plain functions: pass them
- * around detached (`export const POST = handler.fetch`, `app.post(path, handler.node)`). Neither
- * rejects once given a request: every outcome is an answer (or, for a client that went away, none).
- */
-export interface WebhookHandler {
-  /**
-   * Answers a Fetch API `Request` (Hono's `c.req.raw`, a Next.js route handler, Bun, Deno, workers).
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  /**
-   * Answers a `node:http` request on its response: `node:http`, Express (`app.post(path,
-   * handler.node)`), Fastify (`handler.node(request, reply.raw)` after `reply.hijack()`, with a
-   * `parseAs: 'buffer'` content-type parser). Reads the raw body from the request stream, or takes
-   * it from `req.body` when a body parser left raw bytes there.
-   */
-  readonly node: (req: NodeWebhookRequest, res: NodeWebhookResponse) => Promise<void>;
-}
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
 type EventHandler = (

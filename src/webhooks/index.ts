@@ -6,23 +6,23 @@
  * Web APIs only (`crypto.subtle`, `TextEncoder`, `Headers`): the same code runs on Node 22+, Bun,
  * Deno, Cloudflare Workers and Vercel Edge. Re-exports only; each job lives in its own module.
  */
-export { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
-export {
-  createWebhookHandler,
-  type WebhookErrorContext,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-  type WebhookStatusHandlers,
-} from './handler.js';
-export type { NodeWebhookRequest, NodeWebhookResponse } from './node.js';
+export { InMemoryWebhookDeduplicator } from './dedupe.js';
+export { createWebhookHandler } from './handler.js';
 export { createWebhookHeaders, signWebhook } from './sign.js';
 export {
   EVENT_ID_HEADER,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
   SIGNATURE_HEADER,
   type WebhookBody,
+  type WebhookDeduplicator,
+  type WebhookErrorContext,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
   type WebhookHeaders,
   type WebhookSecret,
+  type WebhookStatusHandlers,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './types.js';

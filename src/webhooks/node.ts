@@ -5,55 +5,13 @@
  * Bun, Deno and workers alike.
  */
 import { joinChunks } from '../core/body.js';
-import { type WebhookHeaders, WebhookVerificationError } from './types.js';
+import {
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './types.js';
 import { readHeader } from './verify.js';
-
-/**
- * The request `handler.node` reads: a `node:http` `IncomingMessage` (Express's `req` included), or
- * any object with the request's `method` and `headers` and the raw body in `body` (Fastify's
- * `request` with a `parseAs: 'buffer'` content-type parser).
- */
-export interface NodeWebhookRequest {
-  /** The request method (`POST`). */
-  readonly method?: string | undefined;
-  /** The request headers (Node's `IncomingHttpHeaders`, or any {@link WebhookHeaders}). */
-  readonly headers: WebhookHeaders;
-  /**
-   * The body a body parser already read, if any: raw bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`)
-   * or a string are used as the raw body; a parsed object is refused (the signature covers the raw
-   * bytes). When absent, the body is read from the request stream.
-   */
-  readonly body?: unknown;
-  /** `true` once the stream has been read to its end (by a body parser, for one). */
-  readonly readableEnded?: boolean | undefined;
-  /** `true` once the stream was destroyed (the client went away, its `close` already fired). */
-  readonly destroyed?: boolean | undefined;
-  /** `true` once the stream was destroyed before its end (the client went away mid-body). */
-  readonly readableAborted?: boolean | undefined;
-  /** Subscribes to the stream's events (`data`, `end`, `error`, `close`). */
-  on?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
-  /** Unsubscribes from the stream's events. */
-  removeListener?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
-  /** Stops the flow of `data` events. */
-  pause?(): unknown;
-}
-
-/**
- * The response `handler.node` answers on: a `node:http` `ServerResponse` (Express's `res`, Fastify's
- * `reply.raw` after `reply.hijack()`).
- */
-export interface NodeWebhookResponse {
-  /** The status code to send. */
-  statusCode: number;
-  /** Sets a response header. */
-  setHeader(name: string, value: string): unknown;
-  /** Sends the body and ends the response. */
-  end(body: string): unknown;
-  /** `true` once the head was sent: no other answer can be given. */
-  readonly headersSent?: boolean | undefined;
-  /** `true` once `end()` was called. */
-  readonly writableEnded?: boolean | undefined;
-}
 
 /** An answer of the handler: status, JSON body, extra headers. */
 export interface WebhookAnswer {
