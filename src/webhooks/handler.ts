@@ -301,31 +301,30 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   /**
-   * The answer to a request whose raw body was read as `outcome`: `undefined` when the client went
-   * away (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
+   * The answer to a request whose raw body `read` gives: `undefined` when a Node client went away
+   * (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
    */
   const answerBody = async (
     headers: () => WebhookHeaders,
-    outcome: () => BodyOutcome | Promise<BodyOutcome>,
-    gone: string,
+    read: () => BodyOutcome | Promise<BodyOutcome>,
+    node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
     try {
-      const read = await outcome();
-      if (read.kind === 'body') return await answer(headers(), read.body);
-      if (read.kind === 'aborted') {
-        // Over Fetch, someone is still there to answer.
-        const error = new WebhookVerificationError('invalid_body', gone);
-        report(error, { stage: 'body', responseStatus: gone === NODE_GONE ? null : 400 });
-        return gone === NODE_GONE ? undefined : { status: 400, body: { error: error.reason, message: gone } };
-      }
-      const { error, status } = read;
-      report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
+      const body = await read();
+      if (!(body instanceof WebhookVerificationError)) return await answer(headers(), body);
+      const { reason, message } = body;
+      const status = reason === 'body_too_large' ? 413 : reason === 'parsed_body' ? 500 : 400;
+      const gone = node && reason === 'invalid_body';
+      report(body, {
+        stage: status === 500 ? 'configuration' : 'body',
+        responseStatus: gone ? null : status,
+      });
       // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-      if (status >= 500) return { status, body: { error: error.reason } };
+      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
       return {
         status,
-        body: { error: error.reason, message: error.message },
-        headers: { connection: 'close' },
+        body: { error: reason, message },
+        ...(status === 413 && { headers: { connection: 'close' } }),
       };
     } catch (error) {
       report(error, { stage: 'configuration', responseStatus: 500 });
@@ -342,7 +341,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         ? (await answerBody(
             () => request.headers,
             () => readRequestBody(request, limit),
-            FETCH_GONE,
+            false,
           ))!
         : METHOD_NOT_ALLOWED;
     return new Response(JSON.stringify(result.body), {
@@ -357,7 +356,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         ? await answerBody(
             () => req.headers,
             () => readNodeBody(req, limit),
-            NODE_GONE,
+            true,
           )
         : METHOD_NOT_ALLOWED;
     if (result === undefined || writeNodeAnswer(res, result)) return;
@@ -373,6 +372,3 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });
 }
-
-const FETCH_GONE = 'The webhook request body could not be read to its end.';
-const NODE_GONE = 'The client closed the connection before sending the whole webhook body.';
