@@ -198,21 +198,14 @@ export function matchesAny(
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
   const node = nodeCrypto();
-  if (!node) return matchesWebCrypto(asBytes(body), signature, secrets);
-  for (const secret of secrets) {
-    if (node.timingSafeEqual(node.createHmac('sha256', secret).update(body).digest(), signature)) return true;
-  }
-  return false;
-}
-
-async function matchesWebCrypto(
-  bytes: Uint8Array<ArrayBuffer>,
-  signature: Uint8Array<ArrayBuffer>,
-  secrets: readonly string[],
-): Promise<boolean> {
-  const webCrypto = subtle();
-  for (const secret of secrets) {
-    if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, bytes)) return true;
-  }
-  return false;
+  if (node)
+    return secrets.some((s) =>
+      node.timingSafeEqual(node.createHmac('sha256', s).update(body).digest(), signature),
+    );
+  return (async () => {
+    for (const secret of secrets) {
+      if (await subtle().verify('HMAC', await hmacKey(secret), signature, asBytes(body))) return true;
+    }
+    return false;
+  })();
 }

@@ -45,19 +45,6 @@ export interface VerifyWebhookOptions {
   maxBodyBytes?: number;
 }
 
-/** The options of the webhook functions, as {@link checkOptions} gives them back. */
-interface Checked {
-  readonly body: Uint8Array<ArrayBuffer> | string;
-  readonly secrets: string[];
-  readonly headers: WebhookHeaders | undefined;
-  readonly signatureHeader: string;
-  readonly eventIdHeader: string;
-  readonly maxBodyBytes: number;
-  /** `signature` of `verifyWebhookSignature`, `eventId` of `createWebhookHeaders`. */
-  readonly signature: string | undefined;
-  readonly eventId: string | undefined;
-}
-
 /** RFC 9110 `token`: the characters a header name may have. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
@@ -71,9 +58,8 @@ function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + +(a[i - 1] !== b[j - 1]));
     row = next;
   }
   return row[b.length]!;
@@ -91,7 +77,7 @@ export function closest(name: string, known: readonly string[]): string | undefi
  * (a string or bytes, at most `maxBodyBytes`) and the secret(s) — each only when `known` has it.
  * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
  */
-export function checkOptions(options: unknown, fn: string, known: readonly string[]): Checked {
+export function checkOptions(options: unknown, fn: string, known: readonly string[]) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new WebhookVerificationError(
       'invalid_options',
@@ -120,12 +106,11 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
     ['eventIdHeader', EVENT_ID_HEADER],
   ] as const) {
     const name = o[option] ?? fallback;
-    if (typeof name !== 'string')
-      throw invalid(option, `must be a header name (a string), got ${describe(name)}.`);
-    if (!TOKEN.test(name)) {
+    if (typeof name !== 'string' || !TOKEN.test(name)) {
+      const got = typeof name === 'string' ? `a string of length ${name.length}` : describe(name);
       throw invalid(
         option,
-        `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got a string of length ${name.length}.`,
+        `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got ${got}.`,
       );
     }
     const same = names.find(([, other]) => other.toLowerCase() === name.toLowerCase());
