@@ -188,7 +188,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
-  const { secrets, maxBodyBytes: limit, signatureHeader, eventIdHeader } = checked;
+  const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
   for (const name of ['onEvent', 'onError'] as const) {
     const value = options[name];
@@ -276,7 +276,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
     let event: RestockingShipmentStatusUpdatedEvent;
     try {
-      event = await verifyChecked(toBody(body, limit), headers, secrets, signatureHeader, eventIdHeader);
+      event = await verifyChecked(toBody(body, limit), headers, checked);
     } catch (error) {
       const verified = error instanceof WebhookVerificationError;
       const status = !verified ? 500 : error.reason === 'body_too_large' ? 413 : 400;

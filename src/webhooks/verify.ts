@@ -4,7 +4,6 @@
  * check of the options every webhook function takes.
  */
 import { describe } from '../core/describe.js';
-import { ResponseValidationError } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { fromHex, matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
@@ -186,7 +185,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): Promise<Restocking
   // Not `async`: every failure is still a rejection (never a throw), without a promise per step.
   try {
     const o = checkOptions(options, 'verifyWebhook', VERIFY_OPTIONS);
-    return Promise.resolve(verifyChecked(o.body, o.headers!, o.secrets, o.signatureHeader, o.eventIdHeader));
+    return Promise.resolve(verifyChecked(o.body, o.headers!, o));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -200,9 +199,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): Promise<Restocking
 export function verifyChecked(
   body: Uint8Array<ArrayBuffer> | string,
   headers: WebhookHeaders,
-  secrets: readonly string[],
-  signatureHeader: string,
-  eventIdHeader: string,
+  { secrets, signatureHeader, eventIdHeader }: ReturnType<typeof checkOptions>,
 ): RestockingShipmentStatusUpdatedEvent | Promise<RestockingShipmentStatusUpdatedEvent> {
   const received = readHeader(headers, signatureHeader);
   const signature = parseSignature(received, signatureHeader, true);
@@ -293,11 +290,13 @@ function parseSignature(value: string | undefined, name: string, isHeader: boole
   const hex = value?.trim();
   if (hex !== undefined && HEX_SIGNATURE.test(hex)) return fromHex(hex);
   const source = isHeader ? `header '${name}'` : name;
-  if (hex === undefined) {
-    throw new WebhookVerificationError('missing_signature', `Webhook signature ${source} is missing.`);
+  if (!hex) {
+    const [reason, what] =
+      hex === undefined
+        ? (['missing_signature', 'missing'] as const)
+        : (['empty_signature', 'empty'] as const);
+    throw new WebhookVerificationError(reason, `Webhook signature ${source} is ${what}.`);
   }
-  if (hex === '')
-    throw new WebhookVerificationError('empty_signature', `Webhook signature ${source} is empty.`);
   const detail = /^[0-9a-f]*$/i.test(hex)
     ? `has ${hex.length} hex characters instead of 64`
     : 'contains characters other than hexadecimal digits';
@@ -322,10 +321,8 @@ function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmen
   try {
     return parseShipmentPayload(json, () => JSON.parse(text));
   } catch (cause) {
-    // The message names the first issues and counts the others (see `payload.ts`): bounded, since
-    // the handler echoes it in its 400 answer.
-    const message =
-      cause instanceof ResponseValidationError ? cause.message : 'Webhook body is not a restocking shipment.';
-    throw new WebhookVerificationError('invalid_payload', message, { cause });
+    // A ResponseValidationError whose message names the first issues and counts the others (see
+    // `payload.ts`): bounded, since the handler echoes it in its 400 answer.
+    throw new WebhookVerificationError('invalid_payload', (cause as Error).message, { cause });
   }
 }
