@@ -64,14 +64,15 @@ export function toBody(body: unknown, maxBytes: number, signing = false): Uint8A
     if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
     return nodeCrypto() ? body : encoder.encode(body);
   }
-  if (body instanceof ArrayBuffer) {
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     checkSize(body.byteLength, maxBytes);
-    return new Uint8Array(body);
-  }
-  if (ArrayBuffer.isView(body)) {
-    checkSize(body.byteLength, maxBytes);
-    const view = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    return view.buffer instanceof ArrayBuffer ? (view as Uint8Array<ArrayBuffer>) : new Uint8Array(view);
+    const view = ArrayBuffer.isView(body)
+      ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+      : body;
+    // Bytes over a SharedArrayBuffer are copied (Web Crypto and TextDecoder refuse them).
+    return view instanceof Uint8Array && view.buffer instanceof ArrayBuffer
+      ? (view as Uint8Array<ArrayBuffer>)
+      : new Uint8Array(view);
   }
   const proto = typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
   const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
