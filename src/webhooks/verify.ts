@@ -134,10 +134,11 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
   }
   const eventId = o.eventId ?? undefined;
   if (eventId !== undefined && (typeof eventId !== 'string' || !HEADER_VALUE.test(eventId))) {
+    const got = typeof eventId === 'string' ? `a string of length ${eventId.length}` : describe(eventId);
     throw invalid(
       'eventId',
       'must be a non-empty header value: visible characters (code points up to U+00FF), no line ' +
-        `breaks or control characters, no surrounding whitespace; got ${describe(eventId)}.`,
+        `breaks or control characters, no surrounding whitespace; got ${got}.`,
     );
   }
   return {
