@@ -301,17 +301,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   /**
-   * The answer to a request whose raw body `read` gives: `undefined` when a Node client went away
-   * (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
+   * The answer to a request (`POST` only) whose raw body `read` gives: `undefined` when a Node client
+   * went away (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
    */
-  const answerBody = async (
-    headers: () => WebhookHeaders,
-    read: () => BodyOutcome | Promise<BodyOutcome>,
+  const answerBody = async <
+    R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders },
+  >(
+    request: R,
+    read: (request: R, limit: number) => BodyOutcome | Promise<BodyOutcome>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
     try {
-      const body = await read();
-      if (!(body instanceof WebhookVerificationError)) return await answer(headers(), body);
+      if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+      const body = await read(request, limit);
+      if (!(body instanceof WebhookVerificationError)) return await answer(request.headers, body);
       const { reason, message } = body;
       const status = reason === 'body_too_large' ? 413 : reason === 'parsed_body' ? 500 : 400;
       const gone = node && reason === 'invalid_body';
@@ -336,14 +339,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (typeof request?.method !== 'string') {
       throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
     }
-    const result =
-      request.method === 'POST'
-        ? (await answerBody(
-            () => request.headers,
-            () => readRequestBody(request, limit),
-            false,
-          ))!
-        : METHOD_NOT_ALLOWED;
+    const result = (await answerBody(request, readRequestBody, false))!;
     return new Response(JSON.stringify(result.body), {
       status: result.status,
       headers: { 'content-type': 'application/json', ...result.headers },
@@ -351,14 +347,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result =
-      req.method === 'POST'
-        ? await answerBody(
-            () => req.headers,
-            () => readNodeBody(req, limit),
-            true,
-          )
-        : METHOD_NOT_ALLOWED;
+    const result = await answerBody(req, readNodeBody, true);
     if (result === undefined || writeNodeAnswer(res, result)) return;
     report(
       new WebhookVerificationError(
