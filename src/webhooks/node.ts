@@ -1,8 +1,8 @@
 /**
- * Webhooks: the Node face of the webhook handler — the raw body read from a `node:http` request (or
- * taken from what a body parser left in `req.body`), bounded by `maxBodyBytes`, and the answer
- * written to the response. Structural types only: no Node module is imported, so the code loads on
- * Bun, Deno and workers alike.
+ * Webhooks: the raw body of a webhook request, bounded by `maxBodyBytes` — read from a Fetch API
+ * `Request`, or from a `node:http` request (or taken from what a body parser left in `req.body`) —
+ * and the answer written to a Node response. Structural types only: no Node module is imported, so
+ * the code loads on Bun, Deno and workers alike.
  */
 import { joinChunks } from '../core/body.js';
 import {
@@ -13,15 +13,12 @@ import {
 } from './types.js';
 import { readHeader } from './verify.js';
 
-/** An answer of the handler: status, JSON body, extra headers. */
-export interface WebhookAnswer {
-  /** HTTP status code. */
+/** An answer of the handler: status, JSON body, headers besides `content-type: application/json`. */
+export type WebhookAnswer = {
   status: number;
-  /** The JSON body. */
   body: Readonly<Record<string, unknown>>;
-  /** Headers besides `content-type: application/json` (`allow` of a 405, `connection` of a 413). */
   headers?: Readonly<Record<string, string>>;
-}
+};
 
 /**
  * How reading a body ended: the raw body, or why there is none: `body_too_large`, `parsed_body` (a
