@@ -199,10 +199,13 @@ export function matchesAny(
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
   const node = nodeCrypto();
-  if (node)
-    return secrets.some((s) =>
-      node.timingSafeEqual(node.createHmac('sha256', s).update(body).digest(), signature),
-    );
+  if (node) {
+    for (const secret of secrets) {
+      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(body).digest(), signature))
+        return true;
+    }
+    return false;
+  }
   return (async () => {
     for (const secret of secrets) {
       if (await subtle().verify('HMAC', await hmacKey(secret), signature, asBytes(body))) return true;

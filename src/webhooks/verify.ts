@@ -99,24 +99,30 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
     const got = typeof limit === 'number' ? limit : describe(limit);
     throw invalid('maxBodyBytes', `must be a positive integer (a number of bytes), got ${got}.`);
   }
-  const names: [option: string, name: string][] = [['content-type', 'content-type']];
-  for (const [option, fallback] of [
-    ['signatureHeader', SIGNATURE_HEADER],
-    ['eventIdHeader', EVENT_ID_HEADER],
-  ] as const) {
-    const name = o[option] ?? fallback;
-    if (typeof name !== 'string' || !TOKEN.test(name)) {
-      const got = typeof name === 'string' ? `a string of length ${name.length}` : describe(name);
-      throw invalid(
-        option,
-        `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got ${got}.`,
-      );
+  const signatureHeader = o.signatureHeader ?? SIGNATURE_HEADER;
+  const eventIdHeader = o.eventIdHeader ?? EVENT_ID_HEADER;
+  // Header names given (the defaults are valid and distinct): HTTP tokens naming distinct headers.
+  if (signatureHeader !== SIGNATURE_HEADER || eventIdHeader !== EVENT_ID_HEADER) {
+    const names: [option: string, name: unknown][] = [
+      ['content-type', 'content-type'],
+      ['signatureHeader', signatureHeader],
+      ['eventIdHeader', eventIdHeader],
+    ];
+    for (let i = 1; i < names.length; i++) {
+      const [option, name] = names[i]!;
+      if (typeof name !== 'string' || !TOKEN.test(name)) {
+        const got = typeof name === 'string' ? `a string of length ${name.length}` : describe(name);
+        throw invalid(
+          option,
+          `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got ${got}.`,
+        );
+      }
+      const same = names
+        .slice(0, i)
+        .find(([, other]) => (other as string).toLowerCase() === name.toLowerCase());
+      if (same)
+        throw invalid(option, `names the same header as '${same[0]}' (header names are case-insensitive).`);
     }
-    const same = names.find(([, other]) => other.toLowerCase() === name.toLowerCase());
-    if (same) {
-      throw invalid(option, `names the same header as '${same[0]}' (header names are case-insensitive).`);
-    }
-    names.push([option, name]);
   }
   const headers = o.headers ?? undefined;
   if (
@@ -146,8 +152,8 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
     body: known.includes('body') ? toBody(o.body, signing ? Number.POSITIVE_INFINITY : limit, signing) : '',
     secrets: toSecrets(o.secret),
     headers: headers as WebhookHeaders | undefined,
-    signatureHeader: names[1]![1],
-    eventIdHeader: names[2]![1],
+    signatureHeader: signatureHeader as string,
+    eventIdHeader: eventIdHeader as string,
     maxBodyBytes: limit,
     signature,
     eventId,
