@@ -72,9 +72,10 @@ export function closest(name: string, known: readonly string[]): string | undefi
 /**
  * The options of the webhook function `fn`, whose option names are `known`, checked once: an
  * object of known options only (the closest name suggested for another), then `maxBodyBytes`, the
- * header names (HTTP tokens naming distinct headers), `headers`, `signature`, `eventId`, the body
- * (a string or bytes, at most `maxBodyBytes`) and the secret(s) — each only when `known` has it.
- * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
+ * header names (HTTP tokens naming distinct headers), `headers` (required by `verifyWebhook`),
+ * `signature`, `eventId`, the body when `known` has it (a string or bytes, at most `maxBodyBytes`
+ * unless signing) and the secret(s). Every problem is a {@link WebhookVerificationError} whose
+ * message names the option, never a secret.
  */
 export function checkOptions(options: unknown, fn: string, known: readonly string[]) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
