@@ -1,6 +1,6 @@
 /**
  * Webhooks: the cryptography under signing and verification — the body and the secrets checked
- * and turned into what the HMAC takes, HMAC-SHA256 (keys imported once, kept in a small LRU
+ * and turned into what the HMAC takes, HMAC-SHA256 (keys imported once, kept in a small
  * cache), hex, and the constant-time signature check.
  *
  * No static Node import: where the runtime offers `node:crypto` through
@@ -11,7 +11,6 @@
 import { builtinModule } from '../core/builtin.js';
 import { describe } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
-import { LruMap } from '../core/lru.js';
 import { WebhookVerificationError } from './types.js';
 
 const RAW_BODY_HELP =
@@ -40,15 +39,18 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** Refuses a body of `size` bytes over `maxBytes` (`body_too_large`). */
+/** The `body_too_large` refusal of a body of `size` bytes (`undefined`: not known) over `limit`. */
+export function tooLarge(size: number | undefined, limit: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'body_too_large',
+    `Webhook body ${size === undefined ? 'is over the limit' : `is ${size} bytes, over the limit`} of ${limit} ` +
+      "bytes (option 'maxBodyBytes'): refused before checking its signature.",
+  );
+}
+
+/** Refuses a body of `size` bytes over `maxBytes`. */
 function checkSize(size: number, maxBytes: number): void {
-  if (size > maxBytes) {
-    throw new WebhookVerificationError(
-      'body_too_large',
-      `Webhook body is ${size} bytes, over the limit of ${maxBytes} bytes (option 'maxBodyBytes'): ` +
-        'refused before checking its signature.',
-    );
-  }
+  if (size > maxBytes) throw tooLarge(size, maxBytes);
 }
 
 /**
@@ -158,19 +160,20 @@ function subtle(): SubtleCryptoLike {
   return value;
 }
 
-/** Imported HMAC keys by secret: the 16 most recently used. */
-const keyCache = /* @__PURE__ */ new LruMap<string, Promise<HmacKey>>(16);
+/** Imported HMAC keys by secret: the 16 most recently used, least recently used first. */
+const keyCache = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
 
-/** The HMAC-SHA256 key of a secret, imported once and kept in a small LRU cache (a failed import is not kept). */
+/** The HMAC-SHA256 key of a secret, imported once and cached (a failed import is not kept). */
 function hmacKey(secret: string): Promise<HmacKey> {
-  const cached = keyCache.get(secret);
-  if (cached) return cached;
-  const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-  const key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign', 'verify']);
+  let key = keyCache.get(secret);
+  if (key) keyCache.delete(secret);
+  else {
+    const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+    key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign', 'verify']);
+    key.catch(() => keyCache.get(secret) === key && keyCache.delete(secret));
+    if (keyCache.size >= 16) keyCache.delete(keyCache.keys().next().value!);
+  }
   keyCache.set(secret, key);
-  key.catch(() => {
-    if (keyCache.peek(secret) === key) keyCache.delete(secret);
-  });
   return key;
 }
 

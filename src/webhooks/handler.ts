@@ -27,7 +27,7 @@ import {
   type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
-import { checkOptions, closest, verifyChecked } from './verify.js';
+import { checkOptions, closest, invalid, verifyChecked } from './verify.js';
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
 type EventHandler = (
@@ -55,9 +55,6 @@ const OPTIONS = [
 const MAX_TIMER_MS = 2_147_483_647;
 /** At most this many unknown statuses are logged (each once). */
 const MAX_WARNED_STATUSES = 32;
-
-const invalid = (option: string, message: string): WebhookVerificationError =>
-  new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {

@@ -5,6 +5,7 @@
  * the code loads on Bun, Deno and workers alike.
  */
 import { joinChunks } from '../core/body.js';
+import { tooLarge } from './crypto.js';
 import {
   type NodeWebhookRequest,
   type NodeWebhookResponse,
@@ -26,15 +27,6 @@ export type WebhookAnswer = {
  * away, or the stream failed).
  */
 export type BodyOutcome = Uint8Array | string | WebhookVerificationError;
-
-/** The `body_too_large` refusal. */
-function tooLarge(size: number | undefined, limit: number): WebhookVerificationError {
-  const what = size === undefined ? 'is over the limit' : `is ${size} bytes, over the limit`;
-  return new WebhookVerificationError(
-    'body_too_large',
-    `Webhook body ${what} of ${limit} bytes (option 'maxBodyBytes'): refused before checking its signature.`,
-  );
-}
 
 /** A body a parser already consumed. */
 const consumed = (message: string) =>

@@ -49,7 +49,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
 const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 
-const invalid = (option: string, message: string): WebhookVerificationError =>
+/** The `invalid_options` error of the webhook option `option`. */
+export const invalid = (option: string, message: string): WebhookVerificationError =>
   new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 
 /** The number of single-character edits between `a` and `b` (Levenshtein). */
