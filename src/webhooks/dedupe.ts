@@ -3,13 +3,16 @@
  * deliveries are processed once.
  */
 import { describe } from '../core/describe.js';
-import { LruMap } from '../core/lru.js';
-import { type WebhookDeduplicator, WebhookVerificationError } from './types.js';
+import { invalid, type WebhookDeduplicator } from './types.js';
 
-/** One remembered id: its state and when it entered it. */
+/** One remembered id: its state, when it entered it, the claim's token, its neighbours by recency. */
 interface Entry {
-  readonly state: 'done' | 'in_progress';
-  readonly at: number;
+  readonly id: string;
+  state: 'done' | 'in_progress';
+  at: number;
+  token: string | undefined;
+  older: Entry | undefined;
+  newer: Entry | undefined;
 }
 
 /**
@@ -40,8 +43,11 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   readonly #ttlMs: number;
   readonly #inProgressTtlMs: number;
   readonly #now: () => number;
-  /** id → state and time; least recently used first. */
-  readonly #entries: LruMap<string, Entry>;
+  readonly #maxEntries: number;
+  /** id → entry; the entries are also linked in recency order, from `#oldest` to `#newest`. */
+  readonly #entries = new Map<string, Entry>();
+  #oldest: Entry | undefined;
+  #newest: Entry | undefined;
 
   /**
    * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
@@ -85,22 +91,53 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
     if (typeof now !== 'function') {
       throw new TypeError(`now must be a function returning milliseconds, got ${describe(now)}`);
     }
-    this.#entries = new LruMap(maxEntries);
+    this.#maxEntries = maxEntries;
     this.#ttlMs = ttlMs as number;
     this.#inProgressTtlMs = inProgressTtlMs as number;
     this.#now = now as () => number;
   }
 
-  #live(entry: Entry | undefined, now: number): entry is Entry {
-    if (entry === undefined) return false;
-    return now - entry.at < (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
+  #expired(entry: Entry, now: number): boolean {
+    return now - entry.at >= (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
   }
 
-  /** The live entry of `id` (after dropping expired ids from the least recently used end). */
+  #unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.#oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+  }
+
+  #drop(entry: Entry): void {
+    this.#unlink(entry);
+    this.#entries.delete(entry.id);
+  }
+
+  /** The live entry of `id`, after dropping the expired entries at the oldest end and its own. */
   #lookup(id: string, now: number): Entry | undefined {
-    this.#entries.evictWhile((entry) => !this.#live(entry, now));
-    const entry = this.#entries.peek(id);
-    return this.#live(entry, now) ? entry : undefined;
+    while (this.#oldest && this.#expired(this.#oldest, now)) this.#drop(this.#oldest);
+    const entry = this.#entries.get(id);
+    if (entry && this.#expired(entry, now)) this.#drop(entry);
+    else return entry;
+  }
+
+  /** Records `id` in `state` from `now` (with the claim's `token`), as the most recently used. */
+  #record(id: string, state: Entry['state'], now: number, token?: string): void {
+    let entry = this.#entries.get(id);
+    if (entry) this.#unlink(entry);
+    else {
+      if (this.#entries.size >= this.#maxEntries) this.#drop(this.#oldest!);
+      entry = { id, state, at: now, token, older: undefined, newer: undefined };
+      this.#entries.set(id, entry);
+    }
+    entry.state = state;
+    entry.at = now;
+    entry.token = token;
+    entry.older = this.#newest;
+    entry.newer = undefined;
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
   }
 
   /**
@@ -110,43 +147,53 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   seen(id: string): boolean {
     const now = this.#now();
     const entry = this.#lookup(id, now);
-    if (entry?.state === 'in_progress') return true;
-    this.#entries.set(id, { state: 'done', at: now });
+    if (entry?.state !== 'in_progress') this.#record(id, 'done', now);
     return entry !== undefined;
   }
 
   /** Forgets `id` (e.g. after handling it failed, so that a retry is processed). Returns whether it was known. */
   forget(id: string): boolean {
-    return this.#entries.delete(id);
+    const entry = this.#entries.get(id);
+    if (entry) this.#drop(entry);
+    return entry !== undefined;
   }
 
   /**
-   * Claims `id`: `done` when it was seen or completed within `ttlMs`, `in_progress` when it was
-   * claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new` (and it is
-   * now claimed, at once: the promise only carries the answer).
+   * Claims `id` under `token`: `done` when it was seen or completed within `ttlMs`, `in_progress`
+   * when it was claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new`
+   * (and it is now claimed under `token`, at once: the promise only carries the answer).
    */
-  async claim(id: string): Promise<'new' | 'in_progress' | 'done'> {
+  async claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'> {
     const now = this.#now();
     const entry = this.#lookup(id, now);
     if (entry) return entry.state;
-    this.#entries.set(id, { state: 'in_progress', at: now });
+    this.#record(id, 'in_progress', now, token);
     return 'new';
   }
 
-  /** Records `id` as done (handled) now: later claims of it are `done` for `ttlMs`. */
-  complete(id: string): void {
-    this.#entries.set(id, { state: 'done', at: this.#now() });
+  /**
+   * Records `id` as done (handled) now, whatever holds it (an expired claim, another live claim):
+   * later claims of it are `done` for `ttlMs`.
+   */
+  complete(id: string, _token: string): void {
+    this.#record(id, 'done', this.#now());
   }
 
-  /** Drops the claim of `id` when it is in progress (a done id stays done). Returns whether it dropped one. */
-  release(id: string): boolean {
-    if (this.#entries.peek(id)?.state !== 'in_progress') return false;
-    return this.#entries.delete(id);
+  /**
+   * Drops the claim of `id` held under `token` (a done id, or another claim, stays). Returns whether
+   * it dropped one.
+   */
+  release(id: string, token: string): boolean {
+    const entry = this.#entries.get(id);
+    if (entry?.state !== 'in_progress' || entry.token !== token) return false;
+    this.#drop(entry);
+    return true;
   }
 
   /** Forgets every id. */
   clear(): void {
     this.#entries.clear();
+    this.#oldest = this.#newest = undefined;
   }
 
   /** How many ids are remembered (expired ones included until they are dropped). */
@@ -158,40 +205,45 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 /** The two-phase protocol, as `createWebhookHandler` runs it. @internal */
 export type ClaimingStore = Required<Pick<WebhookDeduplicator, 'claim' | 'complete' | 'release'>>;
 
-const TWO_PHASES = ['claim', 'complete', 'release'] as const;
+const METHODS = ['seen', 'forget', 'claim', 'complete', 'release'] as const;
 
 /**
  * The `deduplicator` option of `createWebhookHandler`, checked, as the two-phase protocol the
- * handler runs: `undefined` for `false`; a new {@link InMemoryWebhookDeduplicator} when absent; a
- * one-phase store (`seen`, `forget`) as `claim` = `seen` (`done` or `new`) and `release` = `forget`.
+ * handler runs: `undefined` for `false`; a new {@link InMemoryWebhookDeduplicator} when absent; the
+ * store itself when it has `claim`, `complete` and `release`; a one-phase store (`seen`, `forget`)
+ * as `claim` = `seen` (`done` or `new`) and `release` = `forget`, the token unused.
  * @internal
  */
 export function claimingStore(value: unknown): ClaimingStore | undefined {
   if (value === false) return undefined;
   const store = (value ?? new InMemoryWebhookDeduplicator()) as Record<string, unknown>;
-  const invalid = (message: string) =>
-    new WebhookVerificationError('invalid_options', `Webhook option 'deduplicator' ${message}`);
-  if (typeof store !== 'object' || typeof store.seen !== 'function') {
+  if (typeof store !== 'object' || store === null) {
     throw invalid(
-      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
+      'deduplicator',
+      `must be a WebhookDeduplicator (an object with claim, complete and release, or seen and forget) or false, got ${describe(store)}.`,
     );
   }
-  const bad = ['forget', ...TWO_PHASES].find((m) => store[m] !== undefined && typeof store[m] !== 'function');
-  if (bad) throw invalid(`has a ${bad} property that is not a function (${describe(store[bad])}).`);
-  const present = TWO_PHASES.filter((m) => store[m] !== undefined);
+  const bad = METHODS.find((m) => store[m] !== undefined && typeof store[m] !== 'function');
+  if (bad)
+    throw invalid('deduplicator', `has a ${bad} property that is not a function (${describe(store[bad])}).`);
+  const has = (names: readonly string[]) => names.filter((m) => store[m] !== undefined);
+  const missing = (names: readonly string[]) => names.filter((m) => store[m] === undefined).join(' and ');
+  const twoPhases = METHODS.slice(2);
   const s = store as unknown as Required<WebhookDeduplicator>;
-  if (present.length === TWO_PHASES.length) return s;
-  if (present.length > 0) {
+  if (has(twoPhases).length === twoPhases.length) return s;
+  if (has(twoPhases).length > 0) {
     throw invalid(
-      `has ${present.join(' and ')} but not ${TWO_PHASES.filter((m) => !present.includes(m)).join(' and ')}: ` +
-        'the two-phase protocol needs claim, complete and release together.',
+      'deduplicator',
+      `has ${has(twoPhases).join(' and ')} but not ${missing(twoPhases)}: the two-phase protocol needs ` +
+        'claim, complete and release together.',
     );
   }
-  if (store.forget === undefined) {
+  if (has(['seen', 'forget']).length < 2) {
     throw invalid(
-      'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
-        'whose handling failed would be acknowledged as a duplicate and never handled. Add forget(id), ' +
-        'or the two-phase methods for a store shared by several processes.',
+      'deduplicator',
+      `has no ${missing(['seen', 'forget'])} method (nor claim, complete and release): it needs seen(id) and ` +
+        'forget(id), without which the retry of an event whose handling failed would be acknowledged as a ' +
+        'duplicate and never handled, or the two-phase methods for a store shared by several processes.',
     );
   }
   return {

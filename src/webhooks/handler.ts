@@ -17,6 +17,7 @@ import {
   writeNodeAnswer,
 } from './node.js';
 import {
+  invalid,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
@@ -27,7 +28,7 @@ import {
   type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
-import { checkOptions, closest, invalid, verifyChecked } from './verify.js';
+import { checkOptions, closest, verifyChecked } from './verify.js';
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
 type EventHandler = (
@@ -238,15 +239,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  /** `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`). */
+  /**
+   * `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`),
+   * all under one fresh token: this attempt's.
+   */
   const handle = async (
     claiming: ClaimingStore,
     event: RestockingShipmentStatusUpdatedEvent,
     context: Context,
   ): Promise<WebhookAnswer> => {
+    const token = crypto.randomUUID();
     let claim: unknown;
     try {
-      claim = await claiming.claim(event.id);
+      claim = await claiming.claim(event.id, token);
       if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
         throw new TypeError(
           `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
@@ -255,13 +260,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       // The id dropped best-effort: the store may have recorded it.
       report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-      safely(() => claiming.release(event.id));
+      safely(() => claiming.release(event.id, token));
       return { status: 500, body: { error: 'deduplicator_failed' } };
     }
     if (claim !== 'new') return claim === 'done' ? ok(true) : IN_PROGRESS;
     const handled = await run(event, context);
     try {
-      await (handled ? claiming.complete(event.id) : claiming.release(event.id));
+      await (handled ? claiming.complete(event.id, token) : claiming.release(event.id, token));
     } catch (error) {
       // Handled: still answered 200 (a retry may then be handled again).
       report(error, { stage: 'deduplicator', responseStatus: handled ? 200 : 500, ...context });

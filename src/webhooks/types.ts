@@ -87,6 +87,10 @@ export class WebhookVerificationError extends FulfillmentError {
   }
 }
 
+/** The `invalid_options` error of the webhook option `option`. @internal */
+export const invalid = (option: string, message: string): WebhookVerificationError =>
+  new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
+
 /**
  * Remembers which webhook calls were already handled, by event id (`event.id`, the
  * `x-service-event-id` header; retries of one call carry the same id).
@@ -97,59 +101,60 @@ export class WebhookVerificationError extends FulfillmentError {
  * shipment from the API).
  *
  * **One phase** (`seen`, `forget`): `seen(id)` records the id before it is handled and `forget(id)`
- * drops it when handling fails. Enough for one process. `createWebhookHandler` requires `forget`
- * (or the two-phase methods) so that a failed event's retry is handled.
+ * drops it when handling fails. Enough for one process. `createWebhookHandler` requires both (or
+ * the two-phase methods) so that a failed event's retry is handled.
  *
- * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store.
- * With one phase, a retry that reaches process B while process A is still handling the event is
- * acknowledged as a duplicate; if A then fails, the provider holds an acknowledgement and the event
- * is lost. With two phases, B sees `in_progress` and answers with a non-2xx status, so the provider
- * retries later. `createWebhookHandler` uses them when all three are present. The in-progress
- * claim must expire (a TTL longer than your slowest handler) so that a crashed process does not
- * block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
+ * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store,
+ * and then enough on their own. With one phase, a retry that reaches process B while process A is
+ * still handling the event is acknowledged as a duplicate; if A then fails, the provider holds an
+ * acknowledgement and the event is lost. With two phases, B sees `in_progress` and answers with a
+ * non-2xx status, so the provider retries later. `createWebhookHandler` uses them when all three
+ * are present, with a fresh token (`crypto.randomUUID()`) per delivery attempt: the attempt's
+ * `claim`, then its `complete` or `release`, carry the same token (`release` also when `claim`
+ * threw, since the claim may have been stored before its reply was lost). A claim is never renewed
+ * while its handler runs: it must expire (a TTL longer than your slowest handler) so that a crashed
+ * process does not block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
  *
- * Over **Redis** (each a single atomic command):
- * - `seen(id)`: `SET key done NX PX 86400000` → a duplicate when the reply is not `OK`;
- * - `claim(id)`: `SET key in_progress NX GET PX 300000` (Redis 7+) → `new` when the reply is nil,
- *   otherwise the previous value, `done` or `in_progress`;
- * - `complete(id)`: `SET key done XX PX 86400000`; `release(id)` and `forget(id)`: `DEL key`.
- *
- * Over a **SQL table** `webhook_events(id text primary key, state text, expires_at timestamp)`:
- * - `claim(id)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
- *   `INSERT … VALUES ($1, 'in_progress', now() + interval '5 minutes') ON CONFLICT (id) DO NOTHING`
+ * Over a **SQL table** `webhook_events(id text primary key, state text, token text, expires_at timestamp)`:
+ * - `claim(id, token)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
+ *   `INSERT … VALUES ($1, 'in_progress', $2, now() + interval '5 minutes') ON CONFLICT (id) DO NOTHING`
  *   → `new` when a row was inserted, otherwise `SELECT state` → `done` or `in_progress`;
- * - `complete(id)`: `UPDATE … SET state = 'done', expires_at = now() + interval '1 day' WHERE id = $1`;
- * - `release(id)`: `DELETE … WHERE id = $1 AND state = 'in_progress'`.
+ * - `complete(id, token)`: `INSERT … VALUES ($1, 'done', NULL, now() + interval '1 day') ON CONFLICT (id)
+ *   DO UPDATE SET state = 'done', token = NULL, expires_at = excluded.expires_at`;
+ * - `release(id, token)`: `DELETE … WHERE id = $1 AND state = 'in_progress' AND token = $2`.
  */
 export interface WebhookDeduplicator {
   /**
-   * Returns `true` when `id` was already seen (a duplicate: skip it), `false` when it is new; in both
-   * cases records it as seen.
+   * One phase: returns `true` when `id` was already seen (a duplicate: skip it), `false` when it is
+   * new; in both cases records it as seen. Not needed with the two-phase methods.
    */
-  seen(id: string): Promise<boolean> | boolean;
+  seen?(id: string): Promise<boolean> | boolean;
   /**
-   * Forgets `id`, so that the provider's retry of a call whose handling failed is processed instead
-   * of being skipped as a duplicate. Its result is ignored (a promise is awaited). Optional here, but
-   * `createWebhookHandler` refuses a deduplicator that has neither `forget` nor the two-phase methods.
+   * One phase: forgets `id`, so that the provider's retry of a call whose handling failed is
+   * processed instead of being skipped as a duplicate. Its result is ignored (a promise is awaited).
+   * `createWebhookHandler` requires it with `seen`.
    */
   forget?(id: string): unknown;
   /**
-   * Two phases, step 1: atomically claims `id` for handling. Returns `new` when the id was neither
-   * done nor claimed (it is now claimed, in progress, until `complete`, `release` or the claim's
-   * expiry), `in_progress` when another claim holds it, `done` when it was completed. Returns a
-   * promise (write it `async`), so that its string literals keep their type.
+   * Two phases, step 1: atomically claims `id` for handling under `token` (the delivery attempt's).
+   * Returns `new` when the id was neither done nor claimed (it is now claimed, in progress, until
+   * `complete`, `release` or the claim's expiry), `in_progress` when another live claim holds it,
+   * `done` when it was completed. Returns a promise (write it `async`), so that its string literals
+   * keep their type.
    */
-  claim?(id: string): Promise<'new' | 'in_progress' | 'done'>;
+  claim?(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
   /**
-   * Two phases, step 2 on success: records `id` as done (handled), so that later deliveries are
-   * duplicates. Its result is ignored (a promise is awaited).
+   * Two phases, step 2 on success: records `id` as done (handled) for the done TTL from this moment,
+   * whether or not the claim under `token` expired, over any live claim (another attempt's
+   * included), so that later deliveries are duplicates. Its result is ignored (a promise is awaited).
    */
-  complete?(id: string): unknown;
+  complete?(id: string, token: string): unknown;
   /**
-   * Two phases, step 2 on failure: drops the in-progress claim of `id`, so that the provider's retry
-   * is handled. Its result is ignored (a promise is awaited).
+   * Two phases, step 2 on failure: drops the claim of `id` only when it is held under `token`, so that
+   * the provider's retry is handled; never a `done` id, never another attempt's claim. Its result is
+   * ignored (a promise is awaited).
    */
-  release?(id: string): unknown;
+  release?(id: string, token: string): unknown;
 }
 
 /**
@@ -277,9 +282,10 @@ export interface WebhookHandlerOptions {
    * shared store (Redis, a table) when several processes receive webhooks, or `false` to handle
    * every delivery (your handlers are idempotent on their own).
    *
-   * It must have `forget` (one phase: `seen`, then `forget` when handling fails) or all of `claim`,
-   * `complete` and `release` (two phases, used when present: required for a store shared by several
-   * processes, see {@link WebhookDeduplicator}); otherwise `createWebhookHandler` throws.
+   * It must have all of `claim`, `complete` and `release` (two phases, used when present: required
+   * for a store shared by several processes, see {@link WebhookDeduplicator}), or else `seen` and
+   * `forget` (one phase: `seen`, then `forget` when handling fails); otherwise
+   * `createWebhookHandler` throws.
    */
   deduplicator?: WebhookDeduplicator | false | undefined;
   /**

@@ -11,6 +11,7 @@ import { parseShipmentPayload } from './payload.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
+  invalid,
   type RestockingShipmentStatusUpdatedEvent,
   SIGNATURE_HEADER,
   type WebhookBody,
@@ -48,10 +49,6 @@ export interface VerifyWebhookOptions {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
 const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
-
-/** The `invalid_options` error of the webhook option `option`. */
-export const invalid = (option: string, message: string): WebhookVerificationError =>
-  new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
 
 /** The number of single-character edits between `a` and `b` (Levenshtein). */
 function distance(a: string, b: string): number {

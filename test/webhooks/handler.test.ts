@@ -387,7 +387,7 @@ describe('createWebhookHandler: duplicates', () => {
       ...quiet,
     });
     expect((await handler.fetch(await delivery())).status).toBe(500);
-    expect(release).toHaveBeenCalledWith('evt-1');
+    expect(release).toHaveBeenCalledWith('evt-1', expect.any(String));
     expect(complete).not.toHaveBeenCalled();
     fail = false;
     expect(await read(await handler.fetch(await delivery()))).toMatchObject({ json: { received: true } });

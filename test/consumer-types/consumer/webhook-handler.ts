@@ -70,6 +70,15 @@ createWebhookHandler({
   secret: 'token',
   deduplicator: { seen: async (id: string) => id === 'evt-1', forget: () => {} },
 });
+// Two phases alone, each step under the delivery attempt's token.
+createWebhookHandler({
+  secret: 'token',
+  deduplicator: {
+    claim: async (id: string, token: string) => (id === token ? 'done' : 'new'),
+    complete: async (_id: string, _token: string) => {},
+    release: async (_id: string, _token: string) => {},
+  },
+});
 
 // The two faces are plain functions, fit to be passed detached.
 expectTypeOf(handler.fetch).toEqualTypeOf<(request: Request) => Promise<Response>>();

@@ -78,7 +78,13 @@ export async function receive(rawBody: string, bytes: Uint8Array, headers: Heade
   expectTypeOf(dedup.forget(event.id)).toEqualTypeOf<boolean>();
   expectTypeOf(dedup.size).toEqualTypeOf<number>();
   const shared: WebhookDeduplicator = dedup;
-  expectTypeOf(shared.seen('x')).toEqualTypeOf<Promise<boolean> | boolean>();
+  expectTypeOf(shared.seen?.('x')).toEqualTypeOf<Promise<boolean> | boolean | undefined>();
+  expectTypeOf(dedup.claim('x', crypto.randomUUID())).toEqualTypeOf<
+    Promise<'new' | 'in_progress' | 'done'>
+  >();
+  expectTypeOf(dedup.release('x', 'token')).toEqualTypeOf<boolean>();
+  // @ts-expect-error: a claim is made under the delivery attempt's token
+  dedup.claim('x');
 
   // A parsed body is refused by the types as well as at run time.
   // @ts-expect-error: the body must be the raw string or bytes, not parsed JSON
