@@ -131,7 +131,6 @@ interface NodeCrypto {
     algorithm: 'sha256',
     key: string,
   ): { update(data: Uint8Array | string): { digest(): Uint8Array } };
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 /** `node:crypto` when the runtime offers it without a static import; `null` when not (or not wanted). */
@@ -169,7 +168,7 @@ function hmacKey(secret: string): Promise<HmacKey> {
   if (key) keyCache.delete(secret);
   else {
     const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-    key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign', 'verify']);
+    key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign']);
     key.catch(() => keyCache.get(secret) === key && keyCache.delete(secret));
     if (keyCache.size >= 16) keyCache.delete(keyCache.keys().next().value!);
   }
@@ -180,39 +179,43 @@ function hmacKey(secret: string): Promise<HmacKey> {
 const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
   typeof body === 'string' ? encoder.encode(body) : body;
 
+/**
+ * The HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`: at once where
+ * the runtime has `node:crypto` (its HMAC is synchronous), as a promise with Web Crypto, so that a
+ * verification costs no promise it does not need.
+ */
+function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): Uint8Array | Promise<Uint8Array> {
+  const node = nodeCrypto();
+  if (node) return node.createHmac('sha256', secret).update(body).digest();
+  return hmacKey(secret).then(async (key) => new Uint8Array(await subtle().sign('HMAC', key, asBytes(body))));
+}
+
 /** The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`. */
 export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
-  const node = nodeCrypto();
-  const mac = node
-    ? node.createHmac('sha256', secret).update(body).digest()
-    : new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), asBytes(body)));
   let out = '';
-  for (const byte of mac) out += byte.toString(16).padStart(2, '0');
+  for (const byte of await hmac(secret, body)) out += byte.toString(16).padStart(2, '0');
   return out;
+}
+
+/** Whether a MAC equals the 32-byte signature, compared in constant time (every byte, always). */
+function equal(mac: Uint8Array, signature: Uint8Array): boolean {
+  let diff = 0;
+  for (let i = 0; i < 32; i++) diff |= mac[i]! ^ signature[i]!;
+  return diff === 0;
 }
 
 /**
  * `true` when the 32-byte signature verifies under one of the secrets (compared in constant time):
- * answered at once where the runtime has `node:crypto` (its HMAC is synchronous), as a promise with
- * Web Crypto, so that a verification costs no promise it does not need.
+ * a boolean with `node:crypto`, a promise with Web Crypto (see {@link hmac}).
  */
 export function matchesAny(
   body: Uint8Array<ArrayBuffer> | string,
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
-  const node = nodeCrypto();
-  if (node) {
-    for (const secret of secrets) {
-      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(body).digest(), signature))
-        return true;
-    }
-    return false;
-  }
+  if (nodeCrypto()) return secrets.some((secret) => equal(hmac(secret, body) as Uint8Array, signature));
   return (async () => {
-    for (const secret of secrets) {
-      if (await subtle().verify('HMAC', await hmacKey(secret), signature, asBytes(body))) return true;
-    }
+    for (const secret of secrets) if (equal(await hmac(secret, body), signature)) return true;
     return false;
   })();
 }

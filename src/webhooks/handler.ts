@@ -129,21 +129,19 @@ function defaultOnError(
 }
 
 /**
- * `promise`'s value, or `undefined` once `ms` milliseconds passed first. The timer does not keep
- * the process alive (`unref` where available) and is cleared as soon as either happens.
+ * `promise`'s value (it never rejects), or `undefined` once `ms` milliseconds passed first. The
+ * timer does not keep the process alive (`unref` where available) and is cleared once it settles.
  */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms, undefined);
     (timer as { unref?: () => unknown }).unref?.();
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -274,17 +272,35 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return handled ? ok() : FAILED;
   };
 
-  /** Verifies, deduplicates and routes one call whose raw body was read. */
-  const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
+  /**
+   * Verifies, deduplicates and routes one call whose raw body was read, or answers the refusal of
+   * the body reader (stage `body`; `configuration` for a 5xx): `undefined` when a Node client went
+   * away (no one to answer).
+   */
+  const answer = async (
+    headers: WebhookHeaders,
+    body: BodyOutcome,
+    node: boolean,
+  ): Promise<WebhookAnswer | undefined> => {
     let event: RestockingShipmentStatusUpdatedEvent;
+    const read = !(body instanceof WebhookVerificationError);
     try {
+      if (!read) throw body;
       event = await verifyChecked(toBody(body, limit), headers, checked);
     } catch (error) {
-      const verified = error instanceof WebhookVerificationError;
-      const status = !verified ? 500 : error.reason === 'body_too_large' ? 413 : 400;
-      report(error, { stage: 'verification', responseStatus: status });
-      if (!verified) return { status, body: { error: 'verification_failed' } };
-      return { status, body: { error: error.reason, message: error.message } };
+      const known = error instanceof WebhookVerificationError;
+      const reason = known ? error.reason : 'verification_failed';
+      const status = !known || reason === 'parsed_body' ? 500 : reason === 'body_too_large' ? 413 : 400;
+      const gone = node && !read && reason === 'invalid_body';
+      const stage = read ? 'verification' : status === 500 ? 'configuration' : 'body';
+      report(error, { stage, responseStatus: gone ? null : status });
+      // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
+      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
+      return {
+        status,
+        body: { error: reason, message: (error as Error).message },
+        ...(!read && status === 413 && { headers: { connection: 'close' } }),
+      };
     }
     const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
     if (!store) return (await run(event, context)) ? ok() : FAILED;
@@ -303,8 +319,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   /**
-   * The answer to a request (`POST` only) whose raw body `read` gives: `undefined` when a Node client
-   * went away (no one to answer). What throws unforeseen (the request misbehaves) is answered 500.
+   * The answer to a request (`POST` only) whose raw body `read` gives (see `answer`). What throws
+   * unforeseen (the request misbehaves) is answered 500.
    */
   const answerBody = async <
     R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders },
@@ -315,22 +331,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   ): Promise<WebhookAnswer | undefined> => {
     try {
       if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
-      const body = await read(request, limit);
-      if (!(body instanceof WebhookVerificationError)) return await answer(request.headers, body);
-      const { reason, message } = body;
-      const status = reason === 'body_too_large' ? 413 : reason === 'parsed_body' ? 500 : 400;
-      const gone = node && reason === 'invalid_body';
-      report(body, {
-        stage: status === 500 ? 'configuration' : 'body',
-        responseStatus: gone ? null : status,
-      });
-      // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
-      return {
-        status,
-        body: { error: reason, message },
-        ...(status === 413 && { headers: { connection: 'close' } }),
-      };
+      return await answer(request.headers, await read(request, limit), node);
     } catch (error) {
       report(error, { stage: 'configuration', responseStatus: 500 });
       return { status: 500, body: { error: 'internal_error' } };

@@ -177,7 +177,6 @@ describe('body_too_large (maxBodyBytes)', () => {
   /** Spies on every Web Crypto and encoding step a verification goes through. */
   function spies() {
     return {
-      verify: vi.spyOn(crypto.subtle, 'verify'),
       sign: vi.spyOn(crypto.subtle, 'sign'),
       importKey: vi.spyOn(crypto.subtle, 'importKey'),
       encode: vi.spyOn(TextEncoder.prototype, 'encode'),
@@ -201,7 +200,6 @@ describe('body_too_large (maxBodyBytes)', () => {
       `Webhook body is ${size} bytes, over the limit of ${size - 1} bytes (option 'maxBodyBytes'): ` +
         'refused before checking its signature.',
     );
-    expect(spy.verify).not.toHaveBeenCalled();
     expect(spy.sign).not.toHaveBeenCalled();
     expect(spy.importKey).not.toHaveBeenCalled();
     expect(spy.encode).not.toHaveBeenCalled();
@@ -215,14 +213,14 @@ describe('body_too_large (maxBodyBytes)', () => {
       }),
       'body_too_large',
     );
-    expect(spy.verify).not.toHaveBeenCalled();
+    expect(spy.sign).not.toHaveBeenCalled();
   });
 
   it('a body of exactly the limit is hashed and verifies (the spies do see hashing)', async () => {
     const spy = spies();
     const event = await verifyWebhook({ ...valid, maxBodyBytes: size });
     expect(event.id).toBe(EVENT_ID);
-    expect(spy.verify).toHaveBeenCalledTimes(1);
+    expect(spy.sign).toHaveBeenCalledTimes(1);
     expect(spy.encode).toHaveBeenCalledWith(SHIPMENT_BODY);
   });
 
@@ -265,7 +263,7 @@ describe('body_too_large (maxBodyBytes)', () => {
     const over = new Uint8Array(DEFAULT_MAX_BODY_BYTES + 1);
     const err = await rejection(verifyWebhook({ ...valid, body: over }), 'body_too_large');
     expect(err.message).toMatch(/is 1048577 bytes, over the limit of 1048576 bytes/);
-    expect(spy.verify).not.toHaveBeenCalled();
+    expect(spy.sign).not.toHaveBeenCalled();
     expect(
       await verifyWebhookSignature({
         body: over,
