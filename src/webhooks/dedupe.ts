@@ -11,8 +11,8 @@ interface Entry {
   state: 'done' | 'in_progress';
   at: number;
   token: string | undefined;
-  older: Entry | undefined;
-  newer: Entry | undefined;
+  older: Entry;
+  newer: Entry;
 }
 
 /**
@@ -44,10 +44,10 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   readonly #inProgressTtlMs: number;
   readonly #now: () => number;
   readonly #maxEntries: number;
-  /** id → entry; the entries are also linked in recency order, from `#oldest` to `#newest`. */
+  /** id → entry; the entries are also linked in a ring by recency, through {@link #ring}. */
   readonly #entries = new Map<string, Entry>();
-  #oldest: Entry | undefined;
-  #newest: Entry | undefined;
+  /** The ring's anchor, which never expires: `newer` is the oldest entry, `older` the newest. */
+  readonly #ring = { at: Number.POSITIVE_INFINITY } as Entry;
 
   /**
    * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
@@ -95,6 +95,7 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
     this.#ttlMs = ttlMs as number;
     this.#inProgressTtlMs = inProgressTtlMs as number;
     this.#now = now as () => number;
+    this.clear();
   }
 
   #expired(entry: Entry, now: number): boolean {
@@ -102,10 +103,8 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   }
 
   #unlink(entry: Entry): void {
-    if (entry.older) entry.older.newer = entry.newer;
-    else this.#oldest = entry.newer;
-    if (entry.newer) entry.newer.older = entry.older;
-    else this.#newest = entry.older;
+    entry.older.newer = entry.newer;
+    entry.newer.older = entry.older;
   }
 
   #drop(entry: Entry): void {
@@ -115,7 +114,7 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 
   /** The live entry of `id`, after dropping the expired entries at the oldest end and its own. */
   #lookup(id: string, now: number): Entry | undefined {
-    while (this.#oldest && this.#expired(this.#oldest, now)) this.#drop(this.#oldest);
+    while (this.#expired(this.#ring.newer, now)) this.#drop(this.#ring.newer);
     const entry = this.#entries.get(id);
     if (entry && this.#expired(entry, now)) this.#drop(entry);
     else return entry;
@@ -123,21 +122,20 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 
   /** Records `id` in `state` from `now` (with the claim's `token`), as the most recently used. */
   #record(id: string, state: Entry['state'], now: number, token?: string): void {
+    const ring = this.#ring;
     let entry = this.#entries.get(id);
     if (entry) this.#unlink(entry);
     else {
-      if (this.#entries.size >= this.#maxEntries) this.#drop(this.#oldest!);
-      entry = { id, state, at: now, token, older: undefined, newer: undefined };
+      if (this.#entries.size >= this.#maxEntries) this.#drop(ring.newer);
+      entry = { id, state, at: now, token, older: ring, newer: ring };
       this.#entries.set(id, entry);
     }
     entry.state = state;
     entry.at = now;
     entry.token = token;
-    entry.older = this.#newest;
-    entry.newer = undefined;
-    if (this.#newest) this.#newest.newer = entry;
-    else this.#oldest = entry;
-    this.#newest = entry;
+    entry.older = ring.older;
+    entry.newer = ring;
+    ring.older = ring.older.newer = entry;
   }
 
   /**
@@ -193,7 +191,7 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   /** Forgets every id. */
   clear(): void {
     this.#entries.clear();
-    this.#oldest = this.#newest = undefined;
+    this.#ring.older = this.#ring.newer = this.#ring;
   }
 
   /** How many ids are remembered (expired ones included until they are dropped). */
