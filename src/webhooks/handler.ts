@@ -252,7 +252,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       claim = await claiming.claim(event.id, token);
       if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
         throw new TypeError(
-          `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
         );
       }
     } catch (error) {
