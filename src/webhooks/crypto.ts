@@ -1,6 +1,7 @@
 /**
- * Webhooks: the cryptography under signing and verification — body and secrets to bytes, HMAC-SHA256
- * keys (imported once, kept in a small LRU cache), hex encoding, and the constant-time signature check.
+ * Webhooks: the cryptography under signing and verification — the body and the secrets checked
+ * and turned into what the HMAC takes, HMAC-SHA256 (keys imported once, kept in a small
+ * cache), hex, and the constant-time signature check.
  *
  * No static Node import: where the runtime offers `node:crypto` through
  * `process.getBuiltinModule` (Node 22+, Bun, Deno), its synchronous HMAC is used — several times
@@ -10,21 +11,13 @@
 import { builtinModule } from '../core/builtin.js';
 import { describe } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
-import { LruMap } from '../core/lru.js';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError } from './types.js';
 
 const RAW_BODY_HELP =
   'Pass the raw request body exactly as received: in Express use ' +
   "express.raw({ type: 'application/json' }) on the webhook route (not express.json()); in Fastify add a " +
   "content-type parser for 'application/json' with { parseAs: 'buffer' }; in Hono, Next.js and other " +
   'Fetch-based frameworks use `new Uint8Array(await req.arrayBuffer())`.';
-
-function isPlainObjectOrArray(value: unknown): boolean {
-  if (Array.isArray(value)) return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
@@ -38,87 +31,59 @@ export function utf8Length(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
     } else bytes += 3;
   }
   return bytes;
 }
 
-function checkSize(size: number, maxBytes: number): void {
-  if (size > maxBytes) {
-    throw new WebhookVerificationError(
-      'body_too_large',
-      `Webhook body is ${size} bytes, over the limit of ${maxBytes} bytes (option 'maxBodyBytes'): ` +
-        'refused before checking its signature.',
-    );
-  }
-}
-
-/** {@link checkSize} of a string's UTF-8 bytes, measured only when the limit can be reached. */
-function checkTextSize(text: string, maxBytes: number): void {
-  // Every code unit is at least one byte and at most three.
-  if (text.length * 3 > maxBytes) checkSize(utf8Length(text), maxBytes);
-}
-
-/**
- * The body as bytes (no copy for bytes whose buffer is an `ArrayBuffer`). Throws a
- * {@link WebhookVerificationError} (`parsed_body` or `invalid_body`) when it is neither a string nor
- * bytes; `use` picks the advice of the message (how to get the raw body, or what to sign). With
- * `maxBytes`, a body longer than that many bytes is refused (`body_too_large`) before it is encoded.
- */
-export function toBytes(
-  body: unknown,
-  use: 'verify' | 'sign' = 'verify',
-  maxBytes = Number.POSITIVE_INFINITY,
-): Uint8Array<ArrayBuffer> {
-  if (typeof body === 'string') {
-    checkTextSize(body, maxBytes);
-    return encoder.encode(body);
-  }
-  if (body instanceof ArrayBuffer) {
-    checkSize(body.byteLength, maxBytes);
-    return new Uint8Array(body);
-  }
-  if (ArrayBuffer.isView(body)) {
-    checkSize(body.byteLength, maxBytes);
-    const view = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    return view.buffer instanceof ArrayBuffer ? (view as Uint8Array<ArrayBuffer>) : new Uint8Array(view);
-  }
-  if (use === 'sign') {
-    throw new WebhookVerificationError(
-      isPlainObjectOrArray(body) ? 'parsed_body' : 'invalid_body',
-      `A webhook body to sign must be the exact string or bytes that will be sent (e.g. JSON.stringify(payload)), got ${describe(body)}.`,
-    );
-  }
-  if (isPlainObjectOrArray(body)) {
-    throw new WebhookVerificationError(
-      'parsed_body',
-      'Webhook body is an already parsed object, but the signature covers the raw bytes, which parsing ' +
-        `loses. ${RAW_BODY_HELP}`,
-    );
-  }
-  throw new WebhookVerificationError(
-    'invalid_body',
-    `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`,
+/** The `body_too_large` refusal of a body of `size` bytes (`undefined`: not known) over `limit`. */
+export function tooLarge(size: number | undefined, limit: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'body_too_large',
+    `Webhook body ${size === undefined ? 'is over the limit' : `is ${size} bytes, over the limit`} of ${limit} ` +
+      "bytes (option 'maxBodyBytes'): refused before checking its signature.",
   );
 }
 
+/** Refuses a body of `size` bytes over `maxBytes`. */
+function checkSize(size: number, maxBytes: number): void {
+  if (size > maxBytes) throw tooLarge(size, maxBytes);
+}
+
 /**
- * The body to verify: a string as it is (where the runtime has `node:crypto`, whose HMAC reads a
- * string as UTF-8 without an encoded copy, and `JSON.parse` reads it directly), anything else as
- * bytes (see {@link toBytes}). The size limit applies the same way.
+ * The body, checked: a string as it is where the runtime has `node:crypto` (whose HMAC reads a
+ * string as UTF-8 without an encoded copy, and `JSON.parse` reads it directly), otherwise bytes (no
+ * copy for bytes whose buffer is an `ArrayBuffer`). A body longer than `maxBytes` is refused
+ * (`body_too_large`) before it is encoded; one that is neither a string nor bytes is `parsed_body`
+ * or `invalid_body`, with advice on how to get the raw body (or, when `signing`, what to sign).
  */
-export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
-  if (typeof body === 'string' && nodeCrypto()) {
-    checkTextSize(body, maxBytes);
-    return body;
+export function toBody(body: unknown, maxBytes: number, signing = false): Uint8Array<ArrayBuffer> | string {
+  if (typeof body === 'string') {
+    // Every code unit is at least one byte and at most three: measured only when the limit can be reached.
+    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
+    return nodeCrypto() ? body : encoder.encode(body);
   }
-  return toBytes(body, 'verify', maxBytes);
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    checkSize(body.byteLength, maxBytes);
+    const view = ArrayBuffer.isView(body)
+      ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+      : body;
+    // Bytes over a SharedArrayBuffer are copied (Web Crypto and TextDecoder refuse them).
+    return view instanceof Uint8Array && view.buffer instanceof ArrayBuffer
+      ? (view as Uint8Array<ArrayBuffer>)
+      : new Uint8Array(view);
+  }
+  const proto = typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
+  const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
+  const message = signing
+    ? `A webhook body to sign must be the exact string or bytes that will be sent (e.g. JSON.stringify(payload)), got ${describe(body)}.`
+    : parsed
+      ? `Webhook body is an already parsed object, but the signature covers the raw bytes, which parsing loses. ${RAW_BODY_HELP}`
+      : `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`;
+  throw new WebhookVerificationError(parsed ? 'parsed_body' : 'invalid_body', message);
 }
 
 /**
@@ -134,7 +99,7 @@ export function toSecrets(secret: unknown): string[] {
     } else if (s !== undefined && s !== null) {
       throw new WebhookVerificationError(
         'missing_secret',
-        `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(s)}${Array.isArray(secret) ? ' in the array' : ''}.`,
+        `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(s)}${list === secret ? ' in the array' : ''}.`,
       );
     }
   }
@@ -142,8 +107,7 @@ export function toSecrets(secret: unknown): string[] {
     throw new WebhookVerificationError(
       'missing_secret',
       "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
-        'the webhook ' +
-        '(or an array of its tokens).',
+        'the webhook (or an array of its tokens).',
     );
   }
   return out;
@@ -161,19 +125,12 @@ export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
 /** The part of `node:crypto` used here. */
 interface NodeCrypto {
   createHmac(
     algorithm: 'sha256',
     key: string,
   ): { update(data: Uint8Array | string): { digest(): Uint8Array } };
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
 /** `node:crypto` when the runtime offers it without a static import; `null` when not (or not wanted). */
@@ -182,10 +139,7 @@ let native: NodeCrypto | null | undefined;
 function nodeCrypto(): NodeCrypto | null {
   if (native === undefined) {
     const candidate = builtinModule<Partial<NodeCrypto>>('node:crypto');
-    native =
-      typeof candidate?.createHmac === 'function' && typeof candidate.timingSafeEqual === 'function'
-        ? (candidate as NodeCrypto)
-        : null;
+    native = typeof candidate?.createHmac === 'function' ? (candidate as NodeCrypto) : null;
   }
   return native;
 }
@@ -205,67 +159,63 @@ function subtle(): SubtleCryptoLike {
   return value;
 }
 
-/** Imported HMAC keys by secret: the 16 most recently used. */
-const keyCache = /* @__PURE__ */ new LruMap<string, Promise<HmacKey>>(16);
+/** Imported HMAC keys by secret: the 16 most recently used, least recently used first. */
+const keyCache = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
 
-/** The HMAC-SHA256 key of a secret, imported once and kept in a small LRU cache (a failed import is not kept). */
+/** The HMAC-SHA256 key of a secret, imported once and cached (a failed import is not kept). */
 function hmacKey(secret: string): Promise<HmacKey> {
-  const cached = keyCache.get(secret);
-  if (cached) return cached;
-  const key = subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  let key = keyCache.get(secret);
+  if (key) keyCache.delete(secret);
+  else {
+    const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+    key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign']);
+    key.catch(() => keyCache.get(secret) === key && keyCache.delete(secret));
+    if (keyCache.size >= 16) keyCache.delete(keyCache.keys().next().value!);
+  }
   keyCache.set(secret, key);
-  key.catch(() => {
-    if (keyCache.peek(secret) === key) keyCache.delete(secret);
-  });
   return key;
-}
-
-/** The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`. */
-export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
-  const node = nodeCrypto();
-  if (node) return toHex(node.createHmac('sha256', secret).update(body).digest());
-  const mac = await subtle().sign('HMAC', await hmacKey(secret), asBytes(body));
-  return toHex(new Uint8Array(mac));
 }
 
 const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
   typeof body === 'string' ? encoder.encode(body) : body;
 
 /**
- * `true` when the signature verifies under one of the secrets (compared in constant time): answered
- * at once where the runtime has `node:crypto` (its HMAC is synchronous), as a promise with Web
- * Crypto, so that a verification costs no promise it does not need.
+ * The HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`: at once where
+ * the runtime has `node:crypto` (its HMAC is synchronous), as a promise with Web Crypto, so that a
+ * verification costs no promise it does not need.
+ */
+function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): Uint8Array | Promise<Uint8Array> {
+  const node = nodeCrypto();
+  if (node) return node.createHmac('sha256', secret).update(body).digest();
+  return hmacKey(secret).then(async (key) => new Uint8Array(await subtle().sign('HMAC', key, asBytes(body))));
+}
+
+/** The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`. */
+export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
+  let out = '';
+  for (const byte of await hmac(secret, body)) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** Whether a MAC equals the 32-byte signature, compared in constant time (every byte, always). */
+function equal(mac: Uint8Array, signature: Uint8Array): boolean {
+  let diff = 0;
+  for (let i = 0; i < 32; i++) diff |= mac[i]! ^ signature[i]!;
+  return diff === 0;
+}
+
+/**
+ * `true` when the 32-byte signature verifies under one of the secrets (compared in constant time):
+ * a boolean with `node:crypto`, a promise with Web Crypto (see {@link hmac}).
  */
 export function matchesAny(
   body: Uint8Array<ArrayBuffer> | string,
   signature: Uint8Array<ArrayBuffer>,
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
-  const node = nodeCrypto();
-  if (node) {
-    // An HMAC-SHA256 is 32 bytes: another length cannot match (and timingSafeEqual needs equal lengths).
-    if (signature.byteLength !== 32) return false;
-    for (const secret of secrets) {
-      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(body).digest(), signature))
-        return true;
-    }
+  if (nodeCrypto()) return secrets.some((secret) => equal(hmac(secret, body) as Uint8Array, signature));
+  return (async () => {
+    for (const secret of secrets) if (equal(await hmac(secret, body), signature)) return true;
     return false;
-  }
-  return matchesWebCrypto(body, signature, secrets);
-}
-
-async function matchesWebCrypto(
-  body: Uint8Array<ArrayBuffer> | string,
-  signature: Uint8Array<ArrayBuffer>,
-  secrets: readonly string[],
-): Promise<boolean> {
-  const webCrypto = subtle();
-  const bytes = asBytes(body);
-  for (const secret of secrets) {
-    if (await webCrypto.verify('HMAC', await hmacKey(secret), signature, bytes)) return true;
-  }
-  return false;
+  })();
 }

@@ -3,97 +3,16 @@
  * deliveries are processed once.
  */
 import { describe } from '../core/describe.js';
-import { LruMap } from '../core/lru.js';
+import { invalid, type WebhookDeduplicator } from './types.js';
 
-/**
- * Remembers which webhook calls were already handled, by event id (`event.id`, the
- * `x-service-event-id` header; retries of one call carry the same id).
- *
- * Deliveries are neither ordered nor exactly-once, and the signature has no timestamp, so a
- * recorded call can also be replayed: process each id once, and also ignore payloads older than
- * what you already hold for the shipment (compare with the status you stored, or re-read the
- * shipment from the API).
- *
- * **One phase** (`seen`, `forget`): `seen(id)` records the id before it is handled and `forget(id)`
- * drops it when handling fails. Enough for one process. `createWebhookHandler` requires `forget`
- * (or the two-phase methods) so that a failed event's retry is handled.
- *
- * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store.
- * With one phase, a retry that reaches process B while process A is still handling the event is
- * acknowledged as a duplicate; if A then fails, the provider holds an acknowledgement and the event
- * is lost. With two phases, B sees `in_progress` and answers with a non-2xx status, so the provider
- * retries later. `createWebhookHandler` uses them when all three are present. The in-progress
- * claim must expire (a TTL longer than your slowest handler) so that a crashed process does not
- * block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
- *
- * Over **Redis** (each a single atomic command):
- * - `seen(id)`: `SET key done NX PX 86400000` → a duplicate when the reply is not `OK`;
- * - `claim(id)`: `SET key in_progress NX GET PX 300000` (Redis 7+) → `new` when the reply is nil,
- *   otherwise the previous value, `done` or `in_progress`;
- * - `complete(id)`: `SET key done XX PX 86400000`; `release(id)` and `forget(id)`: `DEL key`.
- *
- * Over a **SQL table** `webhook_events(id text primary key, state text, expires_at timestamp)`:
- * - `claim(id)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
- *   `INSERT … VALUES ($1, 'in_progress', now() + interval '5 minutes') ON CONFLICT (id) DO NOTHING`
- *   → `new` when a row was inserted, otherwise `SELECT state` → `done` or `in_progress`;
- * - `complete(id)`: `UPDATE … SET state = 'done', expires_at = now() + interval '1 day' WHERE id = $1`;
- * - `release(id)`: `DELETE … WHERE id = $1 AND state = 'in_progress'`.
- */
-export interface WebhookDeduplicator {
-  /**
-   * Returns `true` when `id` was already seen (a duplicate: skip it), `false` when it is new; in both
-   * cases records it as seen.
-   */
-  seen(id: string): Promise<boolean> | boolean;
-  /**
-   * Forgets `id`, so that the provider's retry of a call whose handling failed is processed instead
-   * of being skipped as a duplicate. Its result is ignored (a promise is awaited). Optional here, but
-   * `createWebhookHandler` refuses a deduplicator that has neither `forget` nor the two-phase methods.
-   */
-  forget?(id: string): unknown;
-  /**
-   * Two phases, step 1: atomically claims `id` for handling. Returns `new` when the id was neither
-   * done nor claimed (it is now claimed, in progress, until `complete`, `release` or the claim's
-   * expiry), `in_progress` when another claim holds it, `done` when it was completed. Returns a
-   * promise (write it `async`), so that its string literals keep their type.
-   */
-  claim?(id: string): Promise<'new' | 'in_progress' | 'done'>;
-  /**
-   * Two phases, step 2 on success: records `id` as done (handled), so that later deliveries are
-   * duplicates. Its result is ignored (a promise is awaited).
-   */
-  complete?(id: string): unknown;
-  /**
-   * Two phases, step 2 on failure: drops the in-progress claim of `id`, so that the provider's retry
-   * is handled. Its result is ignored (a promise is awaited).
-   */
-  release?(id: string): unknown;
-}
-
-/** Options of {@link InMemoryWebhookDeduplicator}. */
-export interface InMemoryWebhookDeduplicatorOptions {
-  /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
-  maxEntries?: number;
-  /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
-  ttlMs?: number;
-  /**
-   * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
-   * completed or released, in milliseconds; after that the id can be claimed again. Default 5 minutes.
-   */
-  inProgressTtlMs?: number;
-  /** Clock in milliseconds (for tests). Default `Date.now`. */
-  now?: () => number;
-}
-
-/** A value as an options message shows it: a number itself, otherwise its type (never its content). */
-function shownType(value: unknown): string {
-  return typeof value === 'number' ? String(value) : describe(value);
-}
-
-/** One remembered id: its state and when it entered it. */
+/** One remembered id: its state, when it entered it, the claim's token, its neighbours by recency. */
 interface Entry {
-  readonly state: 'done' | 'in_progress';
-  readonly at: number;
+  readonly id: string;
+  state: 'done' | 'in_progress';
+  at: number;
+  token: string | undefined;
+  older: Entry;
+  newer: Entry;
 }
 
 /**
@@ -124,59 +43,99 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   readonly #ttlMs: number;
   readonly #inProgressTtlMs: number;
   readonly #now: () => number;
-  /** id → state and time; least recently used first. */
-  readonly #entries: LruMap<string, Entry>;
+  readonly #maxEntries: number;
+  /** id → entry; the entries are also linked in a ring by recency, through {@link #ring}. */
+  readonly #entries = new Map<string, Entry>();
+  /** The ring's anchor, which never expires: `newer` is the oldest entry, `older` the newest. */
+  readonly #ring = { at: Number.POSITIVE_INFINITY } as Entry;
 
   /**
    * @throws {RangeError} when `maxEntries` is not an integer >= 1, or `ttlMs` or `inProgressTtlMs`
    * is not a number > 0 (a value of another type included; `undefined` and `null` give the default).
-   * @throws {TypeError} when the options are not an object (or `undefined`), `now` is not a
-   * function, or an option cannot be read (a throwing getter, a Proxy).
+   * @throws {TypeError} when the options are not an object (or `undefined`), or `now` is not a function.
    */
-  constructor(options: InMemoryWebhookDeduplicatorOptions = {}) {
+  constructor(
+    options: {
+      /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
+      maxEntries?: number;
+      /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
+      ttlMs?: number;
+      /**
+       * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
+       * completed or released, in milliseconds; after that the id can be claimed again. Default 5 minutes.
+       */
+      inProgressTtlMs?: number;
+      /** Clock in milliseconds (for tests). Default `Date.now`. */
+      now?: () => number;
+    } = {},
+  ) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${shownType(options)}`);
+      throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${describe(options)}`);
     }
-    const read = (key: keyof InMemoryWebhookDeduplicatorOptions): unknown => {
-      try {
-        return options[key];
-      } catch {
-        // What the getter threw is not shown: it may quote anything.
-        throw new TypeError(`InMemoryWebhookDeduplicator option ${key} could not be read (reading it threw)`);
-      }
-    };
-    const maxEntries = read('maxEntries') ?? 10_000;
-    const ttlMs = read('ttlMs') ?? 24 * 60 * 60 * 1000;
-    const inProgressTtlMs = read('inProgressTtlMs') ?? 5 * 60 * 1000;
-    const now = read('now') ?? Date.now;
+    const o = options as Record<string, unknown>;
+    const maxEntries = o.maxEntries ?? 10_000;
+    const ttlMs = o.ttlMs ?? 24 * 60 * 60 * 1000;
+    const inProgressTtlMs = o.inProgressTtlMs ?? 5 * 60 * 1000;
+    const now = o.now ?? Date.now;
+    const got = (value: unknown) => (typeof value === 'number' ? value : describe(value));
     if (typeof maxEntries !== 'number' || !Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be an integer >= 1, got ${shownType(maxEntries)}`);
+      throw new RangeError(`maxEntries must be an integer >= 1, got ${got(maxEntries)}`);
     }
-    if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
-      throw new RangeError(`ttlMs must be a number > 0, got ${shownType(ttlMs)}`);
-    }
-    if (typeof inProgressTtlMs !== 'number' || !(inProgressTtlMs > 0)) {
-      throw new RangeError(`inProgressTtlMs must be a number > 0, got ${shownType(inProgressTtlMs)}`);
+    for (const [name, value] of [
+      ['ttlMs', ttlMs],
+      ['inProgressTtlMs', inProgressTtlMs],
+    ] as const) {
+      if (typeof value !== 'number' || !(value > 0))
+        throw new RangeError(`${name} must be a number > 0, got ${got(value)}`);
     }
     if (typeof now !== 'function') {
-      throw new TypeError(`now must be a function returning milliseconds, got ${shownType(now)}`);
+      throw new TypeError(`now must be a function returning milliseconds, got ${describe(now)}`);
     }
-    this.#entries = new LruMap(maxEntries);
-    this.#ttlMs = ttlMs;
-    this.#inProgressTtlMs = inProgressTtlMs;
+    this.#maxEntries = maxEntries;
+    this.#ttlMs = ttlMs as number;
+    this.#inProgressTtlMs = inProgressTtlMs as number;
     this.#now = now as () => number;
+    this.clear();
   }
 
-  #live(entry: Entry | undefined, now: number): entry is Entry {
-    if (entry === undefined) return false;
-    return now - entry.at < (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
+  #expired(entry: Entry, now: number): boolean {
+    return now - entry.at >= (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
   }
 
-  /** The live entry of `id` (after dropping expired ids from the least recently used end). */
+  #unlink(entry: Entry): void {
+    entry.older.newer = entry.newer;
+    entry.newer.older = entry.older;
+  }
+
+  #drop(entry: Entry): void {
+    this.#unlink(entry);
+    this.#entries.delete(entry.id);
+  }
+
+  /** The live entry of `id`, after dropping the expired entries at the oldest end and its own. */
   #lookup(id: string, now: number): Entry | undefined {
-    this.#entries.evictWhile((entry) => !this.#live(entry, now));
-    const entry = this.#entries.peek(id);
-    return this.#live(entry, now) ? entry : undefined;
+    while (this.#expired(this.#ring.newer, now)) this.#drop(this.#ring.newer);
+    const entry = this.#entries.get(id);
+    if (entry && this.#expired(entry, now)) this.#drop(entry);
+    else return entry;
+  }
+
+  /** Records `id` in `state` from `now` (with the claim's `token`), as the most recently used. */
+  #record(id: string, state: Entry['state'], now: number, token?: string): void {
+    const ring = this.#ring;
+    let entry = this.#entries.get(id);
+    if (entry) this.#unlink(entry);
+    else {
+      if (this.#entries.size >= this.#maxEntries) this.#drop(ring.newer);
+      entry = { id, state, at: now, token, older: ring, newer: ring };
+      this.#entries.set(id, entry);
+    }
+    entry.state = state;
+    entry.at = now;
+    entry.token = token;
+    entry.older = ring.older;
+    entry.newer = ring;
+    ring.older = ring.older.newer = entry;
   }
 
   /**
@@ -186,47 +145,108 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   seen(id: string): boolean {
     const now = this.#now();
     const entry = this.#lookup(id, now);
-    if (entry?.state === 'in_progress') return true;
-    this.#entries.set(id, { state: 'done', at: now });
+    if (entry?.state !== 'in_progress') this.#record(id, 'done', now);
     return entry !== undefined;
   }
 
   /** Forgets `id` (e.g. after handling it failed, so that a retry is processed). Returns whether it was known. */
   forget(id: string): boolean {
-    return this.#entries.delete(id);
+    const entry = this.#entries.get(id);
+    if (entry) this.#drop(entry);
+    return entry !== undefined;
   }
 
   /**
-   * Claims `id`: `done` when it was seen or completed within `ttlMs`, `in_progress` when it was
-   * claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new` (and it is
-   * now claimed, at once: the promise only carries the answer).
+   * Claims `id` under `token`: `done` when it was seen or completed within `ttlMs`, `in_progress`
+   * when it was claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new`
+   * (and it is now claimed under `token`, at once: the promise only carries the answer).
    */
-  async claim(id: string): Promise<'new' | 'in_progress' | 'done'> {
+  async claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'> {
     const now = this.#now();
     const entry = this.#lookup(id, now);
     if (entry) return entry.state;
-    this.#entries.set(id, { state: 'in_progress', at: now });
+    this.#record(id, 'in_progress', now, token);
     return 'new';
   }
 
-  /** Records `id` as done (handled) now: later claims of it are `done` for `ttlMs`. */
-  complete(id: string): void {
-    this.#entries.set(id, { state: 'done', at: this.#now() });
+  /**
+   * Records `id` as done (handled) now, whatever holds it (an expired claim, another live claim):
+   * later claims of it are `done` for `ttlMs`.
+   */
+  complete(id: string, _token: string): void {
+    this.#record(id, 'done', this.#now());
   }
 
-  /** Drops the claim of `id` when it is in progress (a done id stays done). Returns whether it dropped one. */
-  release(id: string): boolean {
-    if (this.#entries.peek(id)?.state !== 'in_progress') return false;
-    return this.#entries.delete(id);
+  /**
+   * Drops the claim of `id` held under `token` (a done id, or another claim, stays). Returns whether
+   * it dropped one.
+   */
+  release(id: string, token: string): boolean {
+    const entry = this.#entries.get(id);
+    if (entry?.state !== 'in_progress' || entry.token !== token) return false;
+    this.#drop(entry);
+    return true;
   }
 
   /** Forgets every id. */
   clear(): void {
     this.#entries.clear();
+    this.#ring.older = this.#ring.newer = this.#ring;
   }
 
   /** How many ids are remembered (expired ones included until they are dropped). */
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/** The two-phase protocol, as `createWebhookHandler` runs it. @internal */
+export type ClaimingStore = Required<Pick<WebhookDeduplicator, 'claim' | 'complete' | 'release'>>;
+
+const METHODS = ['seen', 'forget', 'claim', 'complete', 'release'] as const;
+
+/**
+ * The `deduplicator` option of `createWebhookHandler`, checked, as the two-phase protocol the
+ * handler runs: `undefined` for `false`; a new {@link InMemoryWebhookDeduplicator} when absent; the
+ * store itself when it has `claim`, `complete` and `release`; a one-phase store (`seen`, `forget`)
+ * as `claim` = `seen` (`done` or `new`) and `release` = `forget`, the token unused.
+ * @internal
+ */
+export function claimingStore(value: unknown): ClaimingStore | undefined {
+  if (value === false) return undefined;
+  const store = (value ?? new InMemoryWebhookDeduplicator()) as Record<string, unknown>;
+  if (typeof store !== 'object' || store === null) {
+    throw invalid(
+      'deduplicator',
+      `must be a WebhookDeduplicator (an object with claim, complete and release, or seen and forget) or false, got ${describe(store)}.`,
+    );
+  }
+  const bad = METHODS.find((m) => store[m] !== undefined && typeof store[m] !== 'function');
+  if (bad)
+    throw invalid('deduplicator', `has a ${bad} property that is not a function (${describe(store[bad])}).`);
+  const has = (names: readonly string[]) => names.filter((m) => store[m] !== undefined);
+  const missing = (names: readonly string[]) => names.filter((m) => store[m] === undefined).join(' and ');
+  const twoPhases = METHODS.slice(2);
+  const s = store as unknown as Required<WebhookDeduplicator>;
+  if (has(twoPhases).length === twoPhases.length) return s;
+  if (has(twoPhases).length > 0) {
+    throw invalid(
+      'deduplicator',
+      `has ${has(twoPhases).join(' and ')} but not ${missing(twoPhases)}: the two-phase protocol needs ` +
+        'claim, complete and release together.',
+    );
+  }
+  if (has(['seen', 'forget']).length < 2) {
+    throw invalid(
+      'deduplicator',
+      `has no ${missing(['seen', 'forget'])} method (nor claim, complete and release): it needs seen(id) and ` +
+        'forget(id), without which the retry of an event whose handling failed would be acknowledged as a ' +
+        'duplicate and never handled, or the two-phase methods for a store shared by several processes.',
+    );
+  }
+  return {
+    claim: async (id) => ((await s.seen(id)) === true ? 'done' : 'new'),
+    complete: () => {},
+    release: (id) => s.forget(id),
+  };
 }

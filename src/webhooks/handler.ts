@@ -4,203 +4,43 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-
-import { joinChunks } from '../core/body.js';
 import { describe } from '../core/describe.js';
-import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { toBody, toSecrets } from './crypto.js';
-import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from './dedupe.js';
-import { WebhookVerificationError } from './errors.js';
+import { toBody } from './crypto.js';
+import { type ClaimingStore, claimingStore } from './dedupe.js';
 import {
   type BodyOutcome,
-  declaredLength,
-  type NodeWebhookRequest,
-  type NodeWebhookResponse,
   readNodeBody,
-  tooLarge,
+  readRequestBody,
   type WebhookAnswer,
   writeNodeAnswer,
 } from './node.js';
 import {
-  checkHeaders,
-  checkOptions,
-  distinctSignatureAndEventId,
-  guarded,
-  headerName,
-  maxBodyBytes,
-  readOptions,
-  unreadable,
-} from './options.js';
-import {
-  EVENT_ID_HEADER,
+  invalid,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
-  SIGNATURE_HEADER,
+  type WebhookErrorContext,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
   type WebhookHeaders,
-  type WebhookSecret,
+  type WebhookStatusHandlers,
+  WebhookVerificationError,
 } from './types.js';
-import { verifyChecked } from './verify.js';
+import { checkOptions, closest, verifyChecked } from './verify.js';
 
-/** A version 1 restocking shipment whose `status` is `S`: what the handler of status `S` receives. */
-export type WebhookShipment<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
-  RestockingShipmentV1 & { status: S };
-
-/**
- * The verified event as a handler receives it: the event id (`id`, the same on every retry of the
- * call), the shipment's new `status` (`S` for the handler of status `S`), `type` and `data` (the
- * shipment, whose `status` is the same).
- */
-export type WebhookStatusEvent<S extends RestockingShipmentV1Status = RestockingShipmentV1Status> =
-  RestockingShipmentStatusUpdatedEvent & { status: S; data: WebhookShipment<S> };
-
-/**
- * Handles the events of one status: receives the shipment (its `status` narrowed to that status)
- * and the verified event (`id`, `status`, `type`, `data`). May be async; when it throws or rejects, the call
- * is answered 500 so that the provider retries it, and its event id is forgotten by the
- * deduplicator (or its claim released) so that the retry is handled.
- */
-export type WebhookStatusHandler<S extends RestockingShipmentV1Status> = (
-  shipment: WebhookShipment<S>,
-  event: WebhookStatusEvent<S>,
+/** A handler of `on` or `onEvent`, as the handler calls it. */
+type EventHandler = (
+  shipment: RestockingShipmentV1,
+  event: RestockingShipmentStatusUpdatedEvent & { status: string },
 ) => unknown;
 
-/**
- * The handlers of {@link WebhookHandlerOptions.on}, keyed by **version 1** status: the webhook's
- * body is always the version 1 view of the shipment, whichever version created it. Two version 2
- * names differ: version 2's `received` arrives as `delivered`, and version 1's `on_hold` (which
- * version 2 shows as `processing`) arrives as `on_hold`.
- */
-export interface WebhookStatusHandlers {
-  /** `created`: announced, not yet shipped. Same name in version 2. */
-  created?: WebhookStatusHandler<'created'> | undefined;
-  /** `shipped`: on the way (shipments created through the API start here). Same name in version 2. */
-  shipped?: WebhookStatusHandler<'shipped'> | undefined;
-  /**
-   * `delivered`: at the warehouse, content not yet verified. **Version 2 calls it `received`**: a
-   * version 2 shipment moving to `received` arrives here, as `delivered`.
-   */
-  delivered?: WebhookStatusHandler<'delivered'> | undefined;
-  /** `arrived`: arrival documentation complete, packing slip checked. Same name in version 2. */
-  arrived?: WebhookStatusHandler<'arrived'> | undefined;
-  /**
-   * `processing`: being unpacked and put into storage. Version 2 also shows version 1's `on_hold`
-   * as `processing`, but the webhook does not: an `on_hold` shipment arrives at `on_hold`.
-   */
-  processing?: WebhookStatusHandler<'processing'> | undefined;
-  /** `restocked`: fully processed; what arrived is in stock. Same name in version 2. */
-  restocked?: WebhookStatusHandler<'restocked'> | undefined;
-  /**
-   * `on_hold`: processing on hold. **Version 1 only**: version 2 shows such a shipment as
-   * `processing`; the webhook (version 1 view) says `on_hold`.
-   */
-  on_hold?: WebhookStatusHandler<'on_hold'> | undefined;
-  /** `cancelled`: cancelled by the merchant. Same name in version 2. */
-  cancelled?: WebhookStatusHandler<'cancelled'> | undefined;
-}
-
 /** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
-const STATUSES: readonly (keyof WebhookStatusHandlers)[] = RESTOCKING_SHIPMENT_V1_STATUSES;
+const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
-/**
- * Handles an event whose status has no handler in {@link WebhookHandlerOptions.on}, including a
- * status this version of the SDK does not know yet (the status is an open enum: at run time it may
- * be any string).
- */
-export type WebhookEventHandler = (shipment: RestockingShipmentV1, event: WebhookStatusEvent) => unknown;
-
-/** Where a webhook call failed, as {@link WebhookHandlerOptions.onError} is told. */
-export interface WebhookErrorContext {
-  /**
-   * What failed: `body` (too large, or the client went away while sending it), `configuration` (the
-   * receiver handed over a parsed, consumed or locked body, other code already answered, or the
-   * request or response objects misbehaved: fix the route; the message says how), `verification`
-   * (signature, event id or payload), `deduplicator` (one of its methods threw, or `claim` returned
-   * something else than `new`, `in_progress` or `done`; reported even when the answer is 200),
-   * `handler` (your handler threw).
-   */
-  stage: 'body' | 'configuration' | 'verification' | 'deduplicator' | 'handler';
-  /** The HTTP status answered (`null` when no answer could be sent). */
-  responseStatus: number | null;
-  /** The event id, once the call is verified. */
-  eventId?: string | undefined;
-  /** The shipment's status, once the call is verified. */
-  shipmentStatus?: string | undefined;
-}
-
-/** Options of {@link createWebhookHandler}. */
-export interface WebhookHandlerOptions {
-  /** The sales channel's API token, or all of its tokens during a rotation (each is tried). */
-  secret: WebhookSecret;
-  /**
-   * Your handlers, by **version 1** status (see {@link WebhookStatusHandlers}: version 2's
-   * `received` is `delivered` here). An event whose status has none goes to `onEvent`, or is
-   * acknowledged and ignored when there is no `onEvent`.
-   */
-  on?: WebhookStatusHandlers | undefined;
-  /**
-   * The handler of every event whose status has no handler in `on` (unknown statuses included).
-   * Without it, an event of a status this version of the SDK does not know is acknowledged and
-   * logged once per such status with `console.warn` (pass `onEvent` to handle or silence them).
-   */
-  onEvent?: WebhookEventHandler | undefined;
-  /**
-   * Told of every failed call (for logging): the error (a {@link WebhookVerificationError} for the
-   * `body`, `configuration` and `verification` stages; what was thrown otherwise) and where it
-   * happened. Its result is ignored and what it throws is swallowed. Default: `console.error` for
-   * the receiver's failures (answered 5xx, a `configuration` or `deduplicator` stage), nothing for
-   * the sender's (4xx, or a client that went away) nor for a `409 in_progress`, which is not a failure.
-   */
-  onError?: ((error: unknown, context: WebhookErrorContext) => unknown) | undefined;
-  /**
-   * Remembers handled event ids, so that retries and duplicates are acknowledged without being
-   * handled again. Default: a new {@link InMemoryWebhookDeduplicator} (one process). Pass one over a
-   * shared store (Redis, a table) when several processes receive webhooks, or `false` to handle
-   * every delivery (your handlers are idempotent on their own).
-   *
-   * It must have `forget` (one phase: `seen`, then `forget` when handling fails) or all of `claim`,
-   * `complete` and `release` (two phases, used when present: required for a store shared by several
-   * processes, see {@link WebhookDeduplicator}); otherwise `createWebhookHandler` throws.
-   */
-  deduplicator?: WebhookDeduplicator | false | undefined;
-  /**
-   * How long a duplicate that arrives while the same event id is being handled in this process waits
-   * for that handling to end, in milliseconds: it is then answered as the first was (200 duplicate
-   * when it succeeded). Past this, it is answered `409 { "error": "in_progress" }` so that the
-   * provider retries it later. An integer from 0 (answer 409 at once) to 2 147 483 647. Default 5000.
-   */
-  duplicateWaitMs?: number | undefined;
-  /** The largest body accepted, in bytes: a larger one is answered 413 unread. Default 1 MiB. */
-  maxBodyBytes?: number | undefined;
-  /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
-  signatureHeader?: string | undefined;
-  /**
-   * Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). Must name
-   * another header than `signatureHeader` (compared case-insensitively).
-   */
-  eventIdHeader?: string | undefined;
-}
-
-/**
- * A webhook receiver made by {@link createWebhookHandler}. Both faces are plain functions: pass them
- * around detached (`export const POST = handler.fetch`, `app.post(path, handler.node)`). Neither
- * rejects once given a request: every outcome is an answer (or, for a client that went away, none).
- */
-export interface WebhookHandler {
-  /**
-   * Answers a Fetch API `Request` (Hono's `c.req.raw`, a Next.js route handler, Bun, Deno, workers).
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  /**
-   * Answers a `node:http` request on its response: `node:http`, Express (`app.post(path,
-   * handler.node)`), Fastify (`handler.node(request, reply.raw)` after `reply.hijack()`, with a
-   * `parseAs: 'buffer'` content-type parser). Reads the raw body from the request stream, or takes
-   * it from `req.body` when a body parser left raw bytes there.
-   */
-  readonly node: (req: NodeWebhookRequest, res: NodeWebhookResponse) => Promise<void>;
-}
-
-const KNOWN_OPTIONS = [
+/** The option names of {@link createWebhookHandler}. */
+const OPTIONS = [
   'secret',
   'on',
   'onEvent',
@@ -210,142 +50,56 @@ const KNOWN_OPTIONS = [
   'duplicateWaitMs',
   'signatureHeader',
   'eventIdHeader',
-] as const satisfies readonly (keyof WebhookHandlerOptions)[];
+] satisfies (keyof WebhookHandlerOptions)[];
 
-function invalid(option: string, message: string): WebhookVerificationError {
-  return new WebhookVerificationError('invalid_options', `Webhook option '${option}' ${message}`);
-}
-
-/** A key or status as a message shows it: at most 64 characters. */
-function clipped(key: string): string {
-  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
-}
-
-/** A key as a message shows it: quoted, at most 64 characters. */
-function shown(key: string): string {
-  return JSON.stringify(clipped(key));
-}
+/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+/** At most this many unknown statuses are logged (each once). */
+const MAX_WARNED_STATUSES = 32;
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
-function statusHandlers(value: unknown): Map<string, WebhookEventHandler> {
-  const handlers = new Map<string, WebhookEventHandler>();
-  if (value === undefined || value === null) return handlers;
-  if (typeof value !== 'object' || guarded('on', () => Array.isArray(value))) {
+function statusHandlers(value: unknown): Map<string, EventHandler> {
+  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
     );
   }
-  for (const key of guarded('on', () => Object.keys(value))) {
-    const handler = guarded(`on.${clipped(key)}`, () => (value as Record<string, unknown>)[key]);
-    if (!(STATUSES as readonly string[]).includes(key)) {
-      if (key === 'received') {
-        throw invalid(
-          'on.received',
-          "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-            "'received' is called 'delivered'. Use 'on.delivered'.",
-        );
-      }
+  const handlers = new Map<string, EventHandler>();
+  for (const [key, handler] of Object.entries(value ?? {})) {
+    if (key === 'received') {
       throw invalid(
-        `on.${clipped(key)}`,
-        `is not a version 1 restocking shipment status (got key ${shown(key)}): use one of ${STATUSES.join(', ')} ` +
-          "(version 2's 'received' is 'delivered'), or 'onEvent' for any other status.",
+        'on.received',
+        "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
+          "'received' is called 'delivered'. Use 'on.delivered'.",
       );
     }
-    if (handler === undefined) continue;
-    if (typeof handler !== 'function')
+    if (!STATUSES.includes(key)) {
+      const near = closest(key, STATUSES);
+      throw invalid(
+        `on.${key}`,
+        `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one of ` +
+          `${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
+      );
+    }
+    if (typeof handler === 'function') handlers.set(key, handler as EventHandler);
+    else if (handler !== undefined)
       throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
-    handlers.set(key, handler as WebhookEventHandler);
   }
   return handlers;
 }
 
-function optionalFunction<T>(value: unknown, option: string): T | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'function') throw invalid(option, `must be a function, got ${describe(value)}.`);
-  return value as T;
-}
-
-/** How the handler records event ids: one phase (`seen`, `forget`) or two (`claim`, `complete`, `release`). */
-type Dedupe =
-  | { readonly kind: 'one_phase'; readonly store: OnePhaseStore }
-  | { readonly kind: 'two_phases'; readonly store: Required<WebhookDeduplicator> };
-
-/** A deduplicator with `forget`. */
-type OnePhaseStore = WebhookDeduplicator & { forget(id: string): unknown };
-
-const TWO_PHASE_METHODS = ['claim', 'complete', 'release'] as const;
-
-function deduplicatorOption(value: unknown): Dedupe | undefined {
-  const store = value === undefined || value === null ? new InMemoryWebhookDeduplicator() : value;
-  if (store === false) return undefined;
-  const candidate = store as Partial<Record<'seen' | 'forget' | (typeof TWO_PHASE_METHODS)[number], unknown>>;
-  if (typeof store !== 'object' || typeof candidate.seen !== 'function') {
-    throw invalid(
-      'deduplicator',
-      `must be a WebhookDeduplicator (an object with a seen(id) method) or false, got ${describe(store)}.`,
-    );
-  }
-  for (const method of ['forget', ...TWO_PHASE_METHODS] as const) {
-    if (candidate[method] !== undefined && typeof candidate[method] !== 'function') {
-      throw invalid(
-        'deduplicator',
-        `has a ${method} property that is not a function (${describe(candidate[method])}).`,
-      );
-    }
-  }
-  const present = TWO_PHASE_METHODS.filter((method) => candidate[method] !== undefined);
-  if (present.length === TWO_PHASE_METHODS.length) {
-    return { kind: 'two_phases', store: store as Required<WebhookDeduplicator> };
-  }
-  if (present.length > 0) {
-    throw invalid(
-      'deduplicator',
-      `has ${present.join(' and ')} but not ${TWO_PHASE_METHODS.filter((m) => !present.includes(m)).join(' and ')}: ` +
-        'the two-phase protocol needs claim, complete and release together.',
-    );
-  }
-  if (candidate.forget === undefined) {
-    throw invalid(
-      'deduplicator',
-      'has no forget(id) method (nor claim, complete and release): without it, the retry of an event ' +
-        'whose handling failed would be acknowledged as a duplicate and never handled. Add forget(id), ' +
-        'or the two-phase methods for a store shared by several processes.',
-    );
-  }
-  return { kind: 'one_phase', store: store as OnePhaseStore };
-}
-
-/** `duplicateWaitMs` (`undefined` or `null`: the default): an integer number of milliseconds a timer can wait. */
-function duplicateWaitOption(value: unknown): number {
-  if (value === undefined || value === null) return DEFAULT_DUPLICATE_WAIT_MS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIMER_MS) {
-    const got = typeof value === 'number' ? String(value) : describe(value);
-    throw invalid(
-      'duplicateWaitMs',
-      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
-    );
-  }
-  return value;
-}
-
-const DEFAULT_DUPLICATE_WAIT_MS = 5000;
-/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
-
-const JSON_TYPE = 'application/json';
-
-/** The answer to a request or response object that misbehaves (its getters or stream throw). */
-const INTERNAL_ERROR: WebhookAnswer = { status: 500, body: { error: 'internal_error' } };
-
-/** An answer as a Fetch API `Response` (JSON). */
-function respond(answer: WebhookAnswer): Response {
-  return new Response(JSON.stringify(answer.body), {
-    status: answer.status,
-    headers: { 'content-type': JSON_TYPE, ...answer.headers },
-  });
-}
-
+const ok = (duplicate = false): WebhookAnswer => ({
+  status: 200,
+  body: duplicate ? { received: true, duplicate: true } : { received: true },
+});
+const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
+/**
+ * The answer to a delivery whose event id is being handled elsewhere (another process holds the
+ * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
+ * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
+ */
+const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
   status: 405,
   body: { error: 'method_not_allowed', message: 'Webhook calls are POST requests.' },
@@ -355,14 +109,7 @@ const METHOD_NOT_ALLOWED: WebhookAnswer = {
 /** Calls `fn`, swallowing what it throws or rejects with. */
 function safely(fn: () => unknown): void {
   try {
-    const result = fn();
-    if (
-      result !== null &&
-      typeof result === 'object' &&
-      typeof (result as PromiseLike<unknown>).then === 'function'
-    ) {
-      (result as PromiseLike<unknown>).then(undefined, () => {});
-    }
+    Promise.resolve(fn()).catch(() => {});
   } catch {
     // A failing error hook must not change the answer.
   }
@@ -372,15 +119,29 @@ function safely(fn: () => unknown): void {
  * The default `onError`: the receiver's failures (answered 5xx, or a response already sent) on
  * `console.error`; not the sender's (4xx, or a client that went away).
  */
-function defaultOnError(error: unknown, context: WebhookErrorContext): void {
-  const receivers =
-    context.stage === 'configuration' ||
-    context.stage === 'deduplicator' ||
-    (context.responseStatus ?? 0) >= 500;
-  if (!receivers) return;
-  const about =
-    context.eventId === undefined ? '' : ` (event ${context.eventId}, status ${context.shipmentStatus})`;
-  console.error(`[merchant-fulfillment] webhook call failed at ${context.stage}${about}:`, error);
+function defaultOnError(
+  error: unknown,
+  { stage, responseStatus, eventId, shipmentStatus }: WebhookErrorContext,
+) {
+  if (stage !== 'configuration' && stage !== 'deduplicator' && (responseStatus ?? 0) < 500) return;
+  const about = eventId === undefined ? '' : ` (event ${eventId}, status ${shipmentStatus})`;
+  console.error(`[merchant-fulfillment] webhook call failed at ${stage}${about}:`, error);
+}
+
+/**
+ * `promise`'s value (it never rejects), or `undefined` once `ms` milliseconds passed first. The
+ * timer does not keep the process alive (`unref` where available) and is cleared once it settles.
+ */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms, undefined);
+    (timer as { unref?: () => unknown }).unref?.();
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
 }
 
 /**
@@ -422,187 +183,51 @@ function defaultOnError(error: unknown, context: WebhookErrorContext): void {
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const given = checkOptions<WebhookHandlerOptions>(options, 'createWebhookHandler');
-  for (const key of guarded('options', () => Object.keys(given))) {
-    if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
-      throw new WebhookVerificationError(
-        'invalid_options',
-        `Webhook option ${shown(key)} is not an option of createWebhookHandler: the options are ${KNOWN_OPTIONS.join(', ')}.`,
-      );
+  const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
+  const limit = checked.maxBodyBytes;
+  const handlers = statusHandlers(options.on);
+  for (const name of ['onEvent', 'onError'] as const) {
+    const value = options[name];
+    if (value !== undefined && value !== null && typeof value !== 'function') {
+      throw invalid(name, `must be a function, got ${describe(value)}.`);
     }
   }
-  // Each option is read once: a getter or a Proxy that throws is an `invalid_options` error naming it.
-  const o = readOptions(given, 'createWebhookHandler', KNOWN_OPTIONS);
-  const secrets = Object.freeze(guarded('secret', () => toSecrets(o.secret)));
-  const limit = maxBodyBytes(o.maxBodyBytes);
-  const signatureHeader = headerName(o.signatureHeader, 'signatureHeader', SIGNATURE_HEADER);
-  const eventIdHeader = headerName(o.eventIdHeader, 'eventIdHeader', EVENT_ID_HEADER);
-  distinctSignatureAndEventId(signatureHeader, eventIdHeader);
-  const handlers = statusHandlers(o.on);
-  const onEvent = optionalFunction<WebhookEventHandler>(o.onEvent, 'onEvent');
-  const onError =
-    optionalFunction<NonNullable<WebhookHandlerOptions['onError']>>(o.onError, 'onError') ?? defaultOnError;
-  const dedupe = guarded('deduplicator', () => deduplicatorOption(o.deduplicator));
-  const duplicateWaitMs = duplicateWaitOption(o.duplicateWaitMs);
+  const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
+  const onError = options.onError ?? defaultOnError;
+  const store = claimingStore(options.deduplicator);
+  const wait = options.duplicateWaitMs ?? 5000;
+  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
+    const got = typeof wait === 'number' ? wait : describe(wait);
+    throw invalid(
+      'duplicateWaitMs',
+      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
+    );
+  }
   /** Event ids being handled in this process → the answer of that handling, once it ends. */
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
   /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
   const warned = new Set<string>();
+  type Context = { eventId: string; shipmentStatus: string };
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
-  const refusal = (outcome: Extract<BodyOutcome, { kind: 'refused' }>): WebhookAnswer => {
-    const { error, status } = outcome;
-    report(error, { stage: status === 413 ? 'body' : 'configuration', responseStatus: status });
-    // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-    if (status >= 500) return { status, body: { error: error.reason } };
-    return {
-      status,
-      body: { error: error.reason, message: error.message },
-      headers: { connection: 'close' },
-    };
-  };
-
-  /** Verifies, deduplicates and routes one call whose raw body was read. */
-  const answer = async (headers: WebhookHeaders, body: Uint8Array | string): Promise<WebhookAnswer> => {
-    let event: RestockingShipmentStatusUpdatedEvent;
-    try {
-      event = await verifyChecked(
-        toBody(body, limit),
-        checkHeaders(headers, true)!,
-        secrets,
-        signatureHeader,
-        eventIdHeader,
-      );
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) {
-        report(error, { stage: 'verification', responseStatus: 500 });
-        return { status: 500, body: { error: 'verification_failed' } };
-      }
-      const status = error.reason === 'body_too_large' ? 413 : 400;
-      report(error, { stage: 'verification', responseStatus: status });
-      return { status, body: { error: error.reason, message: error.message } };
-    }
-    const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
-    if (!dedupe) return (await run(event, context)) ? ok() : failed();
-    const pending = inFlight.get(event.id);
-    if (pending) {
-      const first = await within(pending, duplicateWaitMs);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
-    }
-    let settle!: (answer: WebhookAnswer) => void;
-    const mine = new Promise<WebhookAnswer>((resolve) => {
-      settle = resolve;
-    });
-    inFlight.set(event.id, mine);
-    let result: WebhookAnswer = failed();
-    try {
-      result = await (dedupe.kind === 'two_phases'
-        ? twoPhases(dedupe.store, event, context)
-        : onePhase(dedupe.store, event, context));
-      return result;
-    } finally {
-      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
-      settle(result);
-    }
-  };
-
-  /** A deduplicator method that threw: reported, and the id dropped best-effort (the store may have recorded it). */
-  const storeFailed = (
-    error: unknown,
-    context: { eventId: string; shipmentStatus: string },
-    drop: () => unknown,
-  ): WebhookAnswer => {
-    report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-    safely(drop);
-    return { status: 500, body: { error: 'deduplicator_failed' } };
-  };
-
-  /** Calls `step` of the store; what it throws is reported (at the given answer status) and swallowed. */
-  const quietly = async (
-    step: () => unknown,
-    context: { eventId: string; shipmentStatus: string },
-    responseStatus: number,
-  ): Promise<void> => {
-    try {
-      await step();
-    } catch (error) {
-      report(error, { stage: 'deduplicator', responseStatus, ...context });
-    }
-  };
-
-  /** One phase: `seen` records the id; `forget` drops it when handling fails. */
-  const onePhase = async (
-    store: OnePhaseStore,
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
-  ): Promise<WebhookAnswer> => {
-    let duplicate: boolean;
-    try {
-      duplicate = (await store.seen(event.id)) === true;
-    } catch (error) {
-      return storeFailed(error, context, () => store.forget(event.id));
-    }
-    if (duplicate) return ok(true);
-    if (await run(event, context)) return ok();
-    await quietly(() => store.forget(event.id), context, 500);
-    return failed();
-  };
-
-  /** Two phases: `claim`, then `complete` once handled or `release` when handling fails. */
-  const twoPhases = async (
-    store: Required<WebhookDeduplicator>,
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
-  ): Promise<WebhookAnswer> => {
-    let claim: unknown;
-    try {
-      claim = await store.claim(event.id);
-      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
-        throw new TypeError(
-          `The deduplicator's claim(id) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
-        );
-      }
-    } catch (error) {
-      return storeFailed(error, context, () => store.release(event.id));
-    }
-    if (claim === 'done') return ok(true);
-    if (claim === 'in_progress') return IN_PROGRESS;
-    if (await run(event, context)) {
-      // Handled: answer 200 even if recording it fails (a retry may then be handled again).
-      await quietly(() => store.complete(event.id), context, 200);
-      return ok();
-    }
-    await quietly(() => store.release(event.id), context, 500);
-    return failed();
-  };
-
-  /**
-   * Without `onEvent`, an event of a status this version does not know is acknowledged: say so once
-   * per status (at most `MAX_WARNED_STATUSES` of them), since no handler will ever see it.
-   */
-  const warnUnknown = (status: string): void => {
-    if ((STATUSES as readonly string[]).includes(status) || warned.has(status)) return;
-    if (warned.size >= MAX_WARNED_STATUSES) return;
-    warned.add(status);
-    // The status comes from a verified body (the provider's own value), never from the caller.
-    safely(() =>
-      console.warn(
-        `[merchant-fulfillment] webhook events with status ${shown(status)}, unknown to this version ` +
-          'of the SDK, are acknowledged without being handled: pass onEvent to handle them (or to ' +
-          'silence this notice).',
-      ),
-    );
-  };
-
   /** Calls the event's handler; `false` (reported) when it throws or rejects. */
-  const run = async (
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: { eventId: string; shipmentStatus: string },
-  ): Promise<boolean> => {
-    const handler = handlers.get(context.shipmentStatus) ?? onEvent;
-    if (!handler) warnUnknown(context.shipmentStatus);
+  const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
+    const status = context.shipmentStatus;
+    const handler = handlers.get(status) ?? onEvent;
+    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < MAX_WARNED_STATUSES) {
+      // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
+      // shown quoted, at most 64 characters).
+      warned.add(status);
+      safely(() =>
+        console.warn(
+          `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
+            'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
+            'them (or to silence this notice).',
+        ),
+      );
+    }
     try {
       await handler?.(event.data, { ...event, status: event.data.status });
       return true;
@@ -612,168 +237,130 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const fetchFace = async (request: Request): Promise<Response> => {
-    if (request === null || typeof request !== 'object') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    let method: unknown;
+  /**
+   * `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`),
+   * all under one fresh token: this attempt's.
+   */
+  const handle = async (
+    claiming: ClaimingStore,
+    event: RestockingShipmentStatusUpdatedEvent,
+    context: Context,
+  ): Promise<WebhookAnswer> => {
+    const token = crypto.randomUUID();
+    let claim: unknown;
     try {
-      method = request.method;
+      claim = await claiming.claim(event.id, token);
+      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
+        throw new TypeError(
+          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+        );
+      }
     } catch (error) {
-      // A request whose `method` getter (or Proxy trap) throws: a request all the same, answered.
-      report(unreadable('request.method', error), { stage: 'configuration', responseStatus: 500 });
-      return respond(INTERNAL_ERROR);
+      // The id dropped best-effort: the store may have recorded it.
+      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+      safely(() => claiming.release(event.id, token));
+      return { status: 500, body: { error: 'deduplicator_failed' } };
     }
-    if (typeof method !== 'string') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    let result: WebhookAnswer;
+    if (claim !== 'new') return claim === 'done' ? ok(true) : IN_PROGRESS;
+    const handled = await run(event, context);
     try {
-      result = await answerRequest(request, method);
+      await (handled ? claiming.complete(event.id, token) : claiming.release(event.id, token));
     } catch (error) {
-      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      result = INTERNAL_ERROR;
+      // Handled: still answered 200 (a retry may then be handled again).
+      report(error, { stage: 'deduplicator', responseStatus: handled ? 200 : 500, ...context });
     }
-    return respond(result);
+    return handled ? ok() : FAILED;
   };
 
-  const answerRequest = async (request: Request, method: string): Promise<WebhookAnswer> => {
-    if (method !== 'POST') return METHOD_NOT_ALLOWED;
-    const outcome = await readRequestBody(request, limit);
-    if (outcome.kind === 'refused') return refusal(outcome);
-    if (outcome.kind === 'aborted') {
-      const error = new WebhookVerificationError(
-        'invalid_body',
-        'The webhook request body could not be read to its end.',
-      );
-      report(error, { stage: 'body', responseStatus: 400 });
-      return { status: 400, body: { error: error.reason, message: error.message } };
+  /**
+   * Verifies, deduplicates and routes one call whose raw body was read, or answers the refusal of
+   * the body reader (stage `body`; `configuration` for a 5xx): `undefined` when a Node client went
+   * away (no one to answer).
+   */
+  const answer = async (
+    headers: WebhookHeaders,
+    body: BodyOutcome,
+    node: boolean,
+  ): Promise<WebhookAnswer | undefined> => {
+    let event: RestockingShipmentStatusUpdatedEvent;
+    const read = !(body instanceof WebhookVerificationError);
+    try {
+      if (!read) throw body;
+      event = await verifyChecked(toBody(body, limit), headers, checked);
+    } catch (error) {
+      const known = error instanceof WebhookVerificationError;
+      const reason = known ? error.reason : 'verification_failed';
+      const status = !known || reason === 'parsed_body' ? 500 : reason === 'body_too_large' ? 413 : 400;
+      const gone = node && !read && reason === 'invalid_body';
+      const stage = read ? 'verification' : status === 500 ? 'configuration' : 'body';
+      report(error, { stage, responseStatus: gone ? null : status });
+      // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
+      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
+      return {
+        status,
+        body: { error: reason, message: (error as Error).message },
+        ...(!read && status === 413 && { headers: { connection: 'close' } }),
+      };
     }
-    return answer(request.headers, outcome.body);
+    const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
+    if (!store) return (await run(event, context)) ? ok() : FAILED;
+    const pending = inFlight.get(event.id);
+    if (pending) {
+      const first = await within(pending, wait);
+      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
+    }
+    const mine = handle(store, event, context);
+    inFlight.set(event.id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
+    }
+  };
+
+  /**
+   * The answer to a request (`POST` only) whose raw body `read` gives (see `answer`). What throws
+   * unforeseen (the request misbehaves) is answered 500.
+   */
+  const answerBody = async <
+    R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders },
+  >(
+    request: R,
+    read: (request: R, limit: number) => BodyOutcome | Promise<BodyOutcome>,
+    node: boolean,
+  ): Promise<WebhookAnswer | undefined> => {
+    try {
+      if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
+      return await answer(request.headers, await read(request, limit), node);
+    } catch (error) {
+      report(error, { stage: 'configuration', responseStatus: 500 });
+      return { status: 500, body: { error: 'internal_error' } };
+    }
+  };
+
+  const fetchFace = async (request: Request): Promise<Response> => {
+    if (typeof request?.method !== 'string') {
+      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
+    }
+    const result = (await answerBody(request, readRequestBody, false))!;
+    return new Response(JSON.stringify(result.body), {
+      status: result.status,
+      headers: { 'content-type': 'application/json', ...result.headers },
+    });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    let result: WebhookAnswer | undefined;
-    try {
-      result = await answerNode(req);
-    } catch (error) {
-      // A request whose getters or stream misbehave in an unforeseen way: still an answer.
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      result = INTERNAL_ERROR;
-    }
-    let written: boolean;
-    try {
-      written = result === undefined || writeNodeAnswer(res, result);
-    } catch (error) {
-      report(error, { stage: 'configuration', responseStatus: null });
-      return;
-    }
-    if (!written) {
-      report(
-        new WebhookVerificationError(
-          'response_already_sent',
-          'The webhook response was already sent by other code: handler.node must be the only one to answer the request (in Fastify, call reply.hijack() first).',
-        ),
-        { stage: 'configuration', responseStatus: null },
-      );
-    }
-  };
-
-  /** The answer to a Node request; `undefined` when the client went away (no one to answer). */
-  const answerNode = async (req: NodeWebhookRequest): Promise<WebhookAnswer | undefined> => {
-    if (req.method !== 'POST') return METHOD_NOT_ALLOWED;
-    const outcome = await readNodeBody(req, limit);
-    if (outcome.kind === 'refused') return refusal(outcome);
-    if (outcome.kind === 'body') return answer(req.headers, outcome.body);
+    const result = await answerBody(req, readNodeBody, true);
+    if (result === undefined || writeNodeAnswer(res, result)) return;
     report(
       new WebhookVerificationError(
-        'invalid_body',
-        'The client closed the connection before sending the whole webhook body.',
+        'response_already_sent',
+        'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
+          'the request (in Fastify, call reply.hijack() first).',
       ),
-      { stage: 'body', responseStatus: null },
+      { stage: 'configuration', responseStatus: null },
     );
-    return undefined;
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });
-}
-
-function ok(duplicate = false): WebhookAnswer {
-  return { status: 200, body: duplicate ? { received: true, duplicate: true } : { received: true } };
-}
-
-/**
- * The answer to a delivery whose event id is being handled elsewhere (another process holds the
- * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
- * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
- */
-const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
-
-/** At most this many unknown statuses are logged (each once). */
-const MAX_WARNED_STATUSES = 32;
-
-/**
- * `promise`'s value, or `undefined` once `ms` milliseconds passed first. The timer does not keep
- * the process alive (`unref` where available) and is cleared as soon as either happens.
- */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-    (timer as { unref?: () => unknown }).unref?.();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function failed(): WebhookAnswer {
-  return { status: 500, body: { error: 'handler_failed' } };
-}
-
-/** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
-async function readRequestBody(request: Request, limit: number): Promise<BodyOutcome> {
-  if (request.bodyUsed || request.body?.locked === true) {
-    return {
-      kind: 'refused',
-      status: 500,
-      error: new WebhookVerificationError(
-        'parsed_body',
-        'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
-          'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
-          'is read), since the signature covers its raw bytes.',
-      ),
-    };
-  }
-  const declared = declaredLength(request.headers);
-  if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
-  if (!request.body) return { kind: 'body', body: new Uint8Array(0) };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // A stream of anything but bytes (a misbehaving body) cannot be the signed body.
-      const chunk: unknown = value;
-      if (!ArrayBuffer.isView(chunk)) {
-        reader.cancel().catch(() => {});
-        return { kind: 'aborted' };
-      }
-      size += chunk.byteLength;
-      if (size > limit) {
-        reader.cancel().catch(() => {});
-        return tooLarge(undefined, limit);
-      }
-      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    }
-  } catch {
-    return { kind: 'aborted' };
-  }
-  return { kind: 'body', body: joinChunks(chunks, size) };
 }

@@ -6,43 +6,24 @@
  * Web APIs only (`crypto.subtle`, `TextEncoder`, `Headers`): the same code runs on Node 22+, Bun,
  * Deno, Cloudflare Workers and Vercel Edge. Re-exports only; each job lives in its own module.
  */
+export { InMemoryWebhookDeduplicator } from './dedupe.js';
+export { createWebhookHandler } from './handler.js';
+export { createWebhookHeaders, signWebhook } from './sign.js';
 export {
-  InMemoryWebhookDeduplicator,
-  type InMemoryWebhookDeduplicatorOptions,
-  type WebhookDeduplicator,
-} from './dedupe.js';
-export { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
-export {
-  createWebhookHandler,
-  type WebhookErrorContext,
-  type WebhookEventHandler,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-  type WebhookShipment,
-  type WebhookStatusEvent,
-  type WebhookStatusHandler,
-  type WebhookStatusHandlers,
-} from './handler.js';
-export type { NodeWebhookRequest, NodeWebhookResponse } from './node.js';
-export {
-  type CreateWebhookHeadersOptions,
-  createWebhookHeaders,
-  type SignWebhookOptions,
-  signWebhook,
-} from './sign.js';
-export {
-  DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
-  RESTOCKING_SHIPMENT_STATUS_UPDATED,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
   SIGNATURE_HEADER,
   type WebhookBody,
+  type WebhookDeduplicator,
+  type WebhookErrorContext,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
   type WebhookHeaders,
   type WebhookSecret,
+  type WebhookStatusHandlers,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
 } from './types.js';
-export {
-  type VerifyWebhookOptions,
-  type VerifyWebhookSignatureOptions,
-  verifyWebhook,
-  verifyWebhookSignature,
-} from './verify.js';
+export { type VerifyWebhookOptions, verifyWebhook, verifyWebhookSignature } from './verify.js';

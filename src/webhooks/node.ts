@@ -1,165 +1,91 @@
 /**
- * Webhooks: the Node face of the webhook handler — the raw body read from a `node:http` request (or
- * taken from what a body parser left in `req.body`), bounded by `maxBodyBytes`, and the answer
- * written to the response. Structural types only: no Node module is imported, so the code loads on
- * Bun, Deno and workers alike.
+ * Webhooks: the raw body of a webhook request, bounded by `maxBodyBytes` — read from a Fetch API
+ * `Request`, or from a `node:http` request (or taken from what a body parser left in `req.body`) —
+ * and the answer written to a Node response. Structural types only: no Node module is imported, so
+ * the code loads on Bun, Deno and workers alike.
  */
 import { joinChunks } from '../core/body.js';
-import { WebhookVerificationError } from './errors.js';
-import { readHeader } from './options.js';
-import type { WebhookHeaders } from './types.js';
+import { tooLarge } from './crypto.js';
+import {
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './types.js';
+import { readHeader } from './verify.js';
 
-/**
- * The request `handler.node` reads: a `node:http` `IncomingMessage` (Express's `req` included), or
- * any object with the request's `method` and `headers` and the raw body in `body` (Fastify's
- * `request` with a `parseAs: 'buffer'` content-type parser).
- */
-export interface NodeWebhookRequest {
-  /** The request method (`POST`). */
-  readonly method?: string | undefined;
-  /** The request headers (Node's `IncomingHttpHeaders`, or any {@link WebhookHeaders}). */
-  readonly headers: WebhookHeaders;
-  /**
-   * The body a body parser already read, if any: raw bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`)
-   * or a string are used as the raw body; a parsed object is refused (the signature covers the raw
-   * bytes). When absent, the body is read from the request stream.
-   */
-  readonly body?: unknown;
-  /** `true` once the stream has been read to its end (by a body parser, for one). */
-  readonly readableEnded?: boolean | undefined;
-  /** `true` once the stream was destroyed (the client went away, its `close` already fired). */
-  readonly destroyed?: boolean | undefined;
-  /** `true` once the stream was destroyed before its end (the client went away mid-body). */
-  readonly readableAborted?: boolean | undefined;
-  /** Subscribes to the stream's events (`data`, `end`, `error`, `close`). */
-  on?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
-  /** Unsubscribes from the stream's events. */
-  removeListener?(event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void): unknown;
-  /** Stops the flow of `data` events. */
-  pause?(): unknown;
-}
-
-/**
- * The response `handler.node` answers on: a `node:http` `ServerResponse` (Express's `res`, Fastify's
- * `reply.raw` after `reply.hijack()`).
- */
-export interface NodeWebhookResponse {
-  /** The status code to send. */
-  statusCode: number;
-  /** Sets a response header. */
-  setHeader(name: string, value: string): unknown;
-  /** Sends the body and ends the response. */
-  end(body: string): unknown;
-  /** `true` once the head was sent: no other answer can be given. */
-  readonly headersSent?: boolean | undefined;
-  /** `true` once `end()` was called. */
-  readonly writableEnded?: boolean | undefined;
-}
-
-/** An answer of the handler: status, JSON body, extra headers. */
-export interface WebhookAnswer {
-  /** HTTP status code. */
+/** An answer of the handler: status, JSON body, headers besides `content-type: application/json`. */
+export type WebhookAnswer = {
   status: number;
-  /** The JSON body. */
   body: Readonly<Record<string, unknown>>;
-  /** Headers besides `content-type: application/json` (`allow` of a 405, `connection` of a 413). */
   headers?: Readonly<Record<string, string>>;
-}
+};
 
 /**
- * How reading a body ended: the raw bytes; a refusal to answer with (a body over the limit, or a
- * body a parser already consumed: the receiver's misconfiguration); or a request the client
- * abandoned, which has no one left to answer.
+ * How reading a body ended: the raw body, or why there is none: `body_too_large`, `parsed_body` (a
+ * parser already consumed it: the receiver's misconfiguration) or `invalid_body` (the client went
+ * away, or the stream failed).
  */
-export type BodyOutcome =
-  | { readonly kind: 'body'; readonly body: Uint8Array | string }
-  | { readonly kind: 'refused'; readonly error: WebhookVerificationError; readonly status: 413 | 500 }
-  | { readonly kind: 'aborted' };
+export type BodyOutcome = Uint8Array | string | WebhookVerificationError;
 
-/** What to write in a message about a refused body: how to hand the raw body over. */
-const NODE_RAW_BODY_HELP =
-  'Give the webhook route the raw body: in Express mount express.raw({ type: ' +
-  "'application/json' }) (or no body parser at all) on that route, not express.json(); in Fastify " +
-  "add a content-type parser for 'application/json' with { parseAs: 'buffer' } and call " +
-  'handler.node(request, reply.raw) after reply.hijack().';
+/** A body a parser already consumed. */
+const consumed = (message: string) =>
+  new WebhookVerificationError(
+    'parsed_body',
+    `${message} Give the webhook route the raw body: in Express mount express.raw({ type: ` +
+      "'application/json' }) (or no body parser at all) on that route, not express.json(); in Fastify " +
+      "add a content-type parser for 'application/json' with { parseAs: 'buffer' } and call " +
+      'handler.node(request, reply.raw) after reply.hijack().',
+  );
 
-/** The `body_too_large` refusal. */
-export function tooLarge(size: number | undefined, limit: number): BodyOutcome {
-  const what =
-    size === undefined
-      ? `is over the limit of ${limit} bytes`
-      : `is ${size} bytes, over the limit of ${limit} bytes`;
-  return {
-    kind: 'refused',
-    status: 413,
-    error: new WebhookVerificationError(
-      'body_too_large',
-      `Webhook body ${what} (option 'maxBodyBytes'): refused before checking its signature.`,
-    ),
-  };
-}
+const aborted = () =>
+  new WebhookVerificationError('invalid_body', 'The webhook request body could not be read to its end.');
 
-/** The declared `content-length`, when it is a plain decimal number. */
-export function declaredLength(headers: WebhookHeaders): number | undefined {
+/** A declared `content-length` (a plain decimal number) over `limit`, refused unread. */
+function declaredTooLarge(headers: WebhookHeaders, limit: number): WebhookVerificationError | undefined {
   const value = readHeader(headers, 'content-length')?.trim();
-  return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
-}
-
-function refusedBody(message: string): BodyOutcome {
-  return {
-    kind: 'refused',
-    status: 500,
-    error: new WebhookVerificationError('parsed_body', `${message} ${NODE_RAW_BODY_HELP}`),
-  };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (value && /^\d{1,15}$/.test(value) && Number(value) > limit) return tooLarge(Number(value), limit);
 }
 
 /**
- * The raw body of a Node request: what a body parser left in `req.body` when it is bytes or a string,
- * otherwise read from the stream (`data` events), bounded by `limit`: past it, reading stops (the
- * stream is paused and its listeners removed) and the body is refused with `body_too_large`.
+ * The raw body of a Node request: what a body parser left in `req.body` when it is bytes or a string
+ * (its size is checked by the verification), otherwise read from the stream (`data` events),
+ * bounded by `limit`: past it, reading stops (the stream is paused and its listeners removed) and
+ * the body is refused with `body_too_large`.
  */
 export function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<BodyOutcome> | BodyOutcome {
   const given = req.body;
-  // A string's UTF-8 size is checked by the verification.
-  if (typeof given === 'string') return { kind: 'body', body: given };
-  if (given instanceof ArrayBuffer || ArrayBuffer.isView(given)) {
-    if (given.byteLength > limit) return tooLarge(given.byteLength, limit);
-    const body =
-      given instanceof ArrayBuffer
-        ? new Uint8Array(given)
-        : new Uint8Array(given.buffer, given.byteOffset, given.byteLength);
-    return { kind: 'body', body };
+  if (typeof given === 'string' || given instanceof ArrayBuffer || ArrayBuffer.isView(given)) {
+    return ArrayBuffer.isView(given)
+      ? new Uint8Array(given.buffer, given.byteOffset, given.byteLength)
+      : (given as string | Uint8Array);
   }
-  const declared = declaredLength(req.headers);
-  if (declared !== undefined && declared > limit) return tooLarge(declared, limit);
-  const streaming = typeof req.on === 'function' && typeof req.removeListener === 'function';
+  const declared = declaredTooLarge(req.headers, limit);
+  if (declared) return declared;
   // Express 4's body-parser leaves `{}` on a request it did not read (another content type).
-  const untouched = isPlainObject(given) && Object.keys(given).length === 0 && req.readableEnded === false;
-  if (given !== undefined && given !== null && !untouched) {
-    return refusedBody(
-      `The webhook request's body was already parsed (req.body is ${isPlainObject(given) ? 'a parsed object' : 'not raw bytes'}), ` +
+  const proto = typeof given === 'object' && given !== null ? Object.getPrototypeOf(given) : undefined;
+  const parsed = proto === Object.prototype || proto === null;
+  if (
+    given !== undefined &&
+    given !== null &&
+    !(parsed && Object.keys(given).length === 0 && req.readableEnded === false)
+  ) {
+    return consumed(
+      `The webhook request's body was already parsed (req.body is ${parsed ? 'a parsed object' : 'not raw bytes'}), ` +
         'but the signature covers the raw bytes, which parsing loses.',
     );
   }
-  if (!streaming) {
-    // Fastify's `request` without a body: nothing was sent.
-    return { kind: 'body', body: '' };
-  }
+  // Fastify's `request` without a body: nothing was sent.
+  if (typeof req.on !== 'function' || typeof req.removeListener !== 'function') return '';
   if (req.readableEnded === true) {
-    return refusedBody(
+    return consumed(
       'The webhook request stream was already read to its end (by a body parser?) and no raw body was ' +
         'left in req.body.',
     );
   }
   // The client went away before this call (its `close` already fired, say while an async
   // middleware ran): no event will ever come, so there is nothing to wait for.
-  if (req.destroyed === true || req.readableAborted === true) return { kind: 'aborted' };
+  if (req.destroyed === true || req.readableAborted === true) return aborted();
   // A stream-like without `readableEnded` cannot say whether it already ended: its silence is bounded.
   return readStream(req, limit, typeof req.readableEnded === 'boolean' ? undefined : STALL_MS);
 }
@@ -183,42 +109,23 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * then no listener of its own is left on the stream.
  */
 function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Promise<BodyOutcome> {
-  return new Promise<BodyOutcome>((resolve, reject) => {
+  return new Promise<BodyOutcome>((resolve) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const detach = () => {
-      clearTimeout(timer);
-      for (const [event, listener] of listeners) {
-        try {
-          req.removeListener!(event, listener);
-        } catch {
-          // A stream whose removeListener throws: nothing more can be done.
-        }
-      }
-    };
     const done = (outcome: BodyOutcome) => {
-      if (settled) return;
-      settled = true;
-      detach();
+      clearTimeout(timer);
+      for (const [event, listener] of listeners) req.removeListener!(event, listener);
       resolve(outcome);
     };
     const watch = () => {
       if (stall === undefined) return;
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        done(
-          refusedBody(
-            `The webhook request stream sent nothing for ${stall} ms: it was probably already read to its ` +
-              'end (by a body parser?), and no raw body was left in req.body.',
-          ),
-        );
-      }, stall);
+      const message = `The webhook request stream sent nothing for ${stall} ms: it was probably already read to its end (by a body parser?), and no raw body was left in req.body.`;
+      timer = setTimeout(() => done(consumed(message)), stall);
       (timer as { unref?: () => unknown }).unref?.();
     };
     const onData = (chunk?: unknown) => {
-      if (settled) return;
       watch();
       const bytes =
         typeof chunk === 'string'
@@ -227,35 +134,55 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
             ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
             : new Uint8Array(0);
       size += bytes.byteLength;
-      if (size > limit) {
-        req.pause?.();
-        done(tooLarge(undefined, limit));
-        // Nothing reads the stream any more; a later error (the client going away) is not a crash.
-        req.on!('error', ignore);
-        return;
-      }
       chunks.push(bytes);
+      if (size <= limit) return;
+      req.pause?.();
+      done(tooLarge(undefined, limit));
+      // Nothing reads the stream any more; a later error (the client going away) is not a crash.
+      req.on!('error', ignore);
     };
-    const onEnd = () => done({ kind: 'body', body: joinChunks(chunks, size) });
-    const onAbort = () => done({ kind: 'aborted' });
+    const onAbort = () => done(aborted());
     const listeners: [event: 'data' | 'end' | 'error' | 'close', listener: (chunk?: unknown) => void][] = [
-      ['end', onEnd],
+      ['end', () => done(joinChunks(chunks, size))],
       ['error', onAbort],
       ['close', onAbort],
       // Last: subscribing to `data` starts the flow.
       ['data', onData],
     ];
-    try {
-      for (const [event, listener] of listeners) req.on!(event, listener);
-    } catch (error) {
-      // A stream whose `on` throws: the listeners already added are removed, the failure reported.
-      settled = true;
-      detach();
-      reject(error);
-      return;
-    }
+    for (const [event, listener] of listeners) req.on!(event, listener);
     watch();
   });
+}
+
+/** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
+export async function readRequestBody(request: Request, limit: number): Promise<BodyOutcome> {
+  if (request.bodyUsed || request.body?.locked === true) {
+    return new WebhookVerificationError(
+      'parsed_body',
+      'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
+        'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
+        'is read), since the signature covers its raw bytes.',
+    );
+  }
+  const declared = declaredTooLarge(request.headers, limit);
+  if (declared || !request.body) return declared ?? new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      // A stream of anything but bytes cannot be the signed body.
+      const chunk: unknown = read.value;
+      if (!ArrayBuffer.isView(chunk)) throw aborted();
+      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge(undefined, limit);
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    return error instanceof WebhookVerificationError ? error : aborted();
+  }
+  return joinChunks(chunks, size);
 }
 
 /**

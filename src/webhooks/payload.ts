@@ -95,38 +95,17 @@ class Walk {
   }
 }
 
-// One function per kind of field, called per record below with the field read by name (a read
-// by a computed key costs several times more on every field): each checks the value and returns
-// it, or its default when it is absent, for the record to store back.
-
-/** `z.number()`: a required number. */
-function num(value: unknown, key: string, w: Walk): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) w.expected('number', value, key);
-}
-
-/** `z.string()`: a required string (the open enums are strings). */
-function str(value: unknown, key: string, w: Walk): void {
-  if (typeof value !== 'string') w.expected('string', value, key);
-}
-
-/** `orNull(z.number())`: `null` when absent. */
-function numOrNull(value: unknown, key: string, w: Walk): unknown {
-  if (value === undefined) return null;
-  if (value !== null && (typeof value !== 'number' || !Number.isFinite(value)))
-    w.expected('number', value, key);
+/**
+ * Checks a field read by name (a read by a computed key costs several times more on every field):
+ * of `type` (`z.number()`, `z.string()`, the open enums being strings), or also `null` when `or` is
+ * given: `orNull(…)` gives `null` for an absent field, `sometimes(…)` leaves it absent. Returns the
+ * value, or its default, for the record to store back.
+ */
+function field(value: unknown, key: string, w: Walk, type: 'number' | 'string', or?: 'null' | 'sometimes') {
+  if (value === undefined && or) return or === 'null' ? null : undefined;
+  if ((value !== null || !or) && (typeof value !== type || (type === 'number' && !Number.isFinite(value))))
+    w.expected(type, value, key);
   return value;
-}
-
-/** `orNull(z.string())`: `null` when absent. */
-function strOrNull(value: unknown, key: string, w: Walk): unknown {
-  if (value === undefined) return null;
-  if (value !== null && typeof value !== 'string') w.expected('string', value, key);
-  return value;
-}
-
-/** `sometimes(z.string())`: absent stays absent. */
-function strSometimes(value: unknown, key: string, w: Walk): void {
-  if (value !== undefined && value !== null && typeof value !== 'string') w.expected('string', value, key);
 }
 
 /** An array of objects, each checked by `check`; `[]` when absent if `orEmpty` (`z._default(…, [])`). */
@@ -169,39 +148,39 @@ function object(v: unknown, w: Walk): v is Json {
 /** `RestockingShipmentItemBatchSchema`. */
 function batch(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  num(v.id, 'id', w);
-  v.name = strOrNull(v.name, 'name', w);
-  v.tracking_code = strOrNull(v.tracking_code, 'tracking_code', w);
-  v.expiry_date = strOrNull(v.expiry_date, 'expiry_date', w);
-  v.arrived_quantity = numOrNull(v.arrived_quantity, 'arrived_quantity', w);
+  field(v.id, 'id', w, 'number');
+  v.name = field(v.name, 'name', w, 'string', 'null');
+  v.tracking_code = field(v.tracking_code, 'tracking_code', w, 'string', 'null');
+  v.expiry_date = field(v.expiry_date, 'expiry_date', w, 'string', 'null');
+  v.arrived_quantity = field(v.arrived_quantity, 'arrived_quantity', w, 'number', 'null');
 }
 
 /** `RestockingShipmentItemSchema`. */
 function item(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  v.id = numOrNull(v.id, 'id', w);
-  v.sku_id = numOrNull(v.sku_id, 'sku_id', w);
-  strSometimes(v.merchant_sku_id, 'merchant_sku_id', w);
-  num(v.announced_quantity, 'announced_quantity', w);
-  v.arrived_quantity = numOrNull(v.arrived_quantity, 'arrived_quantity', w);
-  v.damaged_quantity = numOrNull(v.damaged_quantity, 'damaged_quantity', w);
-  v.missing_quantity = numOrNull(v.missing_quantity, 'missing_quantity', w);
+  v.id = field(v.id, 'id', w, 'number', 'null');
+  v.sku_id = field(v.sku_id, 'sku_id', w, 'number', 'null');
+  field(v.merchant_sku_id, 'merchant_sku_id', w, 'string', 'sometimes');
+  field(v.announced_quantity, 'announced_quantity', w, 'number');
+  v.arrived_quantity = field(v.arrived_quantity, 'arrived_quantity', w, 'number', 'null');
+  v.damaged_quantity = field(v.damaged_quantity, 'damaged_quantity', w, 'number', 'null');
+  v.missing_quantity = field(v.missing_quantity, 'missing_quantity', w, 'number', 'null');
   v.inventory_batches = list(v.inventory_batches, 'inventory_batches', w, batch, true);
 }
 
 /** `RestockingShipmentV1Schema`. */
 function shipment(v: unknown, w: Walk): void {
   if (!object(v, w)) return;
-  num(v.id, 'id', w);
-  num(v.merchant_id, 'merchant_id', w);
-  num(v.warehouse_id, 'warehouse_id', w);
-  v.estimated_arrival_date = strOrNull(v.estimated_arrival_date, 'estimated_arrival_date', w);
-  v.delivery_option = strOrNull(v.delivery_option, 'delivery_option', w);
-  v.tracking_code = strOrNull(v.tracking_code, 'tracking_code', w);
-  v.po_number = strOrNull(v.po_number, 'po_number', w);
-  v.supplier_name = strOrNull(v.supplier_name, 'supplier_name', w);
-  str(v.status, 'status', w);
-  v.barcode = strOrNull(v.barcode, 'barcode', w);
+  field(v.id, 'id', w, 'number');
+  field(v.merchant_id, 'merchant_id', w, 'number');
+  field(v.warehouse_id, 'warehouse_id', w, 'number');
+  v.estimated_arrival_date = field(v.estimated_arrival_date, 'estimated_arrival_date', w, 'string', 'null');
+  v.delivery_option = field(v.delivery_option, 'delivery_option', w, 'string', 'null');
+  v.tracking_code = field(v.tracking_code, 'tracking_code', w, 'string', 'null');
+  v.po_number = field(v.po_number, 'po_number', w, 'string', 'null');
+  v.supplier_name = field(v.supplier_name, 'supplier_name', w, 'string', 'null');
+  field(v.status, 'status', w, 'string');
+  v.barcode = field(v.barcode, 'barcode', w, 'string', 'null');
   v.restocking_shipment_items = list(
     v.restocking_shipment_items,
     'restocking_shipment_items',

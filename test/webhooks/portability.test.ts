@@ -41,10 +41,9 @@ describe('webhooks portability (Node, Bun, Deno, Workers, Vercel Edge)', () => {
   const files = [...graph.keys()];
 
   it('follows the import graph of src/webhooks/index.ts', () => {
-    for (const module of ['verify', 'sign', 'crypto', 'dedupe', 'errors', 'types', 'payload', 'handler']) {
+    for (const module of ['verify', 'sign', 'crypto', 'dedupe', 'types', 'payload', 'handler', 'node']) {
       expect(files.some((f) => f.endsWith(`/src/webhooks/${module}.ts`))).toBe(true);
     }
-    expect(files.some((f) => f.endsWith('/src/core/lru.ts'))).toBe(true);
   });
 
   it('parses the payload without zod: no value import reaches zod or the validation modules', () => {

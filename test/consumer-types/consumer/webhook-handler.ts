@@ -11,14 +11,14 @@ import {
   type RestockingShipmentStatusUpdatedEvent,
   type RestockingShipmentV1,
   type WebhookErrorContext,
-  type WebhookEventHandler,
   type WebhookHandler,
   type WebhookHandlerOptions,
-  type WebhookShipment,
-  type WebhookStatusEvent,
-  type WebhookStatusHandler,
   type WebhookStatusHandlers,
 } from 'merchant-fulfillment';
+
+/** What the handler of status `S` receives: the shipment and the event, their `status` narrowed. */
+type Shipment<S extends string> = RestockingShipmentV1 & { status: S };
+type StatusEvent<S extends string> = RestockingShipmentStatusUpdatedEvent & { status: S; data: Shipment<S> };
 
 expectTypeOf(createWebhookHandler).parameters.toEqualTypeOf<[options: WebhookHandlerOptions]>();
 expectTypeOf(createWebhookHandler).returns.toEqualTypeOf<WebhookHandler>();
@@ -29,9 +29,9 @@ export const handler = createWebhookHandler({
     // Version 2's `received` arrives as version 1's `delivered`: the status is narrowed to it.
     delivered: (shipment, event) => {
       expectTypeOf(shipment.status).toEqualTypeOf<'delivered'>();
-      expectTypeOf(shipment).toEqualTypeOf<WebhookShipment<'delivered'>>();
+      expectTypeOf(shipment).toEqualTypeOf<Shipment<'delivered'>>();
       expectTypeOf(shipment).toExtend<RestockingShipmentV1>();
-      expectTypeOf(event).toEqualTypeOf<WebhookStatusEvent<'delivered'>>();
+      expectTypeOf(event).toEqualTypeOf<StatusEvent<'delivered'>>();
       expectTypeOf(event.data.status).toEqualTypeOf<'delivered'>();
       expectTypeOf(event.id).toEqualTypeOf<string>();
       return shipment.id;
@@ -70,6 +70,15 @@ createWebhookHandler({
   secret: 'token',
   deduplicator: { seen: async (id: string) => id === 'evt-1', forget: () => {} },
 });
+// Two phases alone, each step under the delivery attempt's token.
+createWebhookHandler({
+  secret: 'token',
+  deduplicator: {
+    claim: async (id: string, token: string) => (id === token ? 'done' : 'new'),
+    complete: async (_id: string, _token: string) => {},
+    release: async (_id: string, _token: string) => {},
+  },
+});
 
 // The two faces are plain functions, fit to be passed detached.
 expectTypeOf(handler.fetch).toEqualTypeOf<(request: Request) => Promise<Response>>();
@@ -79,10 +88,13 @@ expectTypeOf(handler.node).toEqualTypeOf<
 export const POST: (request: Request) => Promise<Response> = handler.fetch;
 
 expectTypeOf<WebhookStatusHandlers['delivered']>().toEqualTypeOf<
-  WebhookStatusHandler<'delivered'> | undefined
+  ((shipment: Shipment<'delivered'>, event: StatusEvent<'delivered'>) => unknown) | undefined
 >();
-expectTypeOf<WebhookEventHandler>().parameters.toEqualTypeOf<
-  [shipment: RestockingShipmentV1, event: WebhookStatusEvent]
+expectTypeOf<NonNullable<WebhookHandlerOptions['onEvent']>>().parameters.toEqualTypeOf<
+  [
+    shipment: RestockingShipmentV1,
+    event: RestockingShipmentStatusUpdatedEvent & { status: RestockingShipmentV1['status'] },
+  ]
 >();
 
 // The handlers are keyed by version 1 status: version 2's `received` is `delivered` here (see also
@@ -93,6 +105,6 @@ createWebhookHandler({
   on: { received: () => {} },
 });
 // @ts-expect-error: the `delivered` handler's shipment is a delivered one, not a restocked one
-createWebhookHandler({ secret: 'token', on: { delivered: (s: WebhookShipment<'restocked'>) => s } });
+createWebhookHandler({ secret: 'token', on: { delivered: (s: Shipment<'restocked'>) => s } });
 // @ts-expect-error: 'secret' is required
 createWebhookHandler({ on: {} });

@@ -1,16 +1,12 @@
 /** Webhooks: `client.webhooks.verify`, `verifyWebhook`, `signWebhook`, `createWebhookHeaders`, the deduplicator. */
 import { expectTypeOf } from 'expect-type';
 import {
-  type CreateWebhookHeadersOptions,
   createWebhookHeaders,
   type EVENT_ID_HEADER,
   InMemoryWebhookDeduplicator,
-  type InMemoryWebhookDeduplicatorOptions,
-  type RESTOCKING_SHIPMENT_STATUS_UPDATED,
   type RestockingShipmentStatusUpdatedEvent,
   type RestockingShipmentV1,
   type SIGNATURE_HEADER,
-  type SignWebhookOptions,
   signWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
@@ -31,12 +27,26 @@ expectTypeOf(client.webhooks.verify).returns.toEqualTypeOf<Promise<RestockingShi
 
 expectTypeOf(verifyWebhook).parameters.toEqualTypeOf<[options: VerifyWebhookOptions]>();
 expectTypeOf(verifyWebhook).returns.toEqualTypeOf<Promise<RestockingShipmentStatusUpdatedEvent>>();
-expectTypeOf(signWebhook).parameters.toEqualTypeOf<[options: SignWebhookOptions]>();
+expectTypeOf(signWebhook).parameters.toEqualTypeOf<[options: { body: WebhookBody; secret: string }]>();
 expectTypeOf(signWebhook).returns.toEqualTypeOf<Promise<string>>();
-expectTypeOf(createWebhookHeaders).parameters.toEqualTypeOf<[options: CreateWebhookHeadersOptions]>();
+expectTypeOf(createWebhookHeaders).parameters.toEqualTypeOf<
+  [
+    options: {
+      body: WebhookBody;
+      secret: string;
+      eventId?: string;
+      signatureHeader?: string;
+      eventIdHeader?: string;
+    },
+  ]
+>();
 expectTypeOf(createWebhookHeaders).returns.toEqualTypeOf<Promise<Record<string, string>>>();
 expectTypeOf(InMemoryWebhookDeduplicator).constructorParameters.toEqualTypeOf<
-  [options?: InMemoryWebhookDeduplicatorOptions | undefined]
+  [
+    options?:
+      | { maxEntries?: number; ttlMs?: number; inProgressTtlMs?: number; now?: () => number }
+      | undefined,
+  ]
 >();
 expectTypeOf<InMemoryWebhookDeduplicator>().toExtend<WebhookDeduplicator>();
 // (`typeof`: passing the constant as a value would widen its literal type to string)
@@ -54,7 +64,6 @@ export async function receive(rawBody: string, bytes: Uint8Array, headers: Heade
   await client.webhooks.verify(bytes, nodeHeaders, { signatureHeader: 'x-signature' });
   await verifyWebhook({ body: bytes.buffer as ArrayBuffer, headers: nodeHeaders, secret: ['old', 'new'] });
   expectTypeOf(event.id).toEqualTypeOf<string>();
-  expectTypeOf(event.type).toEqualTypeOf<typeof RESTOCKING_SHIPMENT_STATUS_UPDATED>();
   expectTypeOf(event.type).toEqualTypeOf<'restocking_shipment.status_updated'>();
   expectTypeOf(event.data).toEqualTypeOf<RestockingShipmentV1>();
   expectTypeOf(event.data.status).toEqualTypeOf<RestockingShipmentV1['status']>();
@@ -69,7 +78,13 @@ export async function receive(rawBody: string, bytes: Uint8Array, headers: Heade
   expectTypeOf(dedup.forget(event.id)).toEqualTypeOf<boolean>();
   expectTypeOf(dedup.size).toEqualTypeOf<number>();
   const shared: WebhookDeduplicator = dedup;
-  expectTypeOf(shared.seen('x')).toEqualTypeOf<Promise<boolean> | boolean>();
+  expectTypeOf(shared.seen?.('x')).toEqualTypeOf<Promise<boolean> | boolean | undefined>();
+  expectTypeOf(dedup.claim('x', crypto.randomUUID())).toEqualTypeOf<
+    Promise<'new' | 'in_progress' | 'done'>
+  >();
+  expectTypeOf(dedup.release('x', 'token')).toEqualTypeOf<boolean>();
+  // @ts-expect-error: a claim is made under the delivery attempt's token
+  dedup.claim('x');
 
   // A parsed body is refused by the types as well as at run time.
   // @ts-expect-error: the body must be the raw string or bytes, not parsed JSON
