@@ -16,6 +16,7 @@ import {
   type ResponseParsers,
   readJson,
 } from './response.js';
+import { originOf } from './url.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -238,7 +239,7 @@ export class Page<T> {
     }
     if (url.origin !== origin) {
       throw new PaginationError(
-        `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${origin}, and the API token must not leave it.`,
+        `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${origin}, and the API token must not leave it.`,
       );
     }
     return url.href;

@@ -27,11 +27,25 @@ export interface RawResponse {
 /** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
 export type ResponseParser<T> = (raw: RawResponse) => T;
 
+/** A `__proto__` key spelled with escapes (`\u005f_proto__`): JSON.parse reads it as `__proto__`. */
+const ESCAPED = /\\u00[5-7]/i;
+const dropProto = (key: string, value: unknown): unknown => (key === '__proto__' ? undefined : value);
+
+/**
+ * `JSON.parse` without own `__proto__` keys at any depth: copied with `{ ...value }` or
+ * `Object.assign`, such a key would set the copy's prototype. The reviver (slow) runs only for a
+ * text that may hold one.
+ */
+export function parseJson(text: string): unknown {
+  const risky = text.includes('__proto__') || (text.includes('\\u') && ESCAPED.test(text));
+  return risky ? JSON.parse(text, dropProto) : JSON.parse(text);
+}
+
 /** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
 export function parseBody(text: string): unknown {
   if (text === '') return text;
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text;
   }
@@ -54,7 +68,7 @@ export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
     });
   }
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
     if (allowEmpty) return undefined;

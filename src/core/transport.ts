@@ -24,6 +24,7 @@ import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
 import { sleep } from './sleep.js';
+import { originOf } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger and its rate limiter. */
 export interface TransportConfig
@@ -471,7 +472,7 @@ export class Transport {
     }
     const origin = this.#config.origin;
     // The target's origin as errors show it: a server may put a secret in a host name.
-    const shown = redactor.text(target.origin);
+    const shown = redactor.text(originOf(target));
     if (target.origin !== origin || target.username || target.password) {
       throw new RedirectError(
         init,

@@ -45,6 +45,14 @@ export function pathIssue(path: unknown, origin: string): ValidationIssue | unde
   return undefined;
 }
 
+/**
+ * A URL's origin as messages show it: `https://host:port`, or, for a scheme without an origin
+ * (`file:`, `data:`, `javascript:`, whose `origin` is `'null'`), the scheme by name.
+ */
+export function originOf(url: URL): string {
+  return url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
+}
+
 /** A value the query encoder understands. */
 export type QueryScalar = string | number | boolean | Date;
 /** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). */

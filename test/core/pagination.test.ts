@@ -672,6 +672,27 @@ describe('relative cursors', () => {
   });
 });
 
+describe('cursors of another scheme', () => {
+  it.each(['javascript:alert(1)', 'file:///etc/passwd', 'data:text/plain,x'])(
+    'a next_page_url %s is a PaginationError naming its scheme',
+    async (cursor) => {
+      server.use(
+        http.get(`${BASE}/merchant_api/v1/warehouses`, () =>
+          HttpResponse.json({ data: [{ id: 1 }], pagination: { next_page_url: cursor } }),
+        ),
+      );
+      const error = await testClient()
+        .warehouses.list()
+        .toArray({ max: 10 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaginationError);
+      expect((error as Error).message).toContain(
+        `to a ${cursor.split(':')[0]}: URL: it is not the configured origin`,
+      );
+    },
+  );
+});
+
 describe('toArray with prefetch', () => {
   it('fetches no page beyond what max needs', async () => {
     const pages: string[] = [];

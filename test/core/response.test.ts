@@ -241,3 +241,34 @@ describe('the URL of a response is shown without the secrets of its request', ()
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 });
+
+describe('own __proto__ keys of a body', () => {
+  const polluted = (escaped: boolean) =>
+    `{"data":[{"id":1}],"pagination":{"current_page":1,"page_count":1,"${escaped ? '\\u005f_proto__' : '__proto__'}":{"isAdmin":true}},"errors":["no"],"__proto__":{"isAdmin":true}}`;
+
+  it.each([false, true])(
+    'are dropped from page.pagination and APIError.body (escaped: %s)',
+    async (escaped) => {
+      server.use(
+        http.get(
+          `${BASE}/merchant_api/v1/warehouses`,
+          () => new HttpResponse(polluted(escaped), { status: 200 }),
+        ),
+        http.get(
+          `${BASE}/merchant_api/v1/returns/1`,
+          () => new HttpResponse(polluted(escaped), { status: 404 }),
+        ),
+      );
+      const client = testClient();
+      const page = await client.warehouses.list();
+      expect(Object.hasOwn(page.pagination!, '__proto__')).toBe(false);
+      expect((Object.assign({}, page.pagination) as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+      const error = await client.returns.retrieve(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      const body = (error as NotFoundError).body as object;
+      expect(Object.hasOwn(body, '__proto__')).toBe(false);
+      expect(Object.hasOwn((body as { pagination: object }).pagination, '__proto__')).toBe(false);
+      expect(({ ...body } as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+    },
+  );
+});
