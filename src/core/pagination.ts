@@ -4,18 +4,11 @@
  * array — holds one page at a time, and refuses to loop.
  */
 
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import { checkOptionsObject, type ListOptions } from './options.js';
-import type { QueryParams } from './request.js';
-import {
-  contextOf,
-  type RawResponse,
-  type ResponseParser,
-  type ResponseParsers,
-  readJson,
-} from './response.js';
+import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
+import { type RawResponse, type ResponseParser, type ResponseParsers, readJson } from './response.js';
 import { originOf } from './url.js';
 
 /**
@@ -112,9 +105,7 @@ export class Page<T> {
   readonly #request: PageRequest;
   readonly #item: SchemaLike<T>;
   readonly #trail: Trail;
-  readonly #url: string;
-  /** Removes the client's secrets (and this request's credentials) from a text the server sent. */
-  readonly #scrub: (text: string) => string;
+  readonly #raw: RawResponse;
   #next: PageRequest | PaginationError | null | undefined;
 
   /** @internal */
@@ -124,20 +115,23 @@ export class Page<T> {
     item: SchemaLike<T>,
     data: T[],
     pagination: Pagination | null,
-    response: Response,
+    raw: RawResponse,
     trail: Trail,
-    url: string,
-    scrub: (text: string) => string,
   ) {
-    this.#url = url;
-    this.#scrub = scrub;
     this.#client = client;
     this.#request = request;
     this.#item = item;
     this.data = data;
     this.pagination = pagination;
-    this.response = response;
+    this.response = raw.response;
+    this.#raw = raw;
     this.#trail = trail;
+  }
+
+  /** A text the server sent, without the client's secrets and this request's credentials. */
+  #scrub(text: string): string {
+    const redactor = this.#raw.redactor;
+    return redactor ? redactor.text(text) : this.#client._responses.text(text);
   }
 
   /** Whether another page follows. */
@@ -226,7 +220,7 @@ export class Page<T> {
     let url: URL;
     try {
       // A relative cursor is relative to the page it came from.
-      url = new URL(next, this.#url);
+      url = new URL(next, this.#raw.url);
     } catch {
       throw new PaginationError(
         `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
@@ -257,36 +251,20 @@ function buildPage<T>(
   raw: RawResponse,
   previous: Trail | undefined,
 ): Page<T> {
-  try {
-    return buildCheckedPage(client, request, item, raw, previous);
-  } catch (error) {
-    throw client._responses.clean(error, raw.redactor);
-  }
-}
-
-function buildCheckedPage<T>(
-  client: PageClient,
-  request: PageRequest,
-  item: SchemaLike<T>,
-  raw: RawResponse,
-  previous: Trail | undefined,
-): Page<T> {
-  const body = readJson(raw, false);
-  const context = contextOf(raw);
-  let items: unknown;
+  let data: T[];
   let pagination: Pagination | null = null;
-  if (Array.isArray(body)) {
-    items = body;
-  } else if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
-    items = (body as { data: unknown[] }).data;
-    const p = (body as { pagination?: unknown }).pagination;
-    if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
-  } else {
-    // Not a collection: let the schema report it with the body kept.
-    items = body;
+  try {
+    const body = readJson(raw, false);
+    let items = body; // not a collection: the schema reports it with the body kept
+    if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
+      items = (body as { data: unknown[] }).data;
+      const p = (body as { pagination?: unknown }).pagination;
+      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
+    }
+    data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
+  } catch (error) {
+    throw client._responses.clean(error, raw);
   }
-  const data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, context) as T[];
-
   const requested = numberOr(request.params?.page) ?? 1;
   const trail: Trail = previous
     ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
@@ -308,21 +286,7 @@ function buildCheckedPage<T>(
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
   if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
-  const redactor = raw.redactor;
-  const scrub = redactor
-    ? (text: string) => redactor.text(text)
-    : (text: string) => client._responses.text(text);
-  return new Page(client, request, item, data, pagination, raw.response, trail, raw.url, scrub);
-}
-
-/** `options.max`, or `undefined` when `options` is no object or its `max` cannot be read. */
-function readMax(options: unknown): unknown {
-  if (typeof options !== 'object' || options === null) return undefined;
-  try {
-    return (options as { max?: unknown }).max;
-  } catch {
-    return undefined;
-  }
+  return new Page(client, request, item, data, pagination, raw, trail);
 }
 
 /** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
@@ -345,72 +309,16 @@ function fetchPage<T>(
 }
 
 /**
- * Decides when a list's first request goes out. At once, normally; but after a bad `toArray` bound
- * given before it was sent, only once something else consumes the list (`await`, `then`, `for
- * await`, `.pages()`, a valid `toArray`, `.withResponse()`, `.asResponse()`): a list only a
- * refused `toArray` asked for sends nothing, and nobody else's use of the list is refused. @internal
- */
-export class ListGate {
-  #held = false;
-  #used = false;
-  #resume: (() => void) | undefined;
-
-  /** A refused `toArray`: hold the first request back, unless the list is consumed (see `send`). */
-  hold(): void {
-    this.#held = true;
-  }
-
-  /** The list is consumed: a request held back goes out now. */
-  use(): void {
-    this.#used = true;
-    const resume = this.#resume;
-    this.#resume = undefined;
-    resume?.();
-  }
-
-  /** Starts the first request now, or, when it is held back, once the list is consumed. */
-  send<T>(start: () => Promise<T>): Promise<T> {
-    if (!this.#held || this.#used) return start();
-    return new Promise<T>((resolve) => {
-      this.#resume = () => resolve(start());
-    });
-  }
-}
-
-/**
  * What list methods return. `await` it for the first `Page`; `for await` it for every item of every
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
-  readonly #gate: ListGate | undefined;
 
-  /**
-   * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
-   * request, through `gate` (see {@link ListGate}). @internal
-   */
-  constructor(
-    client: PageClient,
-    raw: Promise<RawResponse>,
-    request: PageRequest,
-    item: SchemaLike<T>,
-    gate?: ListGate,
-  ) {
+  /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
+  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
-    this.#gate = gate;
-  }
-
-  /** The first page with its `Response` and rate-limit figures. */
-  override withResponse(): Promise<WithResponse<Page<T>>> {
-    this.#gate?.use();
-    return super.withResponse();
-  }
-
-  /** The first page's raw `Response` (see `APIPromise.asResponse`). */
-  override asResponse(): Promise<Response> {
-    this.#gate?.use();
-    return super.asResponse();
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -458,19 +366,13 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /**
    * Collects at most `max` items, fetching no page beyond what `max` needs. A bad `max` rejects
-   * with a `RequestValidationError`; when the list's first request has not gone out yet (as in
-   * `client.skus.list().toArray({ max })`), it is held back until something else consumes the
-   * list: a list only this call asked for sends nothing.
+   * with a `RequestValidationError`.
    */
   async toArray(options: { max: number }): Promise<T[]> {
-    const max = readMax(options);
+    const max = options?.max;
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      const error = new RequestValidationError(
-        [{ path: 'max', message: 'toArray needs a bound: pass { max } as an integer >= 0' }],
-        'toArray',
-      );
-      this.#gate?.hold();
-      throw error;
+      const message = 'toArray needs a bound: pass { max } as an integer >= 0';
+      throw new RequestValidationError([{ path: 'max', message }], 'toArray');
     }
     const out: T[] = [];
     if (max === 0) return out;

@@ -3,7 +3,13 @@
  */
 import { describe } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
-import { isWellFormed } from './json.js';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate), so it can be encoded as UTF-8. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
 
 const ABSOLUTE = /^https?:\/\//i;
 
@@ -105,24 +111,14 @@ export type Id = number | string;
  * Checks a path id and returns it encoded for the URL. Accepts a positive safe integer or a string
  * of digits; anything else (`'../x'`, `-1`, `1.5`, `'1 OR 1'`) is a `RequestValidationError`.
  */
-/** A bad id as a message shows it; never throws (an object's own `toString` is not called). */
-function describeId(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) return 'an object';
-  if (typeof value === 'function') return 'a function';
-  return String(value);
-}
-
 export function pathId(value: unknown, field = 'id'): string {
-  let id: number | undefined;
-  if (typeof value === 'number') id = value;
-  else if (typeof value === 'string' && /^\d{1,16}$/.test(value)) id = Number(value);
-  if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-    const shown = describeId(value);
+  const id = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
+    const shown =
+      typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
     throw new RequestValidationError([
       { path: field, message: `expected a positive integer id, got ${shown}` },
     ]);
   }
-  return encodeURIComponent(String(id));
+  return String(id);
 }

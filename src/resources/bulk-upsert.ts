@@ -7,7 +7,6 @@
 import type * as z from 'zod/mini';
 import { FulfillmentError, RequestValidationError } from '../core/errors.js';
 import { LazySchema, lazySchema, loadValidation, validation } from '../core/lazy.js';
-import { fast, loadCompiler } from '../core/lazy-compile.js';
 import { checkOptionsObject, type RequestOptions } from '../core/options.js';
 import { parseBody, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
@@ -255,9 +254,13 @@ export async function bulkUpsert(
     BulkItemsSchema.load(),
     SkuListBodySchema.load(),
     loadValidation(),
-    loadCompiler(),
   ]);
-  const items = validation().validateRequest(fast(itemsSchema), skus, `POST ${BULK_UPSERT}`, 'skus');
+  const items = validation().validateRequest(
+    validation().compiled(itemsSchema),
+    skus,
+    `POST ${BULK_UPSERT}`,
+    'skus',
+  );
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
   const duplicates: { path: string; message: string }[] = [];

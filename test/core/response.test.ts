@@ -182,12 +182,12 @@ describe('the URL of a response is shown without the secrets of its request', ()
   it('a failed parse', () => {
     const parsers = new ResponseParsers('lenient', undefined, new Redactor([SECRET]));
     const ok = received('{"id":1}');
-    expect(parsers.required(Warehouse)(ok.raw)).toEqual({ id: 1 });
+    expect(parsers.read(Warehouse, ok.raw)).toEqual({ id: 1 });
 
     const bad = received('{"id":"one"}');
     let error: unknown;
     try {
-      parsers.required(Warehouse)(bad.raw);
+      parsers.read(Warehouse, bad.raw);
     } catch (e) {
       error = e;
     }
@@ -225,11 +225,11 @@ describe('the URL of a response is shown without the secrets of its request', ()
     const parsers = new ResponseParsers('lenient', new LevelledLogger('warn', logger), new Redactor([]));
     const Status = z.string().register(z.globalRegistry, { [KNOWN_VALUES]: ['open'] });
     const Item = z.object({ id: z.number(), status: Status });
-    parsers.required(Item)(received('{"id":1,"status":"open"}').raw);
+    parsers.read(Item, received('{"id":1,"status":"open"}').raw);
     expect(lines).toEqual([]);
 
     const unknown = received('{"id":1,"status":"paused"}');
-    expect(parsers.required(Item)(unknown.raw)).toEqual({ id: 1, status: 'paused' });
+    expect(parsers.read(Item, unknown.raw)).toEqual({ id: 1, status: 'paused' });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.message).toContain('"paused" at status in GET /merchant_api/v1/warehouses (');
     expect(lines[0]?.details[0]).toMatchObject({
