@@ -2,7 +2,8 @@
  * Path ids and query strings, encoded the way the API reads them.
  */
 import { describe } from './describe.js';
-import { RequestValidationError, type ValidationIssue } from './errors.js';
+import { RedirectError, RequestValidationError, type ValidationIssue } from './errors.js';
+import { publicUrl, type Redactor } from './redact.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -57,6 +58,43 @@ export function pathIssue(path: unknown, origin: string): ValidationIssue | unde
  */
 export function originOf(url: URL): string {
   return url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
+}
+
+/** Most same-origin redirects one attempt follows. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Where a redirect may be followed to: the same origin (scheme, host and port), for a `GET`
+ * (nothing is re-sent), within {@link MAX_REDIRECTS}. Anything else is a `RedirectError` naming
+ * the target origin (or scheme), and nothing is sent there.
+ */
+export function redirectTarget(
+  response: Response,
+  from: string,
+  { method, hops, origin }: { method: string; hops: number; origin: string },
+  redactor: Redactor,
+): string {
+  const location = response.type === 'opaqueredirect' ? null : response.headers.get('location');
+  const headers = redactor.responseHeaders(response.headers);
+  const init = { status: response.status, body: '', headers, method, url: publicUrl(from, redactor) };
+  if (location === null)
+    throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    throw new RedirectError(init, undefined, 'its Location is not a URL');
+  }
+  // The target's origin as errors show it: a server may put a secret in a host name.
+  const shown = redactor.text(originOf(target));
+  if (target.origin !== origin || target.username || target.password) {
+    const reason = `it leads to ${shown}, not the configured origin ${origin}; the token must not leave it`;
+    throw new RedirectError(init, shown, reason);
+  }
+  if (method !== 'GET')
+    throw new RedirectError(init, shown, `a ${method} is not repeated at another address`);
+  if (hops >= MAX_REDIRECTS) throw new RedirectError(init, shown, `more than ${MAX_REDIRECTS} redirects`);
+  return target.href;
 }
 
 /** A value the query encoder understands. */
