@@ -14,7 +14,7 @@ import { createRateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
 import { type RawResponse, ResponseParsers } from './core/response.js';
-import type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
+import type { ClientListInit, ClientRequestInit } from './core/surface.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';
@@ -48,7 +48,7 @@ function readEnv(name: string): string | undefined {
  * for await (const warehouse of client.warehouses.list()) console.log(warehouse.id);
  * ```
  */
-export class FulfillmentClient implements RequestSurface {
+export class FulfillmentClient {
   /** SKUs and their inventory: `list`, `create`, `update`, `put`, `bulkUpsert`, `delete`, `retrieveByMerchantSkuId`. */
   readonly skus: Skus;
   /** Orders: `list`, `retrieve`, `findByMerchantOrderId`, `create`, `update`, `cancel`. */
@@ -198,7 +198,7 @@ export class FulfillmentClient implements RequestSurface {
   }
 
   /**
-   * Builds, sends and reads one request: what every method above does. Once validation and the
+   * Builds, sends and reads one request: what every method above does. @internal Once validation and the
    * call's schemas are loaded (every request after the first), this reads top to bottom: build
    * (`core/request.ts`), send with retries (`core/transport.ts`), and, when the promise is awaited,
    * parse (`core/response.ts`).
@@ -229,7 +229,7 @@ export class FulfillmentClient implements RequestSurface {
 
   /**
    * Starts a list request and returns its `PagePromise`: `await` it for the first page, `for await`
-   * it for every item. Every next page is fetched through {@link get}.
+   * it for every item. Every next page is fetched through {@link get}. @internal
    */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
     // Where the pages continue from: the path and the validated query, known once it is built.

@@ -56,7 +56,7 @@ export class FulfillmentError extends Error {
   // biome-ignore-end lint/complexity/noThisInStatic: see above
 }
 
-/** What an {@link APIError} is built from: the response's status, body and headers, and the request. */
+/** What an {@link APIError} is built from: the response's status, body and headers, and the request. @inline */
 export interface APIErrorInit {
   status: number;
   body: unknown;

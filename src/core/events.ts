@@ -20,7 +20,7 @@ export interface RequestEventBase {
   readonly attempt: number;
 }
 
-/** An attempt is about to be sent (after any wait for the client-side rate limit). */
+/** An attempt is about to be sent (after any wait for the client-side rate limit). @inline */
 export interface RequestEvent extends RequestEventBase {
   /**
    * Milliseconds this attempt waited for the client-side rate limiter (the `rateLimit` option)
@@ -29,7 +29,7 @@ export interface RequestEvent extends RequestEventBase {
   readonly rateLimitWaitMs: number;
 }
 
-/** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. */
+/** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. @inline */
 export interface ResponseEvent extends RequestEventBase {
   /** The HTTP status (2xx). */
   readonly status: number;
@@ -48,12 +48,13 @@ export interface ResponseEvent extends RequestEventBase {
  * Why an attempt is retried: `'rate_limited'` (a 429), `'status'` (another retryable status: 408,
  * 500, 502, 503, 504), `'connection'` (the connection failed or broke), `'timeout'` (the attempt
  * took longer than `timeout`).
+ * @inline
  */
 export type RetryReason = 'status' | 'rate_limited' | 'connection' | 'timeout';
 
-/** An attempt failed and the request will be sent again after a wait. */
+/** An attempt failed and the request will be sent again after a wait. @inline */
 export interface RetryEvent extends RequestEventBase {
-  /** Why the attempt failed (see {@link RetryReason}). `attempt` is the attempt that failed. */
+  /** Why the attempt failed (`attempt` is the attempt that failed). */
   readonly reason: RetryReason;
   /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
   readonly status: number | undefined;
@@ -72,7 +73,7 @@ export interface RetryEvent extends RequestEventBase {
   readonly error: FulfillmentError;
 }
 
-/** The request failed for good (no retry left, not retryable, or aborted). Emitted once per request. */
+/** The request failed for good (no retry left, not retryable, or aborted). Emitted once per request. @inline */
 export interface RequestErrorEvent extends RequestEventBase {
   /** The error's class name, e.g. `'NotFoundError'`, `'RateLimitError'`, `'APIConnectionError'`. */
   readonly errorName: string;
@@ -104,6 +105,7 @@ export type ClientEventName = keyof ClientEvents;
 /**
  * A listener of event `E`. Its return value is ignored, except that a returned promise is watched:
  * what the listener throws, or the promise rejects with, is logged at `error` and never reaches the request.
+ * @inline
  */
 export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
 

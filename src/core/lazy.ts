@@ -62,7 +62,7 @@ export function lazySchema<M, K extends keyof M>(
   return new LazySchema(async () => (await load())[key] as z.core.$ZodType<never>);
 }
 
-/** A schema, or one imported on first use. */
+/** A schema, or one imported on first use. @inline */
 export type SchemaLike<T = unknown> = z.core.$ZodType<T> | LazySchema<T>;
 
 /** The schema itself (a {@link LazySchema} must be loaded). */

@@ -13,6 +13,7 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
  * The details of a log line: stable field names, present where they apply. With a message-first
  * logger they are the argument after the message; with an object-first logger (pino) they become
  * the fields of the JSON line.
+ * @inline
  */
 export interface LogDetails {
   /** The HTTP method of the request the line is about. */
@@ -60,6 +61,7 @@ export interface Logger {
  * The order a logger takes its arguments in: `'message-first'` (`logger.info(message, details)`,
  * as `console` and winston take them) or `'object-first'` (`logger.info(details, message)`, as
  * pino and bunyan take them, so that the details become fields of the line).
+ * @inline
  */
 export type LoggerStyle = 'object-first' | 'message-first';
 

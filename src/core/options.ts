@@ -20,7 +20,7 @@ import type { ValidationMode } from './validation.js';
 
 export { checkOptionsObject, type ListOptions, type RequestOptions } from './request.js';
 
-/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. */
+/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. @inline */
 export interface RateLimitOptions {
   requests: number;
   perMs: number;

@@ -10,10 +10,10 @@ import { type SchemaLike, validation } from './lazy.js';
 import { encodeQuery, type Id, isWellFormed, pathId, pathIssue, type QueryValue } from './url.js';
 import type * as Validation from './validation.js';
 
-/** HTTP methods the API uses. */
+/** HTTP methods the API uses. @inline */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Query parameters as they are encoded (see `encodeQuery`). */
+/** Query parameters as they are encoded (see `encodeQuery`). @inline */
 export type QueryParams = { readonly [key: string]: QueryValue };
 
 /** Per-request options: the last argument of every resource method. Never sent to the API. */
@@ -65,7 +65,7 @@ export function path(strings: TemplateStringsArray, ...ids: Id[]): PathTemplate 
   return new PathTemplate(strings, ids);
 }
 
-/** A path as resource methods give it: a constant, or a template with ids. */
+/** A path as resource methods give it: a constant, or a template with ids. @inline */
 export type RequestPath = string | PathTemplate;
 
 /** What a resource method declares about its request, besides method and path. */

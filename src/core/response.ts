@@ -11,7 +11,7 @@ import type { UnknownEnumValue, ValidationMode } from './validation.js';
 
 export { OptionalBody } from './lazy.js';
 
-/** A response received with a 2xx status, its body already read (within the attempt's timeout). */
+/** A response received with a 2xx status, its body already read (within the attempt's timeout). @inline */
 export interface RawResponse {
   /** The response (its body has been read: see `text`). */
   response: Response;
@@ -25,10 +25,10 @@ export interface RawResponse {
   redactor?: Redactor | undefined;
 }
 
-/** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). */
+/** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). @inline */
 export type ResponseParser<T> = (raw: RawResponse) => T;
 
-/** How a method's 2xx body becomes its result: a schema, an optional-body schema, or a parser. */
+/** How a method's 2xx body becomes its result: a schema, an optional-body schema, or a parser. @inline */
 export type ResponseSpec<T> = SchemaLike<T> | OptionalBody<T> | ResponseParser<T>;
 
 /** `schema` for an endpoint that documents no body: the result is `undefined` without a resource. */

@@ -97,9 +97,9 @@ export function redirectTarget(
   return target.href;
 }
 
-/** A value the query encoder understands. */
+/** A value the query encoder understands. @inline */
 export type QueryScalar = string | number | boolean | Date;
-/** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). */
+/** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). @inline */
 export type QueryValue =
   | QueryScalar
   | null

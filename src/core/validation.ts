@@ -87,7 +87,7 @@ export function accepts(schema: z.core.$ZodType, value: unknown): boolean {
   return z.safeParse(schema, value).success;
 }
 
-/** How responses are checked: see `ClientOptions.validateResponses`. */
+/** How responses are checked: see `ClientOptions.validateResponses`. @inline */
 export type ValidationMode = 'strict' | 'lenient' | 'off';
 
 const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();

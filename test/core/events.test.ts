@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import { ClientEmitter } from '../../src/core/events.js';
+import { ClientEmitter, type RequestErrorEvent, type RetryEvent } from '../../src/core/events.js';
 import { publicUrl, Redactor } from '../../src/core/redact.js';
 import {
   APIConnectionError,
@@ -14,8 +14,6 @@ import {
   FulfillmentError,
   InternalServerError,
   NotFoundError,
-  type RequestErrorEvent,
-  type RetryEvent,
 } from '../../src/index.js';
 import { closedPort, startServer } from '../helpers/http-server.js';
 import { recordingLogger } from '../helpers/msw.js';
