@@ -13,7 +13,7 @@ import { PagePromise, type PageRequest } from './core/pagination.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
-import { type RawResponse, ResponseParsers } from './core/response.js';
+import { ResponseParsers } from './core/response.js';
 import type { ClientListInit, ClientRequestInit } from './core/surface.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
@@ -82,9 +82,7 @@ export class FulfillmentClient {
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options, readEnv);
-    this.baseUrl = resolved.baseUrl;
-    this._origin = resolved.origin;
-    this.validateResponses = resolved.validateResponses;
+    ({ baseUrl: this.baseUrl, origin: this._origin, validateResponses: this.validateResponses } = resolved);
     // Secrets: the token and every default header value never appear in an error or a log line.
     const redactor = new Redactor(
       [resolved.apiToken, ...Object.values(resolved.defaultHeaders)],
@@ -110,16 +108,17 @@ export class FulfillmentClient {
       rateLimiter: createRateLimiter(resolved.rateLimit),
       events: this.#events,
     });
-    this.#summary = Object.freeze({
-      baseUrl: resolved.baseUrl,
+    const { baseUrl, timeout, maxRetries, maxRetryAfter, logLevel, validateResponses, rateLimit } = resolved;
+    const summary = {
+      baseUrl,
       apiToken: '***',
-      timeout: resolved.timeout,
-      maxRetries: resolved.maxRetries,
-      maxRetryAfter: resolved.maxRetryAfter,
-      logLevel: resolved.logLevel,
-      validateResponses: resolved.validateResponses,
-      rateLimit: resolved.rateLimit,
-    });
+      timeout,
+      maxRetries,
+      maxRetryAfter,
+      logLevel,
+      validateResponses,
+    };
+    this.#summary = Object.freeze({ ...summary, rateLimit });
 
     this.skus = new Skus(this);
     this.orders = new Orders(this);
@@ -198,10 +197,10 @@ export class FulfillmentClient {
   }
 
   /**
-   * Builds, sends and reads one request: what every method above does. @internal Once validation and the
+   * Builds, sends and reads one request: what every method above does. Once validation and the
    * call's schemas are loaded (every request after the first), this reads top to bottom: build
    * (`core/request.ts`), send with retries (`core/transport.ts`), and, when the promise is awaited,
-   * parse (`core/response.ts`).
+   * parse (`core/response.ts`). @internal
    */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
     const response: unknown = init?.response;
@@ -247,20 +246,10 @@ export class FulfillmentClient {
   }
 
   /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
-  #send(
-    method: HttpMethod,
-    path: RequestPath,
-    init: RequestParts,
-    v: typeof Validation,
-    page?: PageRequest,
-  ): Promise<RawResponse> {
+  #send(method: HttpMethod, path: RequestPath, init: RequestParts, v: typeof Validation, page?: PageRequest) {
     try {
       const spec = buildRequest(method, path, init, this._origin, v);
-      if (page) {
-        page.path = spec.path;
-        page.params = spec.params;
-        page.options = spec.options;
-      }
+      if (page) Object.assign(page, { path: spec.path, params: spec.params, options: spec.options });
       return this.#transport.send(spec);
     } catch (error) {
       return Promise.reject(error);

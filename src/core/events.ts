@@ -127,7 +127,7 @@ interface Entry {
 /**
  * The client's emitter. A listener is registered at most once per event (adding it again changes
  * nothing); listeners run synchronously, in the order they were added. With no listener at all,
- * {@link ClientEmitter.active} is false and the transport builds no event.
+ * {@link ClientEmitter.count} is 0 and the transport builds no event.
  * @internal
  */
 export class ClientEmitter {
@@ -139,20 +139,11 @@ export class ClientEmitter {
     error: [],
   };
   readonly #onFailure: ListenerFailureHandler;
-  #count = 0;
+  /** How many listeners are registered; the request path checks only that it is not 0. */
+  count = 0;
 
   constructor(onFailure: ListenerFailureHandler) {
     this.#onFailure = onFailure;
-  }
-
-  /** Whether any listener is registered (the one check the request path makes). */
-  get active(): boolean {
-    return this.#count > 0;
-  }
-
-  /** Whether `event` has a listener. */
-  has(event: ClientEventName): boolean {
-    return this.#listeners[event].length > 0;
   }
 
   /** Adds `listener` to `event` (once: removed before its first call when `once`). */
@@ -164,7 +155,7 @@ export class ClientEmitter {
       ...entries,
       { listener: listener as ClientEventListener<ClientEventName>, once },
     ];
-    this.#count++;
+    this.count++;
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
@@ -174,7 +165,7 @@ export class ClientEmitter {
     const next = entries.filter((e) => e.listener !== listener);
     if (next.length === entries.length) return;
     this.#listeners[event] = next;
-    this.#count -= entries.length - next.length;
+    this.count -= entries.length - next.length;
   }
 
   /** Calls every listener of `event` with `payload`; a listener's failure is reported, never thrown. */

@@ -115,11 +115,11 @@ export class Transport {
    * read at once so that no socket or timer outlives the request even if the result is never
    * used; rejects with a typed `FulfillmentError`. Each attempt is bounded by `timeout` twice
    * over, as ky does it: once for the response to arrive, once for its body to be read. With no
-   * event listener, the only cost of the client's events is the one `active` check here.
+   * event listener, the only cost of the client's events is the one `count` check here.
    */
   send(spec: RequestSpec): Promise<RawResponse> {
     const events = this.#config.events;
-    return events?.active ? this.#traced(spec, events) : this.#send(spec, undefined);
+    return events?.count ? this.#traced(spec, events) : this.#send(spec, undefined);
   }
 
   /** {@link send} with events: the request's final failure is the `error` event. */
