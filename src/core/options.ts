@@ -93,34 +93,12 @@ export interface ClientOptions {
   rateLimit?: RateLimitOptions | false | undefined;
 }
 
-/** The client's options with every default applied and every value checked. */
-export interface ResolvedClientOptions {
-  apiToken: string;
-  /** Service root, normalised, without a trailing slash. */
-  baseUrl: string;
-  /**
-   * The origin (scheme, host and port) of `baseUrl`, worked out once per client: every request
-   * path, redirect and `next_page_url` is held to it.
-   */
-  origin: string;
-  timeout: number;
-  maxRetries: number;
-  /** Longest `Retry-After` (seconds) the SDK waits for; longer asks fail at once. */
-  maxRetryAfter: number;
-  /** First backoff delay in ms (doubles each retry). */
-  initialRetryDelay: number;
-  /** Cap of the backoff delay in ms. */
-  maxRetryDelay: number;
-  fetch: typeof globalThis.fetch | undefined;
-  defaultHeaders: Record<string, string | undefined>;
-  logLevel: LogLevel;
-  logger: Logger;
-  /** The order `logger` takes its arguments in (`'auto'` resolved). */
-  loggerStyle: LoggerStyle;
-  validateResponses: ValidationMode;
-  maxResponseBytes: number;
-  rateLimit: RateLimitOptions | false;
-}
+/**
+ * The client's options with every default applied and every value checked; `origin` is the
+ * origin (scheme, host and port) of `baseUrl`, worked out once per client: every request path,
+ * redirect and `next_page_url` is held to it.
+ */
+export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 
 /** Reads an environment variable; `undefined` where there is none (or no environment at all). */
 export type EnvReader = (name: string) => string | undefined;
@@ -198,7 +176,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * `FulfillmentError` naming the option. An environment variable is read only when its option is
  * not given.
  */
-export function resolveClientOptions(options: ClientOptions, env: EnvReader): ResolvedClientOptions {
+export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
   if (!isObject(options)) fail(`FulfillmentClient options must be an object, got ${describe(options)}`);
   const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
   if (!apiToken) {

@@ -223,28 +223,16 @@ const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
  * Hop-by-hop and connection-level headers: the runtime manages them, and a request carrying one
  * fails inside `fetch` (or worse, is retried as a connection error). Refused in every header option.
  */
-const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
-  'connection',
-  'content-length',
-  'expect',
-  'host',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(
+  'connection content-length expect host keep-alive proxy-connection te trailer transfer-encoding upgrade'.split(
+    ' ',
+  ),
+);
 
 /** The names of the request options (the last argument of every method; never query parameters). */
-export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'signal',
-  'timeout',
-  'maxRetries',
-  'headers',
-  'maxPages',
-  'prefetch',
-]);
+export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
+  'signal timeout maxRetries headers maxPages prefetch'.split(' '),
+);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
