@@ -98,6 +98,19 @@ export class RateLimiter {
     this.#serverPauseEnds = now + this.perMs;
   }
 
+  /** Why a request waits, for the log line: the reason in words and as a field value. */
+  waitCause(cause: RateLimitWaitCause): { why: string; reason: 'server_rate_limit' | 'client_rate_limit' } {
+    if (cause === 'server') {
+      const why = 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)';
+      return { why, reason: 'server_rate_limit' };
+    }
+    const limit = `${this.requests} request${this.requests === 1 ? '' : 's'} per ${this.perMs} ms`;
+    return {
+      why: `the client-side rate limit (rateLimit: ${limit}) is reached`,
+      reason: 'client_rate_limit',
+    };
+  }
+
   /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */
   observe(headers: Headers): void {
     const { used, max } = readRateLimit(headers);

@@ -17,7 +17,7 @@ import type { ClientEmitter } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter, RateLimitWaitHandler } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
@@ -158,9 +158,12 @@ export class Transport {
     const request = this.#ky ?? (await this.#loadKy());
     const redactor = options.headers ? this.#config.redactor.with(options.headers) : this.#config.redactor;
     // The URL as events and log lines show it (no credentials).
-    if (trace) trace.url = publicUrl(url, redactor);
+    const shown = publicUrl(url, redactor);
+    if (trace) trace.url = shown;
 
     for (let attempt = 1; ; attempt++) {
+      // What every event and log line of this attempt carries.
+      const at = { method, url: shown, attempt };
       if (trace) Object.assign(trace, { attempt, sentAt: 0, endedAt: 0 });
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
       let attemptDone: (() => void) | undefined;
@@ -168,41 +171,31 @@ export class Transport {
       if (rateLimiter) {
         const asked = now();
         let paused = false;
-        attemptDone = await rateLimiter.acquire(
-          signal,
-          // A wait is only watched for when an event or an `info` line can tell of it.
+        // A wait is only watched for when an event or an `info` line can tell of it.
+        const onWait: RateLimitWaitHandler | undefined =
           trace || this.#info
             ? (delayMs, cause) => {
                 paused = true;
-                if (this.#info && delayMs > LONG_WAIT_MS) {
-                  const why =
-                    cause === 'server'
-                      ? 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)'
-                      : `the client-side rate limit (rateLimit: ${rateLimiter.requests} request${rateLimiter.requests === 1 ? '' : 's'} per ${rateLimiter.perMs} ms) is reached`;
-                  const reason = cause === 'server' ? 'server_rate_limit' : 'client_rate_limit';
-                  const at = trace?.url ?? publicUrl(url, redactor);
-                  log.info(`Waiting ${seconds(delayMs)} before ${method} ${at}: ${why}`, {
-                    method,
-                    url: at,
-                    attempt,
-                    delayMs,
-                    reason,
-                  });
-                }
+                if (!this.#info || delayMs <= LONG_WAIT_MS) return;
+                const { why, reason } = rateLimiter.waitCause(cause);
+                log.info(`Waiting ${seconds(delayMs)} before ${method} ${shown}: ${why}`, {
+                  ...at,
+                  delayMs,
+                  reason,
+                });
               }
-            : undefined,
-        );
+            : undefined;
+        attemptDone = await rateLimiter.acquire(signal, onWait);
         if (paused) waited = now() - asked;
       }
       const started = trace || this.#debug ? now() : 0;
       if (trace) {
         trace.sentAt = started;
-        trace.events.emit('request', { method, url: trace.url, attempt, rateLimitWaitMs: waited });
+        trace.events.emit('request', { ...at, rateLimitWaitMs: waited });
       }
       if (this.#debug) {
-        const at = trace?.url ?? publicUrl(url, redactor);
         const headers = redactor.headers(init.headers as Record<string, string>);
-        log.debug(`→ ${method} ${at} (attempt ${attempt})`, { method, url: at, attempt, headers });
+        log.debug(`→ ${method} ${shown} (attempt ${attempt})`, { ...at, headers });
       }
 
       let failure: FulfillmentError;
@@ -222,12 +215,8 @@ export class Transport {
           target = redirectTarget(response, target, { method, hops, origin: this.#config.origin }, redactor);
           if (this.#debug) {
             const to = publicUrl(target, redactor);
-            log.debug(`↪ ${method} ${to} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`, {
-              method,
-              url: to,
-              attempt,
-              status: response.status,
-            });
+            const line = `↪ ${method} ${to} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`;
+            log.debug(line, { ...at, url: to, status: response.status });
           }
           response = await request(target, init);
         }
@@ -235,55 +224,35 @@ export class Transport {
         const { status, headers } = response;
         if (this.#debug) {
           const durationMs = Math.round(now() - started);
-          const at = trace?.url ?? publicUrl(url, redactor);
-          log.debug(`← ${status} ${method} ${at} (${durationMs} ms, attempt ${attempt})`, {
-            method,
-            url: at,
-            attempt,
-            status,
-            durationMs,
-            rateLimit: rateLimitOf(headers),
-          });
+          const line = `← ${status} ${method} ${shown} (${durationMs} ms, attempt ${attempt})`;
+          log.debug(line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
         }
         let text: string;
         try {
           text = await readBody(response, maxResponseBytes, timeout);
         } catch (error) {
           if (!(error instanceof BodyTooLargeError)) throw error;
-          const at = publicUrl(target, redactor);
+          const { size } = error;
           throw new ResponseTooLargeError({
             status,
             method,
-            url: at,
-            size: error.size,
+            url: publicUrl(target, redactor),
+            size,
             limit: maxResponseBytes,
           });
         }
         if (response.ok) {
           if (trace) {
             const end = now();
-            const rateLimit = rateLimitOf(headers);
-            const elapsedMs = end - trace.started;
-            trace.events.emit('response', {
-              method,
-              url: trace.url,
-              attempt,
-              status,
-              durationMs: end - started,
-              elapsedMs,
-              rateLimit,
-            });
+            const timing = { durationMs: end - started, elapsedMs: end - trace.started };
+            trace.events.emit('response', { ...at, status, ...timing, rateLimit: rateLimitOf(headers) });
           }
           return { response, text, method, url: target, redactor };
         }
-        const body = redactor.value(parseBody(text));
-        const errorHeaders = redactor.responseHeaders(headers);
+        const error = { attempt, status, body: redactor.value(parseBody(text)), method };
         failure = APIError.from({
-          attempt,
-          status,
-          body,
-          headers: errorHeaders,
-          method,
+          ...error,
+          headers: redactor.responseHeaders(headers),
           url: publicUrl(target, redactor),
         });
         retryable = RETRYABLE_STATUS.has(status) && (idempotent || status === 429);
@@ -295,7 +264,7 @@ export class Transport {
           error,
           this.#kyErrors,
           signal,
-          { method, url: publicUrl(target, redactor), attempt },
+          { ...at, url: publicUrl(target, redactor) },
           redactor,
         );
         if (failure instanceof APIUserAbortError) throw failure;
@@ -307,54 +276,32 @@ export class Transport {
 
       const status = statusOf(failure);
       if (!retryable || attempt > maxRetries) {
-        if (this.#debug) {
-          const at = trace?.url ?? publicUrl(url, redactor);
-          log.debug(`✗ ${method} ${at}: ${failure.message}`, {
-            method,
-            url: at,
-            attempt,
-            status,
-            error: failure.name,
-          });
-        }
+        if (this.#debug)
+          log.debug(`✗ ${method} ${shown}: ${failure.message}`, { ...at, status, error: failure.name });
         throw failure;
       }
       if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
-        const at = trace?.url ?? publicUrl(url, redactor);
         log.warn(
-          `${method} ${at}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
-          { method, url: at, attempt, status, retryAfterSeconds: retryAfter, maxRetryAfter },
+          `${method} ${shown}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
+          { ...at, status, retryAfterSeconds: retryAfter, maxRetryAfter },
         );
         throw failure;
       }
       const fromRetryAfter = retryAfter !== undefined;
-      const delay = fromRetryAfter
+      const delayMs = fromRetryAfter
         ? Math.min(Math.ceil(retryAfter! * 1000), MAX_TIMER_MS)
         : this.#backoff(attempt);
       const reason = retryReason(failure);
+      const retry = { ...at, reason, status, delayMs, fromRetryAfter };
       if (trace) {
         const durationMs = trace.sentAt === 0 ? 0 : trace.endedAt - trace.sentAt;
-        trace.events.emit('retry', {
-          method,
-          url: trace.url,
-          attempt,
-          reason,
-          status,
-          durationMs,
-          rateLimit: failedRateLimit,
-          delayMs: delay,
-          fromRetryAfter,
-          error: failure,
-        });
+        trace.events.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
       }
       if (this.#info) {
-        const at = trace?.url ?? publicUrl(url, redactor);
-        log.info(
-          `Retrying ${method} ${at} in ${delay} ms (retry ${attempt} of ${maxRetries}): ${failure.message}${whyWait(reason, fromRetryAfter, delay)}`,
-          { method, url: at, attempt, status, delayMs: delay, reason, fromRetryAfter, maxRetries },
-        );
+        const line = `Retrying ${method} ${shown} in ${delayMs} ms (retry ${attempt} of ${maxRetries}): ${failure.message}`;
+        log.info(line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
       }
-      await sleep(delay, signal);
+      await sleep(delayMs, signal);
     }
   }
 
