@@ -150,11 +150,8 @@ export class Page<T> {
     const trail = this.#trail;
     const maxPages = this.#request.options?.maxPages ?? DEFAULT_MAX_PAGES;
     if (trail.pagesFetched >= maxPages) {
-      return Promise.reject(
-        new PaginationError(
-          `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`,
-        ),
-      );
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+      return Promise.reject(new PaginationError(message));
     }
     try {
       checkOptionsObject(options);
@@ -162,7 +159,11 @@ export class Page<T> {
       return Promise.reject(error);
     }
     const request = options ? { ...next, options: { ...next.options, ...options } } : next;
-    return fetchPage(this.#client, request, this.#item, trail);
+    const { path, params: query } = request;
+    const client = this.#client;
+    const item = this.#item;
+    const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
+    return client.get(path, { query, options: request.options, response });
   }
 
   #nextRequest(): PageRequest | PaginationError | null {
@@ -197,22 +198,14 @@ export class Page<T> {
     // Page-number style.
     const current = numberOr(p?.current_page);
     const count = numberOr(p?.page_count);
-    if (current !== undefined) {
-      if (count !== undefined && current >= count) return null;
-      return {
-        path: request.path,
-        params: { ...request.params, page: current + 1 },
-        options: request.options,
-      };
-    }
+    let page = current === undefined ? undefined : current + 1;
+    if (current !== undefined && count !== undefined && current >= count) return null;
     // A bare array (or an envelope without usable pagination): continue while pages are full.
-    const limit = numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE;
-    if (this.data.length < limit) return null;
-    return {
-      path: request.path,
-      params: { ...request.params, page: this.#trail.pageNumber + 1 },
-      options: request.options,
-    };
+    if (page === undefined) {
+      if (this.data.length < (numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
+      page = this.#trail.pageNumber + 1;
+    }
+    return { path: request.path, params: { ...request.params, page }, options: request.options };
   }
 
   #sameOrigin(next: string): string {
@@ -295,19 +288,6 @@ function remember(cursors: Set<string>, cursor: string): void {
   if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value as string);
 }
 
-function fetchPage<T>(
-  client: PageClient,
-  request: PageRequest,
-  item: SchemaLike<T>,
-  previous: Trail | undefined,
-): Promise<Page<T>> {
-  return client.get(request.path, {
-    query: request.params,
-    options: request.options,
-    response: (raw) => buildPage(client, request, item, raw, previous),
-  });
-}
-
 /**
  * What list methods return. `await` it for the first `Page`; `for await` it for every item of every
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
@@ -359,9 +339,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) {
-      yield* page.data;
-    }
+    for await (const page of this.pages()) yield* page.data;
   }
 
   /**
