@@ -53,14 +53,9 @@ export class APIPromise<T> extends Promise<T> {
    * status, headers and body.)
    */
   asResponse(): Promise<Response> {
-    return this.#raw.then(
-      ({ response, text }) =>
-        new Response(text, {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers,
-        }),
-    );
+    return this.#raw.then(({ response: { status, statusText, headers }, text }) => {
+      return new Response(text, { status, statusText, headers });
+    });
   }
 
   /**

@@ -183,24 +183,14 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   static override readonly name: string = 'RateLimitError';
   /** Seconds the server asked to wait (`Retry-After`), when it said. */
-  readonly retryAfter: number | undefined;
-
-  constructor(init: APIErrorInit, message?: string) {
-    super(init, message);
-    this.retryAfter = parseRetryAfter(init.headers.get('retry-after'));
-  }
+  readonly retryAfter: number | undefined = parseRetryAfter(this.headers.get('retry-after'));
 }
 
 /** A 5xx status. */
 export class InternalServerError extends APIError {
   static override readonly name: string = 'InternalServerError';
   /** Seconds the server asked to wait (`Retry-After`, usually on 503), when it said. */
-  readonly retryAfter: number | undefined;
-
-  constructor(init: APIErrorInit, message?: string) {
-    super(init, message);
-    this.retryAfter = parseRetryAfter(init.headers.get('retry-after'));
-  }
+  readonly retryAfter: number | undefined = parseRetryAfter(this.headers.get('retry-after'));
 }
 
 /** No response was received: DNS failure, refused or reset connection, TLS failure, … */
