@@ -157,8 +157,9 @@ export class Transport {
     if (signal) init.signal = signal;
     const request = this.#ky ?? (await this.#loadKy());
     const redactor = options.headers ? this.#config.redactor.with(options.headers) : this.#config.redactor;
-    // The URL as events and log lines show it (no credentials).
-    const shown = publicUrl(url, redactor);
+    // The URL as events and log lines show it (no credentials): worked out here for events and
+    // `debug` lines, when first needed otherwise (a failure, a wait).
+    let shown = trace || this.#debug ? publicUrl(url, redactor) : '';
     if (trace) trace.url = shown;
 
     for (let attempt = 1; ; attempt++) {
@@ -177,6 +178,8 @@ export class Transport {
             ? (delayMs, cause) => {
                 paused = true;
                 if (!this.#info || delayMs <= LONG_WAIT_MS) return;
+                shown ||= publicUrl(url, redactor);
+                at.url = shown;
                 const { why, reason } = rateLimiter.waitCause(cause);
                 log.info(`Waiting ${seconds(delayMs)} before ${method} ${shown}: ${why}`, {
                   ...at,
@@ -275,6 +278,8 @@ export class Transport {
       }
 
       const status = statusOf(failure);
+      shown ||= publicUrl(url, redactor);
+      at.url = shown;
       if (!retryable || attempt > maxRetries) {
         if (this.#debug)
           log.debug(`✗ ${method} ${shown}: ${failure.message}`, { ...at, status, error: failure.name });
