@@ -228,7 +228,7 @@ export class FulfillmentClient {
 
   /**
    * Starts a list request and returns its `PagePromise`: `await` it for the first page, `for await`
-   * it for every item. Every next page is fetched through {@link get}. @internal
+   * it for every item. Every next page is fetched through {@link get}.
    */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
     // Where the pages continue from: the path and the validated query, known once it is built.

@@ -16,7 +16,7 @@ export interface ClientRequestInit<T> extends RequestParts {
   response: ResponseSpec<T>;
 }
 
-/** A list request as a resource method declares it: path, query and options. */
+/** A list request as a resource method declares it: path, query and options. @inline */
 export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema' | 'idempotent'> {
   options?: ListOptions | undefined;
 }
