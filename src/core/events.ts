@@ -109,12 +109,7 @@ export type ClientEventName = keyof ClientEvents;
  */
 export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
 
-const EVENT_NAMES: readonly ClientEventName[] = ['request', 'response', 'retry', 'error'];
-
-/** True when `name` is one of the client's events. */
-function isClientEventName(name: unknown): name is ClientEventName {
-  return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
-}
+const EVENT_NAMES: readonly string[] = ['request', 'response', 'retry', 'error'];
 
 /** Called with what a listener threw or rejected with. */
 export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
@@ -192,15 +187,11 @@ export class ClientEmitter {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function checkArguments(event: unknown, listener: unknown): void {
-  if (!isClientEventName(event)) {
+  if (typeof event !== 'string' || !EVENT_NAMES.includes(event)) {
     const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
     throw new FulfillmentError(
       `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
