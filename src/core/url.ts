@@ -13,6 +13,7 @@ export function isWellFormed(text: string): boolean {
 }
 
 const ABSOLUTE = /^https?:\/\//i;
+const issue = (message: string): ValidationIssue => ({ path: 'path', message });
 
 /**
  * What is wrong with a request path, given the origin (scheme, host and port) of the client's base
@@ -22,30 +23,23 @@ const ABSOLUTE = /^https?:\/\//i;
  * is fine. The message names the origins only, never the rest of the URL.
  */
 export function pathIssue(path: unknown, origin: string): ValidationIssue | undefined {
-  if (typeof path !== 'string') {
-    return { path: 'path', message: `expected a string starting with '/', got ${describe(path)}` };
-  }
+  if (typeof path !== 'string') return issue(`expected a string starting with '/', got ${describe(path)}`);
   if (ABSOLUTE.test(path)) {
     let url: URL;
     try {
       url = new URL(path);
     } catch {
-      return { path: 'path', message: 'is not a valid URL' };
+      return issue('is not a valid URL');
     }
     if (url.origin !== origin) {
-      return {
-        path: 'path',
-        message: `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
-      };
+      return issue(
+        `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
+      );
     }
-    if (url.username || url.password) return { path: 'path', message: 'must not carry credentials (user@)' };
-    return undefined;
+    return url.username || url.password ? issue('must not carry credentials (user@)') : undefined;
   }
   if (!path.startsWith('/')) {
-    return {
-      path: 'path',
-      message: `must start with '/' (a path below the service root) or be an absolute URL on ${origin}`,
-    };
+    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
   }
   // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is
   // parsed as path, query or fragment of the same origin.
@@ -109,12 +103,9 @@ export type QueryValue =
 
 function scalar(value: QueryScalar, name: string): string {
   const text = value instanceof Date ? value.toISOString() : String(value);
-  if (!isWellFormed(text)) {
-    throw new RequestValidationError([
-      { path: name, message: 'contains a lone UTF-16 surrogate, which cannot be sent in a URL' },
-    ]);
-  }
-  return encodeURIComponent(text);
+  if (isWellFormed(text)) return encodeURIComponent(text);
+  const message = 'contains a lone UTF-16 surrogate, which cannot be sent in a URL';
+  throw new RequestValidationError([{ path: name, message }]);
 }
 
 /**
