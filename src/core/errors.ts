@@ -206,9 +206,7 @@ export class APIConnectionError extends FulfillmentError {
 
   constructor(init: { method: string; url: string; message?: string; cause?: unknown; attempt?: number }) {
     super(init.message ?? `Connection error: ${init.method} ${pathOf(init.url)}`, { cause: init.cause });
-    this.method = init.method;
-    this.url = init.url;
-    this.attempt = init.attempt;
+    ({ method: this.method, url: this.url, attempt: this.attempt } = init);
   }
 }
 
@@ -319,11 +317,7 @@ export class ResponseTooLargeError extends FulfillmentError {
     super(
       `${init.status} ${init.method} ${pathOf(init.url)}: response body larger than maxResponseBytes (${init.size} bytes received or announced, limit ${init.limit}); the read was stopped`,
     );
-    this.status = init.status;
-    this.method = init.method;
-    this.url = init.url;
-    this.size = init.size;
-    this.limit = init.limit;
+    ({ status: this.status, method: this.method, url: this.url, size: this.size, limit: this.limit } = init);
   }
 }
 
