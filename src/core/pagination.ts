@@ -7,6 +7,7 @@
 import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
+import type { Redactor } from './redact.js';
 import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
 import { type RawResponse, type ResponseParser, type ResponseParsers, readJson } from './response.js';
 import { originOf } from './url.js';
@@ -68,6 +69,17 @@ interface Trail {
   cursors: Set<string>;
 }
 
+/** Where a page came from: what it needs to work out and fetch the next one. */
+interface PageSource<T> {
+  client: PageClient;
+  request: PageRequest;
+  item: SchemaLike<T>;
+  trail: Trail;
+  /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
+  url: string;
+  redactor: Redactor | undefined;
+}
+
 /** Default page size of the API when no `limit` is sent. */
 export const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
@@ -101,37 +113,21 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #client: PageClient;
-  readonly #request: PageRequest;
-  readonly #item: SchemaLike<T>;
-  readonly #trail: Trail;
-  readonly #raw: RawResponse;
+  readonly #from: PageSource<T>;
   #next: PageRequest | PaginationError | null | undefined;
 
   /** @internal */
-  constructor(
-    client: PageClient,
-    request: PageRequest,
-    item: SchemaLike<T>,
-    data: T[],
-    pagination: Pagination | null,
-    raw: RawResponse,
-    trail: Trail,
-  ) {
-    this.#client = client;
-    this.#request = request;
-    this.#item = item;
+  constructor(from: PageSource<T>, data: T[], pagination: Pagination | null, response: Response) {
+    this.#from = from;
     this.data = data;
     this.pagination = pagination;
-    this.response = raw.response;
-    this.#raw = raw;
-    this.#trail = trail;
+    this.response = response;
   }
 
   /** A text the server sent, without the client's secrets and this request's credentials. */
   #scrub(text: string): string {
-    const redactor = this.#raw.redactor;
-    return redactor ? redactor.text(text) : this.#client._responses.text(text);
+    const redactor = this.#from.redactor;
+    return redactor ? redactor.text(text) : this.#from.client._responses.text(text);
   }
 
   /** Whether another page follows. */
@@ -147,8 +143,8 @@ export class Page<T> {
     const next = this.#nextRequest();
     if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
     if (next instanceof PaginationError) return Promise.reject(next);
-    const trail = this.#trail;
-    const maxPages = this.#request.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    const trail = this.#from.trail;
+    const maxPages = this.#from.request.options?.maxPages ?? DEFAULT_MAX_PAGES;
     if (trail.pagesFetched >= maxPages) {
       const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
       return Promise.reject(new PaginationError(message));
@@ -160,8 +156,8 @@ export class Page<T> {
     }
     const request = options ? { ...next, options: { ...next.options, ...options } } : next;
     const { path, params: query } = request;
-    const client = this.#client;
-    const item = this.#item;
+    const client = this.#from.client;
+    const item = this.#from.item;
     const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
     return client.get(path, { query, options: request.options, response });
   }
@@ -181,13 +177,13 @@ export class Page<T> {
 
   #computeNext(): PageRequest | null {
     const p = this.pagination;
-    const request = this.#request;
+    const request = this.#from.request;
     // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
     if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
       const next = p.next_page_url;
       if (typeof next !== 'string' || next === '') return null;
       const url = this.#sameOrigin(next);
-      if (this.#trail.cursors.has(url)) {
+      if (this.#from.trail.cursors.has(url)) {
         throw new PaginationError(
           `The server sent a cursor it had sent before (${this.#scrub(next)}); stopping to avoid a loop.`,
         );
@@ -203,17 +199,17 @@ export class Page<T> {
     // A bare array (or an envelope without usable pagination): continue while pages are full.
     if (page === undefined) {
       if (this.data.length < (numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
-      page = this.#trail.pageNumber + 1;
+      page = this.#from.trail.pageNumber + 1;
     }
     return { path: request.path, params: { ...request.params, page }, options: request.options };
   }
 
   #sameOrigin(next: string): string {
-    const origin = this.#client._origin;
+    const origin = this.#from.client._origin;
     let url: URL;
     try {
       // A relative cursor is relative to the page it came from.
-      url = new URL(next, this.#raw.url);
+      url = new URL(next, this.#from.url);
     } catch {
       throw new PaginationError(
         `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
@@ -279,7 +275,8 @@ function buildPage<T>(
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
   if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
-  return new Page(client, request, item, data, pagination, raw, trail);
+  const { url, redactor, response } = raw;
+  return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
 }
 
 /** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
