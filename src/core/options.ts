@@ -122,9 +122,12 @@ function parseBaseUrl(input: unknown): { baseUrl: string; origin: string } {
   if (typeof input !== 'string') fail(`baseUrl must be a URL string, got ${describe(input)}`);
   const text = input as string;
   // The value is never repeated: an API token passed as the base URL by mistake would be.
-  const url =
-    URL.parse(text.trim()) ??
-    fail(`baseUrl is not a valid URL (a string of ${text.length} characters, not shown)`);
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return fail(`baseUrl is not a valid URL (a string of ${text.length} characters, not shown)`);
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     fail(`baseUrl must use http or https, got ${JSON.stringify(url.protocol)}`);
   if (url.search || url.hash) fail('baseUrl must not carry a query string or fragment');
