@@ -149,13 +149,8 @@ function ranged(
   exclusive = false,
 ): number {
   if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < min ||
-    (exclusive && value === min) ||
-    value > max
-  ) {
+  // NaN fails every comparison, ±Infinity the range.
+  if (!(typeof value === 'number' && value >= min && value <= max && !(exclusive && value === min))) {
     const got = typeof value === 'number' ? value : describe(value);
     fail(
       `${name} must be a number ${exclusive ? `more than ${min}` : `from ${min}`} up to ${max}${unit}, got ${got}`,
