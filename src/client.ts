@@ -204,14 +204,9 @@ export class FulfillmentClient {
    */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
     const response: unknown = init?.response;
-    if (
-      !(
-        typeof response === 'function' ||
-        response instanceof LazySchema ||
-        response instanceof OptionalBody ||
-        (response as { _zod?: unknown })?._zod
-      )
-    ) {
+    const known =
+      typeof response === 'function' || response instanceof LazySchema || response instanceof OptionalBody;
+    if (!known && typeof (response as { _zod?: unknown } | undefined)?._zod !== 'object') {
       const message = `expected a zod schema or a parser function, got ${describe(response)}`;
       return new APIPromise(
         Promise.reject(new RequestValidationError([{ path: 'response', message }], method)),

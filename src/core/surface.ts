@@ -10,7 +10,11 @@ import type { HttpMethod, RequestParts, RequestPath } from './request.js';
 import type { ResponseParsers, ResponseSpec } from './response.js';
 import type { ValidationMode } from './validation.js';
 
-/** A request as a resource method declares it, with how its answer is read. */
+/**
+ * A request as `client.get/post/put/patch/delete(path, init)` take it, for an endpoint the SDK has
+ * no method for (and as every resource method declares its own): `query`, `body`, `options`, and
+ * `response`, how the 2xx body becomes the result.
+ */
 export interface ClientRequestInit<T> extends RequestParts {
   /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
   response: ResponseSpec<T>;
