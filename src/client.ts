@@ -10,7 +10,7 @@ import { LazySchema, OptionalBody, prepare, type SchemaLike } from './core/lazy.
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import { PagePromise, type PageRequest } from './core/pagination.js';
-import { createRateLimiter } from './core/rate-limit.js';
+import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
 import { ResponseParsers } from './core/response.js';
@@ -105,7 +105,7 @@ export class FulfillmentClient {
       ...resolved,
       logger,
       redactor,
-      rateLimiter: createRateLimiter(resolved.rateLimit),
+      rateLimiter: resolved.rateLimit ? new RateLimiter(resolved.rateLimit) : undefined,
       events: this.#events,
     });
     const { baseUrl, timeout, maxRetries, maxRetryAfter, logLevel, validateResponses, rateLimit } = resolved;

@@ -122,14 +122,6 @@ export function loggerLevel(logger: Logger): LogLevel | undefined {
   return Object.hasOwn(FOREIGN_LEVELS, level) ? FOREIGN_LEVELS[level] : undefined;
 }
 
-/** Options of a {@link LevelledLogger}. */
-export interface LevelledLoggerOptions {
-  /** The order the sink takes its arguments in. Default `'message-first'`. */
-  style?: LoggerStyle | undefined;
-  /** Removes the client's secrets from every message and detail, as a last line of defence. */
-  redactor?: Redactor | undefined;
-}
-
 /** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
 export class LevelledLogger {
   readonly level: LogLevel;
@@ -138,7 +130,11 @@ export class LevelledLogger {
   readonly #objectFirst: boolean;
   readonly #redactor: Redactor | undefined;
 
-  constructor(level: LogLevel, sink: Logger, options: LevelledLoggerOptions = {}) {
+  /**
+   * `style`: the order the sink takes its arguments in (default `'message-first'`); `redactor`
+   * removes the client's secrets from every message and detail, as a last line of defence.
+   */
+  constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
     this.level = level;
     this.#rank = RANK[level];
     this.#sink = sink;

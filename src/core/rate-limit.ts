@@ -18,11 +18,6 @@ export type RateLimitWaitCause = 'window' | 'server';
 /** Told, before a request starts waiting for a slot, how long the wait looks (ms) and why. */
 export type RateLimitWaitHandler = (delayMs: number, cause: RateLimitWaitCause) => void;
 
-/** A limiter for the `rateLimit` option, or `undefined` when it is off. */
-export function createRateLimiter(option: RateLimitOptions | false): RateLimiter | undefined {
-  return option ? new RateLimiter(option) : undefined;
-}
-
 /** The limiter itself: one per client, shared by all its requests. @internal */
 export class RateLimiter {
   /** Requests allowed per window. */

@@ -6,7 +6,7 @@ import type { APIPromise } from './api-promise.js';
 import type { SchemaLike } from './lazy.js';
 import type { ListOptions } from './options.js';
 import type { PagePromise } from './pagination.js';
-import type { HttpMethod, RequestParts, RequestPath } from './request.js';
+import type { RequestParts, RequestPath } from './request.js';
 import type { ResponseParsers, ResponseSpec } from './response.js';
 import type { ValidationMode } from './validation.js';
 
@@ -42,7 +42,6 @@ export interface RequestSurface {
   put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   patch<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
-  request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
 }
