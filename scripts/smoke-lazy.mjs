@@ -21,7 +21,8 @@ const groups = {
   // The chunks the build emits for what is imported on first use (dist/esm/<module>-<hash>.js).
   schemas:
     /\/dist\/esm\/(orders|skus|returns|shipments|warehouses|lookups|restocking-shipments|restocking-shipment-records)-\w+\.js$/,
-  compiler: /\/dist\/esm\/compile-\w+\.js$/,
+  // The validation module (zod's messages and the compiler), imported by the first request.
+  compiler: /\/dist\/esm\/validation-\w+\.js$/,
 };
 const present = () =>
   Object.entries(groups)

@@ -3,6 +3,7 @@
 // testing kit's mock.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import {
   createWebhookHandler,
   createWebhookHeaders,
@@ -69,12 +70,36 @@ try {
   await checkWebhookHandler('ESM build', { createWebhookHandler, createWebhookHeaders });
   await checkWebhookHandler('CJS build (from ESM)', cjs);
   await checkClientEvents();
+  checkErrorNames('ESM build', await import('merchant-fulfillment'));
+  checkErrorNames('CJS build', cjs);
   console.log(
     `ESM build ok (merchant-fulfillment ${VERSION}), instanceof across ESM and CJS ok, schemas ok, ` +
-      'createWebhookHandler ok (ESM and CJS), client events over the mock ok',
+      'createWebhookHandler ok (ESM and CJS), client events over the mock ok, error names ok (ESM and CJS)',
   );
 } finally {
   server.close();
+}
+
+/**
+ * Every exported error class shows its public name in the build: `Class.name`, `err.name`,
+ * `err.constructor.name` and the first line of `console.log(err)` (a bundler renames a class that
+ * refers to itself, or exports it as an anonymous class expression).
+ */
+function checkErrorNames(build, sdk) {
+  for (const [exported, Class] of Object.entries(sdk)) {
+    if (typeof Class !== 'function' || !(Class.prototype instanceof Error)) continue;
+    const error = Object.create(Class.prototype, { message: { value: 'm' } });
+    if (Class.name !== exported || error.constructor.name !== exported) {
+      throw new Error(`${build}: the class ${exported} is named ${JSON.stringify(Class.name)}`);
+    }
+  }
+  const init = { status: 500, body: '', headers: new Headers(), method: 'GET', url: 'https://x.test/a' };
+  for (const error of [new sdk.APIError(init), sdk.APIError.from({ ...init, status: 404 })]) {
+    const shown = inspect(error).split('\n')[0];
+    if (error.name !== error.constructor.name || !shown.startsWith(`${error.name}: `)) {
+      throw new Error(`${build}: ${error.name} is shown as ${JSON.stringify(shown)}`);
+    }
+  }
 }
 
 /** `client.on` / `once` / `off` emit for a request to the mock (in-process, `api.fetch`). */

@@ -4,31 +4,19 @@
  */
 import { APIPromise } from './core/api-promise.js';
 import { describe } from './core/describe.js';
-import { FulfillmentError, RequestValidationError, type ValidationIssue } from './core/errors.js';
+import { RequestValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
-import { loadSchemas, loadValidation, type SchemaLike, validationReady } from './core/lazy.js';
-import { compilerReady, loadCompiler } from './core/lazy-compile.js';
+import { LazySchema, OptionalBody, prepare, type SchemaLike } from './core/lazy.js';
 import { LevelledLogger } from './core/log.js';
-import {
-  type ClientOptions,
-  type ListOptions,
-  resolveClientOptions,
-  snapshotOptions,
-} from './core/options.js';
-import { ListGate, PagePromise } from './core/pagination.js';
-import { createRateLimiter } from './core/rate-limit.js';
+import { type ClientOptions, resolveClientOptions } from './core/options.js';
+import { PagePromise, type PageRequest } from './core/pagination.js';
+import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
-import {
-  buildRequest,
-  type HttpMethod,
-  type QueryParams,
-  type RequestParts,
-  type RequestPath,
-  type RequestSpec,
-} from './core/request.js';
-import { lazyOf, ResponseParsers, responseSpecIssue } from './core/response.js';
-import type { ClientListInit, ClientRequestInit, RequestSurface } from './core/surface.js';
+import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
+import { ResponseParsers } from './core/response.js';
+import type { ClientListInit, ClientRequestInit } from './core/surface.js';
 import { Transport } from './core/transport.js';
+import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';
 import { Orders } from './resources/orders.js';
 import { RestockingShipments } from './resources/restocking-shipments.js';
@@ -41,19 +29,6 @@ import { Webhooks } from './resources/webhooks.js';
 export type { ClientOptions } from './core/options.js';
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
-/** A request refused before anything is sent: the promise its method returns rejects with this. */
-function refuse(method: HttpMethod, path: RequestPath, issue: ValidationIssue): Promise<never> {
-  const context = typeof path === 'string' ? `${method} ${path}` : method;
-  return Promise.reject(new RequestValidationError([issue], context));
-}
-
-/** The parser of a refused request: never called, the request having failed before it was sent. */
-const unreachable = (): never => {
-  throw new FulfillmentError('Internal error: a refused request was parsed.');
-};
 
 /** Reads an environment variable where the runtime has an environment. */
 function readEnv(name: string): string | undefined {
@@ -73,7 +48,7 @@ function readEnv(name: string): string | undefined {
  * for await (const warehouse of client.warehouses.list()) console.log(warehouse.id);
  * ```
  */
-export class FulfillmentClient implements RequestSurface {
+export class FulfillmentClient {
   /** SKUs and their inventory: `list`, `create`, `update`, `put`, `bulkUpsert`, `delete`, `retrieveByMerchantSkuId`. */
   readonly skus: Skus;
   /** Orders: `list`, `retrieve`, `findByMerchantOrderId`, `create`, `update`, `cancel`. */
@@ -107,9 +82,7 @@ export class FulfillmentClient implements RequestSurface {
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options, readEnv);
-    this.baseUrl = resolved.baseUrl;
-    this._origin = resolved.origin;
-    this.validateResponses = resolved.validateResponses;
+    ({ baseUrl: this.baseUrl, origin: this._origin, validateResponses: this.validateResponses } = resolved);
     // Secrets: the token and every default header value never appear in an error or a log line.
     const redactor = new Redactor(
       [resolved.apiToken, ...Object.values(resolved.defaultHeaders)],
@@ -132,19 +105,20 @@ export class FulfillmentClient implements RequestSurface {
       ...resolved,
       logger,
       redactor,
-      rateLimiter: createRateLimiter(resolved.rateLimit),
+      rateLimiter: resolved.rateLimit ? new RateLimiter(resolved.rateLimit) : undefined,
       events: this.#events,
     });
-    this.#summary = Object.freeze({
-      baseUrl: resolved.baseUrl,
+    const { baseUrl, timeout, maxRetries, maxRetryAfter, logLevel, validateResponses, rateLimit } = resolved;
+    const summary = {
+      baseUrl,
       apiToken: '***',
-      timeout: resolved.timeout,
-      maxRetries: resolved.maxRetries,
-      maxRetryAfter: resolved.maxRetryAfter,
-      logLevel: resolved.logLevel,
-      validateResponses: resolved.validateResponses,
-      rateLimit: resolved.rateLimit,
-    });
+      timeout,
+      maxRetries,
+      maxRetryAfter,
+      logLevel,
+      validateResponses,
+    };
+    this.#summary = Object.freeze({ ...summary, rateLimit });
 
     this.skus = new Skus(this);
     this.orders = new Orders(this);
@@ -222,19 +196,29 @@ export class FulfillmentClient implements RequestSurface {
     return this.request('DELETE', path, init);
   }
 
-  /** Builds, sends and reads one request: what every method above does. */
+  /**
+   * Builds, sends and reads one request: what every method above does. Once validation and the
+   * call's schemas are loaded (every request after the first), this reads top to bottom: build
+   * (`core/request.ts`), send with retries (`core/transport.ts`), and, when the promise is awaited,
+   * parse (`core/response.ts`). @internal
+   */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
-    const issue = isObject(init)
-      ? responseSpecIssue(init.response, 'response')
-      : { path: 'init', message: `expected an object with \`response\`, got ${describe(init)}` };
-    if (issue) return new APIPromise(refuse(method, path, issue), unreachable);
-    // The options as they are now, even when the build waits for validation to load (first call).
-    const call = { ...init, options: snapshotOptions(init.options) };
-    const spec = this.#build(method, path, call, lazyOf(init.response));
-    return new APIPromise(
-      spec.then((s) => this.#transport.send(s)),
-      this._responses.of(init.response),
-    );
+    const response: unknown = init?.response;
+    const known =
+      typeof response === 'function' || response instanceof LazySchema || response instanceof OptionalBody;
+    if (!known && typeof (response as { _zod?: unknown } | undefined)?._zod !== 'object') {
+      const message = `expected a zod schema or a parser function, got ${describe(response)}`;
+      return new APIPromise(
+        Promise.reject(new RequestValidationError([{ path: 'response', message }], method)),
+        () => undefined as T,
+      );
+    }
+    const v = prepare(init.querySchema, init.bodySchema, response);
+    const raw =
+      v instanceof Promise
+        ? v.then((loaded) => this.#send(method, path, init, loaded))
+        : this.#send(method, path, init, v);
+    return new APIPromise(raw, init.response, this._responses);
   }
 
   /**
@@ -242,56 +226,29 @@ export class FulfillmentClient implements RequestSurface {
    * it for every item. Every next page is fetched through {@link get}.
    */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
-    const issue = isObject(init)
-      ? responseSpecIssue(item, 'item', false)
-      : { path: 'init', message: `expected an object, got ${describe(init)}` };
-    // A path as text for the page state until the build resolves it (a bad one is refused there).
-    const shownPath = typeof path === 'string' ? path : '';
-    if (issue) {
-      const request = { path: shownPath, params: undefined, options: undefined };
-      return new PagePromise(this, refuse('GET', path, issue), request, item);
-    }
-    // The options as they are now, even when the build waits for validation to load (first call).
-    const call = { ...init, options: snapshotOptions(init.options) };
     // Where the pages continue from: the path and the validated query, known once it is built.
-    const request: { path: string; params: QueryParams | undefined; options: ListOptions | undefined } = {
-      path: shownPath,
+    const request: PageRequest = {
+      path: typeof path === 'string' ? path : '',
       params: undefined,
-      options: call.options,
+      options: init.options,
     };
-    // A bad `toArray` bound given before the request goes out holds it back (see `ListGate`).
-    const gate = new ListGate();
-    const raw = this.#build('GET', path, call, item).then((spec) => {
-      request.path = spec.path;
-      request.params = spec.params;
-      return gate.send(() => this.#transport.send(spec));
-    });
-    return new PagePromise(this, raw, request, item, gate);
+    const v = prepare(init.querySchema, item);
+    const raw =
+      v instanceof Promise
+        ? v.then((loaded) => this.#send('GET', path, init, loaded, request))
+        : this.#send('GET', path, init, v, request);
+    return new PagePromise(this, raw, request, item);
   }
 
-  /**
-   * Builds the request once what validates it is loaded (zod, the compiler and the schemas are
-   * imported by the first request, not at import); at once when they are. A problem with the input
-   * rejects; nothing is sent then.
-   */
-  #build(
-    method: HttpMethod,
-    path: RequestPath,
-    init: RequestParts,
-    response?: SchemaLike | undefined,
-  ): Promise<RequestSpec> {
-    if (compilerReady() && validationReady(init.querySchema, init.bodySchema, response)) {
-      try {
-        return Promise.resolve(buildRequest(method, path, init, this._origin));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+  /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
+  #send(method: HttpMethod, path: RequestPath, init: RequestParts, v: typeof Validation, page?: PageRequest) {
+    try {
+      const spec = buildRequest(method, path, init, this._origin, v);
+      if (page) Object.assign(page, { path: spec.path, params: spec.params, options: spec.options });
+      return this.#transport.send(spec);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return Promise.all([
-      loadValidation(),
-      loadCompiler(),
-      loadSchemas(init.querySchema, init.bodySchema, response),
-    ]).then(() => buildRequest(method, path, init, this._origin));
   }
 
   /** Safe view for `JSON.stringify`: the token is never included. */

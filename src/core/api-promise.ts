@@ -3,7 +3,7 @@
  * gives the raw `Response` and the rate-limit figures; `.asResponse()` gives the unread `Response`.
  */
 import { type RateLimitInfo, readRateLimit } from './headers.js';
-import type { RawResponse, ResponseParser } from './response.js';
+import type { RawResponse, ResponseParsers, ResponseSpec } from './response.js';
 
 /** The parsed data together with the response it came from. */
 export interface WithResponse<T> {
@@ -20,10 +20,12 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> extends Promise<T> {
   readonly #raw: Promise<RawResponse>;
-  readonly #parse: ResponseParser<T>;
-  #parsed: Promise<WithResponse<T>> | undefined;
+  readonly #spec: ResponseSpec<T>;
+  readonly #reader: Pick<ResponseParsers, 'read'> | undefined;
+  #parsed: Promise<{ data: T; raw: RawResponse }> | undefined;
 
-  constructor(raw: Promise<RawResponse>, parse: ResponseParser<T>) {
+  /** `spec` says how the body becomes `T`: a parser, or a schema that `reader` applies. @internal */
+  constructor(raw: Promise<RawResponse>, spec: ResponseSpec<T>, reader?: Pick<ResponseParsers, 'read'>) {
     super((resolve) => {
       resolve(null as T);
     });
@@ -31,7 +33,13 @@ export class APIPromise<T> extends Promise<T> {
     // it, and must not surface as an unhandled rejection before that.
     raw.catch(() => {});
     this.#raw = raw;
-    this.#parse = parse;
+    this.#spec = spec;
+    this.#reader = reader;
+  }
+
+  #read(raw: RawResponse): T {
+    const spec = this.#spec;
+    return typeof spec === 'function' ? spec(raw) : this.#reader!.read(spec, raw);
   }
 
   // Derived promises (from then/catch/finally) are plain Promises.
@@ -45,14 +53,9 @@ export class APIPromise<T> extends Promise<T> {
    * status, headers and body.)
    */
   asResponse(): Promise<Response> {
-    return this.#raw.then(
-      ({ response, text }) =>
-        new Response(text, {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers,
-        }),
-    );
+    return this.#raw.then(({ response: { status, statusText, headers }, text }) => {
+      return new Response(text, { status, statusText, headers });
+    });
   }
 
   /**
@@ -60,8 +63,7 @@ export class APIPromise<T> extends Promise<T> {
    * @internal
    */
   _map<U>(map: (data: T) => U): APIPromise<U> {
-    const parse = this.#parse;
-    return new APIPromise(this.#raw, (raw) => map(parse(raw)));
+    return new APIPromise(this.#raw, (raw) => map(this.#read(raw)));
   }
 
   /**
@@ -74,11 +76,11 @@ export class APIPromise<T> extends Promise<T> {
   _then<U>(next: (data: T) => U | Promise<U> | APIPromise<U>, changed: string): APIPromise<U> {
     const results = new WeakMap<RawResponse, U>();
     const raw = this.#raw.then(async (first) => {
-      const out = next(this.#parse(first));
+      const out = next(this.#read(first));
       try {
         if (out instanceof APIPromise) {
           const second = await out.#raw;
-          results.set(second, out.#parse(second));
+          results.set(second, out.#read(second));
           return second;
         }
         results.set(first, await out);
@@ -95,16 +97,20 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The parsed data, the `Response` and its rate-limit figures. */
   withResponse(): Promise<WithResponse<T>> {
-    this.#parsed ??= this.#raw.then((raw) => ({
-      data: this.#parse(raw),
-      response: raw.response,
-      rateLimit: readRateLimit(raw.response.headers),
+    return this.#result().then(({ data, raw: { response } }) => ({
+      data,
+      response,
+      rateLimit: readRateLimit(response.headers),
     }));
+  }
+
+  #result(): Promise<{ data: T; raw: RawResponse }> {
+    this.#parsed ??= this.#raw.then((raw) => ({ data: this.#read(raw), raw }));
     return this.#parsed;
   }
 
   #data(): Promise<T> {
-    return this.withResponse().then((r) => r.data);
+    return this.#result().then((r) => r.data);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: APIPromise is a Promise subclass by design.

@@ -13,30 +13,32 @@ import { parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
 
-type Branded = { [BRANDS]?: readonly string[] };
-
-function brandsOf(value: object): readonly string[] | undefined {
-  const brands = (value as Branded)[BRANDS];
-  return Array.isArray(brands) ? brands : undefined;
+/** A class's brand: its own `brand` when it declares one, else its own (literal) `name`. */
+function brandOf(ctor: unknown): string {
+  const c = ctor as { brand?: string; name: string };
+  return Object.hasOwn(c, 'brand') && c.brand ? c.brand : c.name;
 }
 
 /** Base class of every error thrown by the SDK. */
 export class FulfillmentError extends Error {
-  /** Brand used for `instanceof` across module copies, and the error's `name`. Subclasses set their own. */
-  static readonly brand: string = 'FulfillmentError';
+  /**
+   * Every class names itself with a literal (`static name`), so its name survives a bundler that
+   * renames the class; the names are also the brands `instanceof` compares across module copies.
+   */
+  static override readonly name: string = 'FulfillmentError';
+  /** A brand other than the class name (the classes outside `core/` declare theirs). */
+  declare static readonly brand: string | undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     const brands: string[] = [];
-    for (let ctor = new.target as unknown; typeof ctor === 'function' && 'brand' in ctor; ) {
-      const brand = (ctor as { brand: string }).brand;
-      if (!brands.includes(brand)) brands.push(brand);
+    for (let ctor = new.target as unknown; typeof ctor === 'function' && ctor !== Error; ) {
+      brands.push(brandOf(ctor));
       ctor = Object.getPrototypeOf(ctor);
     }
     Object.defineProperty(this, BRANDS, { value: Object.freeze(brands), enumerable: false });
     Object.defineProperty(this, 'name', {
-      // A class of the SDK names itself by its literal brand; a subclass of yours keeps its own name.
-      value: Object.hasOwn(new.target, 'brand') ? brands[0] : new.target.name,
+      value: brands[0],
       enumerable: false,
       configurable: true,
       writable: true,
@@ -47,14 +49,14 @@ export class FulfillmentError extends Error {
   // biome-ignore-start lint/complexity/noThisInStatic: see above
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== 'object' || value === null) return false;
-    const brands = brandsOf(value);
-    if (brands) return brands.includes(this.brand);
+    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    if (Array.isArray(brands)) return brands.includes(brandOf(this));
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
   // biome-ignore-end lint/complexity/noThisInStatic: see above
 }
 
-/** What an {@link APIError} is built from: the response's status, body and headers, and the request. */
+/** What an {@link APIError} is built from: the response's status, body and headers, and the request. @inline */
 export interface APIErrorInit {
   status: number;
   body: unknown;
@@ -103,7 +105,7 @@ function pathOf(url: string): string {
 
 /** The API answered with a non-2xx status. Subclasses narrow it by status. */
 export class APIError extends FulfillmentError {
-  static override readonly brand: string = 'APIError';
+  static override readonly name: string = 'APIError';
   /** HTTP status code. */
   readonly status: number;
   /** The API's `errors` array (or its `error` / `message` string), or empty when the body has none. */
@@ -154,56 +156,46 @@ export class APIError extends FulfillmentError {
 
 /** 400 Bad Request. */
 export class BadRequestError extends APIError {
-  static override readonly brand: string = 'BadRequestError';
+  static override readonly name: string = 'BadRequestError';
 }
 /** 401 Unauthorized: the API token is missing, wrong or revoked. */
 export class AuthenticationError extends APIError {
-  static override readonly brand: string = 'AuthenticationError';
+  static override readonly name: string = 'AuthenticationError';
 }
 /** 403 Forbidden. */
 export class PermissionDeniedError extends APIError {
-  static override readonly brand: string = 'PermissionDeniedError';
+  static override readonly name: string = 'PermissionDeniedError';
 }
 /** 404 Not Found. */
 export class NotFoundError extends APIError {
-  static override readonly brand: string = 'NotFoundError';
+  static override readonly name: string = 'NotFoundError';
 }
 /** 409 Conflict. */
 export class ConflictError extends APIError {
-  static override readonly brand: string = 'ConflictError';
+  static override readonly name: string = 'ConflictError';
 }
 /** 422 Unprocessable Entity: the API rejected the content of the request. */
 export class UnprocessableEntityError extends APIError {
-  static override readonly brand: string = 'UnprocessableEntityError';
+  static override readonly name: string = 'UnprocessableEntityError';
 }
 
 /** 429 Too Many Requests. */
 export class RateLimitError extends APIError {
-  static override readonly brand: string = 'RateLimitError';
+  static override readonly name: string = 'RateLimitError';
   /** Seconds the server asked to wait (`Retry-After`), when it said. */
-  readonly retryAfter: number | undefined;
-
-  constructor(init: APIErrorInit, message?: string) {
-    super(init, message);
-    this.retryAfter = parseRetryAfter(init.headers.get('retry-after'));
-  }
+  readonly retryAfter: number | undefined = parseRetryAfter(this.headers.get('retry-after'));
 }
 
 /** A 5xx status. */
 export class InternalServerError extends APIError {
-  static override readonly brand: string = 'InternalServerError';
+  static override readonly name: string = 'InternalServerError';
   /** Seconds the server asked to wait (`Retry-After`, usually on 503), when it said. */
-  readonly retryAfter: number | undefined;
-
-  constructor(init: APIErrorInit, message?: string) {
-    super(init, message);
-    this.retryAfter = parseRetryAfter(init.headers.get('retry-after'));
-  }
+  readonly retryAfter: number | undefined = parseRetryAfter(this.headers.get('retry-after'));
 }
 
 /** No response was received: DNS failure, refused or reset connection, TLS failure, … */
 export class APIConnectionError extends FulfillmentError {
-  static override readonly brand: string = 'APIConnectionError';
+  static override readonly name: string = 'APIConnectionError';
   /** Request method. */
   readonly method: string;
   /** Request URL. */
@@ -214,20 +206,18 @@ export class APIConnectionError extends FulfillmentError {
 
   constructor(init: { method: string; url: string; message?: string; cause?: unknown; attempt?: number }) {
     super(init.message ?? `Connection error: ${init.method} ${pathOf(init.url)}`, { cause: init.cause });
-    this.method = init.method;
-    this.url = init.url;
-    this.attempt = init.attempt;
+    ({ method: this.method, url: this.url, attempt: this.attempt } = init);
   }
 }
 
 /** An attempt took longer than the `timeout` option. */
 export class APITimeoutError extends APIConnectionError {
-  static override readonly brand: string = 'APITimeoutError';
+  static override readonly name: string = 'APITimeoutError';
 }
 
 /** The caller's `AbortSignal` aborted the request (or a retry wait). */
 export class APIUserAbortError extends FulfillmentError {
-  static override readonly brand: string = 'APIUserAbortError';
+  static override readonly name: string = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -251,7 +241,7 @@ export function listIssues(issues: readonly ValidationIssue[]): string {
 
 /** Client-side validation failed: nothing was sent. */
 export class RequestValidationError extends FulfillmentError {
-  static override readonly brand: string = 'RequestValidationError';
+  static override readonly name: string = 'RequestValidationError';
   /** Every bad field, by path. */
   readonly issues: readonly ValidationIssue[];
 
@@ -263,7 +253,7 @@ export class RequestValidationError extends FulfillmentError {
 
 /** The API answered 2xx but the body does not have the documented shape. */
 export class ResponseValidationError extends FulfillmentError {
-  static override readonly brand: string = 'ResponseValidationError';
+  static override readonly name: string = 'ResponseValidationError';
   /** The body exactly as received (parsed JSON or text). */
   readonly body: unknown;
   /** Every problem found, by path. */
@@ -296,7 +286,7 @@ export class ResponseValidationError extends FulfillmentError {
  * Nothing was sent to the target. Never retried.
  */
 export class RedirectError extends APIError {
-  static override readonly brand: string = 'RedirectError';
+  static override readonly name: string = 'RedirectError';
   /** Where the server redirected to (the origin only when it is another one), or `undefined` when not exposed. */
   readonly target: string | undefined;
 
@@ -311,7 +301,7 @@ export class RedirectError extends APIError {
  * and the connection was released. Never retried.
  */
 export class ResponseTooLargeError extends FulfillmentError {
-  static override readonly brand: string = 'ResponseTooLargeError';
+  static override readonly name: string = 'ResponseTooLargeError';
   /** HTTP status of the response. */
   readonly status: number;
   /** Request method. */
@@ -327,17 +317,13 @@ export class ResponseTooLargeError extends FulfillmentError {
     super(
       `${init.status} ${init.method} ${pathOf(init.url)}: response body larger than maxResponseBytes (${init.size} bytes received or announced, limit ${init.limit}); the read was stopped`,
     );
-    this.status = init.status;
-    this.method = init.method;
-    this.url = init.url;
-    this.size = init.size;
-    this.limit = init.limit;
+    ({ status: this.status, method: this.method, url: this.url, size: this.size, limit: this.limit } = init);
   }
 }
 
 /** Pagination could not continue safely (no next page, a loop, a foreign origin, the page cap). */
 export class PaginationError extends FulfillmentError {
-  static override readonly brand: string = 'PaginationError';
+  static override readonly name: string = 'PaginationError';
 }
 
 /**
@@ -345,7 +331,7 @@ export class PaginationError extends FulfillmentError {
  * pages left: the item may exist further back. Narrow the scan (`createdAfter`) or raise `maxPages`.
  */
 export class LookupLimitError extends FulfillmentError {
-  static override readonly brand: string = 'LookupLimitError';
+  static override readonly name: string = 'LookupLimitError';
   /** Pages read before the budget ran out. */
   readonly pagesScanned: number;
   /** Items looked at on those pages. */

@@ -20,7 +20,7 @@ export interface RequestEventBase {
   readonly attempt: number;
 }
 
-/** An attempt is about to be sent (after any wait for the client-side rate limit). */
+/** An attempt is about to be sent (after any wait for the client-side rate limit). @inline */
 export interface RequestEvent extends RequestEventBase {
   /**
    * Milliseconds this attempt waited for the client-side rate limiter (the `rateLimit` option)
@@ -29,7 +29,7 @@ export interface RequestEvent extends RequestEventBase {
   readonly rateLimitWaitMs: number;
 }
 
-/** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. */
+/** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. @inline */
 export interface ResponseEvent extends RequestEventBase {
   /** The HTTP status (2xx). */
   readonly status: number;
@@ -48,12 +48,13 @@ export interface ResponseEvent extends RequestEventBase {
  * Why an attempt is retried: `'rate_limited'` (a 429), `'status'` (another retryable status: 408,
  * 500, 502, 503, 504), `'connection'` (the connection failed or broke), `'timeout'` (the attempt
  * took longer than `timeout`).
+ * @inline
  */
 export type RetryReason = 'status' | 'rate_limited' | 'connection' | 'timeout';
 
-/** An attempt failed and the request will be sent again after a wait. */
+/** An attempt failed and the request will be sent again after a wait. @inline */
 export interface RetryEvent extends RequestEventBase {
-  /** Why the attempt failed (see {@link RetryReason}). `attempt` is the attempt that failed. */
+  /** Why the attempt failed (`attempt` is the attempt that failed). */
   readonly reason: RetryReason;
   /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
   readonly status: number | undefined;
@@ -72,7 +73,7 @@ export interface RetryEvent extends RequestEventBase {
   readonly error: FulfillmentError;
 }
 
-/** The request failed for good (no retry left, not retryable, or aborted). Emitted once per request. */
+/** The request failed for good (no retry left, not retryable, or aborted). Emitted once per request. @inline */
 export interface RequestErrorEvent extends RequestEventBase {
   /** The error's class name, e.g. `'NotFoundError'`, `'RateLimitError'`, `'APIConnectionError'`. */
   readonly errorName: string;
@@ -104,15 +105,11 @@ export type ClientEventName = keyof ClientEvents;
 /**
  * A listener of event `E`. Its return value is ignored, except that a returned promise is watched:
  * what the listener throws, or the promise rejects with, is logged at `error` and never reaches the request.
+ * @inline
  */
 export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
 
-const EVENT_NAMES: readonly ClientEventName[] = ['request', 'response', 'retry', 'error'];
-
-/** True when `name` is one of the client's events. */
-function isClientEventName(name: unknown): name is ClientEventName {
-  return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
-}
+const EVENT_NAMES: readonly string[] = ['request', 'response', 'retry', 'error'];
 
 /** Called with what a listener threw or rejected with. */
 export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
@@ -125,7 +122,7 @@ interface Entry {
 /**
  * The client's emitter. A listener is registered at most once per event (adding it again changes
  * nothing); listeners run synchronously, in the order they were added. With no listener at all,
- * {@link ClientEmitter.active} is false and the transport builds no event.
+ * {@link ClientEmitter.count} is 0 and the transport builds no event.
  * @internal
  */
 export class ClientEmitter {
@@ -137,20 +134,11 @@ export class ClientEmitter {
     error: [],
   };
   readonly #onFailure: ListenerFailureHandler;
-  #count = 0;
+  /** How many listeners are registered; the request path checks only that it is not 0. */
+  count = 0;
 
   constructor(onFailure: ListenerFailureHandler) {
     this.#onFailure = onFailure;
-  }
-
-  /** Whether any listener is registered (the one check the request path makes). */
-  get active(): boolean {
-    return this.#count > 0;
-  }
-
-  /** Whether `event` has a listener. */
-  has(event: ClientEventName): boolean {
-    return this.#listeners[event].length > 0;
   }
 
   /** Adds `listener` to `event` (once: removed before its first call when `once`). */
@@ -162,7 +150,7 @@ export class ClientEmitter {
       ...entries,
       { listener: listener as ClientEventListener<ClientEventName>, once },
     ];
-    this.#count++;
+    this.count++;
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
@@ -172,7 +160,7 @@ export class ClientEmitter {
     const next = entries.filter((e) => e.listener !== listener);
     if (next.length === entries.length) return;
     this.#listeners[event] = next;
-    this.#count -= entries.length - next.length;
+    this.count -= entries.length - next.length;
   }
 
   /** Calls every listener of `event` with `payload`; a listener's failure is reported, never thrown. */
@@ -199,15 +187,11 @@ export class ClientEmitter {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function checkArguments(event: unknown, listener: unknown): void {
-  if (!isClientEventName(event)) {
+  if (typeof event !== 'string' || !EVENT_NAMES.includes(event)) {
     const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
     throw new FulfillmentError(
       `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,

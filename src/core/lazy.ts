@@ -1,12 +1,12 @@
 /**
- * What validation needs, loaded on first use rather than at import: zod and the schemas (through
- * `validation.ts`, `compile.ts` and the schema modules) are imported by the first request, as ky
- * is (`transport.ts`). The webhook functions check their payload without zod (`webhooks/payload.ts`). Importing the package then costs a few
- * milliseconds instead of zod's whole module graph, which matters for serverless cold starts.
+ * What validation needs, loaded on first use rather than at import: `validation.ts` (zod, its
+ * English messages and the schema compiler) and the schemas of each namespace are imported by the
+ * first request that needs them, as ky is (`transport.ts`). The webhook functions check their
+ * payload without zod (`webhooks/payload.ts`). Importing the package then costs a few milliseconds
+ * instead of zod's whole module graph, which matters for serverless cold starts.
  *
- * Every path that validates awaits {@link loadValidation} (and, on the client's paths,
- * `loadCompiler` of `lazy-compile.ts`) and the {@link LazySchema}s it uses before it validates;
- * after that the synchronous accessors below hold.
+ * The one place that loads: a request asks {@link prepare} once, which answers with the validation
+ * module at once when everything is loaded (every request after the first), or loads it.
  */
 import type * as z from 'zod/mini';
 import { FulfillmentError } from './errors.js';
@@ -15,7 +15,7 @@ import type * as Validation from './validation.js';
 let validationModule: typeof Validation | undefined;
 let validationLoading: Promise<typeof Validation> | undefined;
 
-/** Imports the validation module (zod and the English messages) once. */
+/** Imports the validation module (zod, the English messages, the compiler) once. */
 export function loadValidation(): Promise<typeof Validation> {
   validationLoading ??= import('./validation.js').then((module) => {
     validationModule = module;
@@ -26,9 +26,7 @@ export function loadValidation(): Promise<typeof Validation> {
 
 /** The validation module; {@link loadValidation} must have completed. */
 export function validation(): typeof Validation {
-  if (!validationModule) {
-    throw new FulfillmentError('Internal error: validation used before it was loaded.');
-  }
+  if (!validationModule) throw new FulfillmentError('Internal error: validation used before it was loaded.');
   return validationModule;
 }
 
@@ -37,8 +35,9 @@ export function validation(): typeof Validation {
  * Build it once, at module level; {@link load} it before {@link LazySchema.schema} is read.
  */
 export class LazySchema<T> {
+  /** The schema once {@link load} has completed; `undefined` before. */
+  schema: z.core.$ZodType<T> | undefined;
   readonly #load: () => Promise<z.core.$ZodType<T>>;
-  #schema: z.core.$ZodType<T> | undefined;
   #loading: Promise<z.core.$ZodType<T>> | undefined;
 
   constructor(load: () => Promise<z.core.$ZodType<T>>) {
@@ -48,21 +47,10 @@ export class LazySchema<T> {
   /** Imports the schema's module once. */
   load(): Promise<z.core.$ZodType<T>> {
     this.#loading ??= this.#load().then((schema) => {
-      this.#schema = schema;
+      this.schema = schema;
       return schema;
     });
     return this.#loading;
-  }
-
-  /** Whether {@link load} has completed. */
-  get loaded(): boolean {
-    return this.#schema !== undefined;
-  }
-
-  /** The schema; {@link load} must have completed. */
-  get schema(): z.core.$ZodType<T> {
-    if (!this.#schema) throw new FulfillmentError('Internal error: a schema was used before it was loaded.');
-    return this.#schema;
   }
 }
 
@@ -74,28 +62,39 @@ export function lazySchema<M, K extends keyof M>(
   return new LazySchema(async () => (await load())[key] as z.core.$ZodType<never>);
 }
 
-/** A schema, or one imported on first use. */
+/** A schema, or one imported on first use. @inline */
 export type SchemaLike<T = unknown> = z.core.$ZodType<T> | LazySchema<T>;
 
 /** The schema itself (a {@link LazySchema} must be loaded). */
 export function schemaOf<T>(schema: SchemaLike<T>): z.core.$ZodType<T> {
-  return schema instanceof LazySchema ? schema.schema : schema;
+  return schema instanceof LazySchema ? (schema.schema as z.core.$ZodType<T>) : schema;
 }
 
 /**
- * Whether validation and every lazy schema given are loaded already (others are ignored): then a
- * request is built at once, with no promise in between (the path every request after the first
- * takes).
+ * Marks a response schema whose endpoint documents no body: the result is `undefined` without a
+ * resource in the body (see `ResponseParsers.read`). Build it once, at module level.
  */
-export function validationReady(...schemas: readonly unknown[]): boolean {
-  if (!validationModule) return false;
-  for (const schema of schemas) if (schema instanceof LazySchema && !schema.loaded) return false;
-  return true;
+export class OptionalBody<T> {
+  readonly schema: SchemaLike<Exclude<T, undefined>>;
+
+  constructor(schema: SchemaLike<Exclude<T, undefined>>) {
+    this.schema = schema;
+  }
 }
 
-/** Loads every lazy schema given (others are ignored). */
-export function loadSchemas(...schemas: readonly unknown[]): Promise<unknown> {
-  const pending: Promise<unknown>[] = [];
-  for (const schema of schemas) if (schema instanceof LazySchema) pending.push(schema.load());
-  return Promise.all(pending);
+/**
+ * The validation module when it and every lazy schema among `schemas` (an {@link OptionalBody}'s
+ * too; anything else is ignored) are loaded; otherwise a promise that loads them.
+ */
+export function prepare(...schemas: unknown[]): typeof Validation | Promise<typeof Validation> {
+  let pending: Promise<unknown>[] | undefined;
+  for (let schema of schemas) {
+    if (schema instanceof OptionalBody) schema = schema.schema;
+    if (schema instanceof LazySchema && !schema.schema) {
+      pending ??= [];
+      pending.push(schema.load());
+    }
+  }
+  if (validationModule && !pending) return validationModule;
+  return Promise.all([loadValidation(), ...(pending ?? [])]).then(([module]) => module);
 }

@@ -13,6 +13,7 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
  * The details of a log line: stable field names, present where they apply. With a message-first
  * logger they are the argument after the message; with an object-first logger (pino) they become
  * the fields of the JSON line.
+ * @inline
  */
 export interface LogDetails {
   /** The HTTP method of the request the line is about. */
@@ -60,6 +61,7 @@ export interface Logger {
  * The order a logger takes its arguments in: `'message-first'` (`logger.info(message, details)`,
  * as `console` and winston take them) or `'object-first'` (`logger.info(details, message)`, as
  * pino and bunyan take them, so that the details become fields of the line).
+ * @inline
  */
 export type LoggerStyle = 'object-first' | 'message-first';
 
@@ -120,14 +122,6 @@ export function loggerLevel(logger: Logger): LogLevel | undefined {
   return Object.hasOwn(FOREIGN_LEVELS, level) ? FOREIGN_LEVELS[level] : undefined;
 }
 
-/** Options of a {@link LevelledLogger}. */
-export interface LevelledLoggerOptions {
-  /** The order the sink takes its arguments in. Default `'message-first'`. */
-  style?: LoggerStyle | undefined;
-  /** Removes the client's secrets from every message and detail, as a last line of defence. */
-  redactor?: Redactor | undefined;
-}
-
 /** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
 export class LevelledLogger {
   readonly level: LogLevel;
@@ -136,7 +130,11 @@ export class LevelledLogger {
   readonly #objectFirst: boolean;
   readonly #redactor: Redactor | undefined;
 
-  constructor(level: LogLevel, sink: Logger, options: LevelledLoggerOptions = {}) {
+  /**
+   * `style`: the order the sink takes its arguments in (default `'message-first'`); `redactor`
+   * removes the client's secrets from every message and detail, as a last line of defence.
+   */
+  constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
     this.level = level;
     this.#rank = RANK[level];
     this.#sink = sink;

@@ -4,18 +4,13 @@
  * array — holds one page at a time, and refuses to loop.
  */
 
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise } from './api-promise.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import { checkOptionsObject, type ListOptions } from './options.js';
-import type { QueryParams } from './request.js';
-import {
-  contextOf,
-  type RawResponse,
-  type ResponseParser,
-  type ResponseParsers,
-  readJson,
-} from './response.js';
+import type { Redactor } from './redact.js';
+import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
+import { type RawResponse, type ResponseParser, type ResponseParsers, readJson } from './response.js';
+import { originOf } from './url.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -74,6 +69,17 @@ interface Trail {
   cursors: Set<string>;
 }
 
+/** Where a page came from: what it needs to work out and fetch the next one. */
+interface PageSource<T> {
+  client: PageClient;
+  request: PageRequest;
+  item: SchemaLike<T>;
+  trail: Trail;
+  /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
+  url: string;
+  redactor: Redactor | undefined;
+}
+
 /** Default page size of the API when no `limit` is sent. */
 export const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
@@ -107,36 +113,21 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #client: PageClient;
-  readonly #request: PageRequest;
-  readonly #item: SchemaLike<T>;
-  readonly #trail: Trail;
-  readonly #url: string;
-  /** Removes the client's secrets (and this request's credentials) from a text the server sent. */
-  readonly #scrub: (text: string) => string;
+  readonly #from: PageSource<T>;
   #next: PageRequest | PaginationError | null | undefined;
 
   /** @internal */
-  constructor(
-    client: PageClient,
-    request: PageRequest,
-    item: SchemaLike<T>,
-    data: T[],
-    pagination: Pagination | null,
-    response: Response,
-    trail: Trail,
-    url: string,
-    scrub: (text: string) => string,
-  ) {
-    this.#url = url;
-    this.#scrub = scrub;
-    this.#client = client;
-    this.#request = request;
-    this.#item = item;
+  constructor(from: PageSource<T>, data: T[], pagination: Pagination | null, response: Response) {
+    this.#from = from;
     this.data = data;
     this.pagination = pagination;
     this.response = response;
-    this.#trail = trail;
+  }
+
+  /** A text the server sent, without the client's secrets and this request's credentials. */
+  #scrub(text: string): string {
+    const redactor = this.#from.redactor;
+    return redactor ? redactor.text(text) : this.#from.client._responses.text(text);
   }
 
   /** Whether another page follows. */
@@ -152,14 +143,11 @@ export class Page<T> {
     const next = this.#nextRequest();
     if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
     if (next instanceof PaginationError) return Promise.reject(next);
-    const trail = this.#trail;
-    const maxPages = this.#request.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    const trail = this.#from.trail;
+    const maxPages = this.#from.request.options?.maxPages ?? DEFAULT_MAX_PAGES;
     if (trail.pagesFetched >= maxPages) {
-      return Promise.reject(
-        new PaginationError(
-          `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`,
-        ),
-      );
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+      return Promise.reject(new PaginationError(message));
     }
     try {
       checkOptionsObject(options);
@@ -167,7 +155,11 @@ export class Page<T> {
       return Promise.reject(error);
     }
     const request = options ? { ...next, options: { ...next.options, ...options } } : next;
-    return fetchPage(this.#client, request, this.#item, trail);
+    const { path, params: query } = request;
+    const client = this.#from.client;
+    const item = this.#from.item;
+    const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
+    return client.get(path, { query, options: request.options, response });
   }
 
   #nextRequest(): PageRequest | PaginationError | null {
@@ -185,13 +177,13 @@ export class Page<T> {
 
   #computeNext(): PageRequest | null {
     const p = this.pagination;
-    const request = this.#request;
+    const request = this.#from.request;
     // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
     if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
       const next = p.next_page_url;
       if (typeof next !== 'string' || next === '') return null;
       const url = this.#sameOrigin(next);
-      if (this.#trail.cursors.has(url)) {
+      if (this.#from.trail.cursors.has(url)) {
         throw new PaginationError(
           `The server sent a cursor it had sent before (${this.#scrub(next)}); stopping to avoid a loop.`,
         );
@@ -202,30 +194,22 @@ export class Page<T> {
     // Page-number style.
     const current = numberOr(p?.current_page);
     const count = numberOr(p?.page_count);
-    if (current !== undefined) {
-      if (count !== undefined && current >= count) return null;
-      return {
-        path: request.path,
-        params: { ...request.params, page: current + 1 },
-        options: request.options,
-      };
-    }
+    let page = current === undefined ? undefined : current + 1;
+    if (current !== undefined && count !== undefined && current >= count) return null;
     // A bare array (or an envelope without usable pagination): continue while pages are full.
-    const limit = numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE;
-    if (this.data.length < limit) return null;
-    return {
-      path: request.path,
-      params: { ...request.params, page: this.#trail.pageNumber + 1 },
-      options: request.options,
-    };
+    if (page === undefined) {
+      if (this.data.length < (numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
+      page = this.#from.trail.pageNumber + 1;
+    }
+    return { path: request.path, params: { ...request.params, page }, options: request.options };
   }
 
   #sameOrigin(next: string): string {
-    const origin = this.#client._origin;
+    const origin = this.#from.client._origin;
     let url: URL;
     try {
       // A relative cursor is relative to the page it came from.
-      url = new URL(next, this.#url);
+      url = new URL(next, this.#from.url);
     } catch {
       throw new PaginationError(
         `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
@@ -238,7 +222,7 @@ export class Page<T> {
     }
     if (url.origin !== origin) {
       throw new PaginationError(
-        `Refusing to follow next_page_url to ${url.origin}: it is not the configured origin ${origin}, and the API token must not leave it.`,
+        `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${origin}, and the API token must not leave it.`,
       );
     }
     return url.href;
@@ -256,36 +240,20 @@ function buildPage<T>(
   raw: RawResponse,
   previous: Trail | undefined,
 ): Page<T> {
-  try {
-    return buildCheckedPage(client, request, item, raw, previous);
-  } catch (error) {
-    throw client._responses.clean(error, raw.redactor);
-  }
-}
-
-function buildCheckedPage<T>(
-  client: PageClient,
-  request: PageRequest,
-  item: SchemaLike<T>,
-  raw: RawResponse,
-  previous: Trail | undefined,
-): Page<T> {
-  const body = readJson(raw, false);
-  const context = contextOf(raw);
-  let items: unknown;
+  let data: T[];
   let pagination: Pagination | null = null;
-  if (Array.isArray(body)) {
-    items = body;
-  } else if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
-    items = (body as { data: unknown[] }).data;
-    const p = (body as { pagination?: unknown }).pagination;
-    if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
-  } else {
-    // Not a collection: let the schema report it with the body kept.
-    items = body;
+  try {
+    const body = readJson(raw, false);
+    let items = body; // not a collection: the schema reports it with the body kept
+    if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
+      items = (body as { data: unknown[] }).data;
+      const p = (body as { pagination?: unknown }).pagination;
+      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
+    }
+    data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
+  } catch (error) {
+    throw client._responses.clean(error, raw);
   }
-  const data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, context) as T[];
-
   const requested = numberOr(request.params?.page) ?? 1;
   const trail: Trail = previous
     ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
@@ -307,21 +275,8 @@ function buildCheckedPage<T>(
   trail.pageNumber = current ?? requested;
   trail.signature = signatureOf(data);
   if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
-  const redactor = raw.redactor;
-  const scrub = redactor
-    ? (text: string) => redactor.text(text)
-    : (text: string) => client._responses.text(text);
-  return new Page(client, request, item, data, pagination, raw.response, trail, raw.url, scrub);
-}
-
-/** `options.max`, or `undefined` when `options` is no object or its `max` cannot be read. */
-function readMax(options: unknown): unknown {
-  if (typeof options !== 'object' || options === null) return undefined;
-  try {
-    return (options as { max?: unknown }).max;
-  } catch {
-    return undefined;
-  }
+  const { url, redactor, response } = raw;
+  return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
 }
 
 /** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
@@ -330,86 +285,17 @@ function remember(cursors: Set<string>, cursor: string): void {
   if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value as string);
 }
 
-function fetchPage<T>(
-  client: PageClient,
-  request: PageRequest,
-  item: SchemaLike<T>,
-  previous: Trail | undefined,
-): Promise<Page<T>> {
-  return client.get(request.path, {
-    query: request.params,
-    options: request.options,
-    response: (raw) => buildPage(client, request, item, raw, previous),
-  });
-}
-
-/**
- * Decides when a list's first request goes out. At once, normally; but after a bad `toArray` bound
- * given before it was sent, only once something else consumes the list (`await`, `then`, `for
- * await`, `.pages()`, a valid `toArray`, `.withResponse()`, `.asResponse()`): a list only a
- * refused `toArray` asked for sends nothing, and nobody else's use of the list is refused. @internal
- */
-export class ListGate {
-  #held = false;
-  #used = false;
-  #resume: (() => void) | undefined;
-
-  /** A refused `toArray`: hold the first request back, unless the list is consumed (see `send`). */
-  hold(): void {
-    this.#held = true;
-  }
-
-  /** The list is consumed: a request held back goes out now. */
-  use(): void {
-    this.#used = true;
-    const resume = this.#resume;
-    this.#resume = undefined;
-    resume?.();
-  }
-
-  /** Starts the first request now, or, when it is held back, once the list is consumed. */
-  send<T>(start: () => Promise<T>): Promise<T> {
-    if (!this.#held || this.#used) return start();
-    return new Promise<T>((resolve) => {
-      this.#resume = () => resolve(start());
-    });
-  }
-}
-
 /**
  * What list methods return. `await` it for the first `Page`; `for await` it for every item of every
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
-  readonly #gate: ListGate | undefined;
 
-  /**
-   * Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every
-   * request, through `gate` (see {@link ListGate}). @internal
-   */
-  constructor(
-    client: PageClient,
-    raw: Promise<RawResponse>,
-    request: PageRequest,
-    item: SchemaLike<T>,
-    gate?: ListGate,
-  ) {
+  /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
+  constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
-    this.#gate = gate;
-  }
-
-  /** The first page with its `Response` and rate-limit figures. */
-  override withResponse(): Promise<WithResponse<Page<T>>> {
-    this.#gate?.use();
-    return super.withResponse();
-  }
-
-  /** The first page's raw `Response` (see `APIPromise.asResponse`). */
-  override asResponse(): Promise<Response> {
-    this.#gate?.use();
-    return super.asResponse();
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -450,26 +336,18 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) {
-      yield* page.data;
-    }
+    for await (const page of this.pages()) yield* page.data;
   }
 
   /**
    * Collects at most `max` items, fetching no page beyond what `max` needs. A bad `max` rejects
-   * with a `RequestValidationError`; when the list's first request has not gone out yet (as in
-   * `client.skus.list().toArray({ max })`), it is held back until something else consumes the
-   * list: a list only this call asked for sends nothing.
+   * with a `RequestValidationError`.
    */
   async toArray(options: { max: number }): Promise<T[]> {
-    const max = readMax(options);
+    const max = options?.max;
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      const error = new RequestValidationError(
-        [{ path: 'max', message: 'toArray needs a bound: pass { max } as an integer >= 0' }],
-        'toArray',
-      );
-      this.#gate?.hold();
-      throw error;
+      const message = 'toArray needs a bound: pass { max } as an integer >= 0';
+      throw new RequestValidationError([{ path: 'max', message }], 'toArray');
     }
     const out: T[] = [];
     if (max === 0) return out;

@@ -18,11 +18,6 @@ export type RateLimitWaitCause = 'window' | 'server';
 /** Told, before a request starts waiting for a slot, how long the wait looks (ms) and why. */
 export type RateLimitWaitHandler = (delayMs: number, cause: RateLimitWaitCause) => void;
 
-/** A limiter for the `rateLimit` option, or `undefined` when it is off. */
-export function createRateLimiter(option: RateLimitOptions | false): RateLimiter | undefined {
-  return option ? new RateLimiter(option) : undefined;
-}
-
 /** The limiter itself: one per client, shared by all its requests. @internal */
 export class RateLimiter {
   /** Requests allowed per window. */
@@ -96,6 +91,19 @@ export class RateLimiter {
   exhausted(now = Date.now()): void {
     this.#starts.fill(now);
     this.#serverPauseEnds = now + this.perMs;
+  }
+
+  /** Why a request waits, for the log line: the reason in words and as a field value. */
+  waitCause(cause: RateLimitWaitCause): { why: string; reason: 'server_rate_limit' | 'client_rate_limit' } {
+    if (cause === 'server') {
+      const why = 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)';
+      return { why, reason: 'server_rate_limit' };
+    }
+    const limit = `${this.requests} request${this.requests === 1 ? '' : 's'} per ${this.perMs} ms`;
+    return {
+      why: `the client-side rate limit (rateLimit: ${limit}) is reached`,
+      reason: 'client_rate_limit',
+    };
   }
 
   /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */

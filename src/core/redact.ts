@@ -28,20 +28,13 @@ export class CauseSummary extends Error {
 
   constructor(name: string, message: string, code: string | undefined, cause: CauseSummary | undefined) {
     super(message, cause ? { cause } : undefined);
-    Object.defineProperty(this, 'name', {
-      value: name,
-      enumerable: false,
-      configurable: true,
-      writable: true,
+    // The stack of a summary would only point here; the message says what happened.
+    const hidden = { enumerable: false, configurable: true, writable: true };
+    Object.defineProperties(this, {
+      name: { ...hidden, value: name },
+      stack: { ...hidden, value: `${name}: ${message}` },
     });
     this.code = code;
-    // The stack of a summary would only point here; the message says what happened.
-    Object.defineProperty(this, 'stack', {
-      value: `${name}: ${message}`,
-      enumerable: false,
-      configurable: true,
-      writable: true,
-    });
   }
 }
 
@@ -133,12 +126,7 @@ export class Redactor {
     if (error === undefined || error === null || depth >= MAX_CAUSE_DEPTH) return undefined;
     if (typeof error !== 'object')
       return new CauseSummary('Error', this.text(String(error)), undefined, undefined);
-    const { name, message, code, cause } = error as {
-      name?: unknown;
-      message?: unknown;
-      code?: unknown;
-      cause?: unknown;
-    };
+    const { name, message, code, cause } = error as Record<'name' | 'message' | 'code' | 'cause', unknown>;
     return new CauseSummary(
       typeof name === 'string' ? name : 'Error',
       this.text(typeof message === 'string' ? message : ''),

@@ -1,25 +1,43 @@
 /**
  * The one place where a request is built from what a resource method declares: the path (ids
- * checked), the query (validated, then encoded), the body (validated) and the request options
- * (checked). Whatever is wrong becomes one `RequestValidationError` before anything is sent.
+ * checked), the query (validated, then encoded), the body (validated, then checked for what JSON
+ * cannot carry) and the request options (checked). Whatever is wrong becomes one
+ * `RequestValidationError` before anything is sent.
  */
-import { RequestValidationError } from './errors.js';
-import { jsonIssue } from './json.js';
-import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import { fast } from './lazy-compile.js';
-import {
-  type ListOptions,
-  REQUEST_OPTION_KEYS,
-  type RequestOptions,
-  requestOptionIssues,
-} from './options.js';
-import { encodeQuery, type Id, pathId, pathIssue, type QueryValue } from './url.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
+import { MAX_TIMER_MS } from './headers.js';
+import { type SchemaLike, validation } from './lazy.js';
+import { encodeQuery, type Id, isWellFormed, pathId, pathIssue, type QueryValue } from './url.js';
+import type * as Validation from './validation.js';
 
-/** HTTP methods the API uses. */
+/** HTTP methods the API uses. @inline */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Query parameters as they are encoded (see `encodeQuery`). */
+/** Query parameters as they are encoded (see `encodeQuery`). @inline */
 export type QueryParams = { readonly [key: string]: QueryValue };
+
+/** Per-request options: the last argument of every resource method. Never sent to the API. */
+export interface RequestOptions {
+  /** Aborts the request, including any retry wait (rejects with `APIUserAbortError`). */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds per attempt; overrides the client's `timeout`. */
+  timeout?: number | undefined;
+  /** Extra attempts after the first; overrides the client's `maxRetries`. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this request (a value of `undefined` removes a default header). */
+  headers?: Record<string, string | undefined> | undefined;
+}
+
+/** Options of list methods: the request options plus pagination controls. */
+export interface ListOptions extends RequestOptions {
+  /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
+  maxPages?: number | undefined;
+  /**
+   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
+   * than one page ahead.
+   */
+  prefetch?: 0 | 1 | undefined;
+}
 
 /**
  * A path with ids in it, written with the {@link path} tag. The ids are checked when the request is
@@ -47,7 +65,7 @@ export function path(strings: TemplateStringsArray, ...ids: Id[]): PathTemplate 
   return new PathTemplate(strings, ids);
 }
 
-/** A path as resource methods give it: a constant, or a template with ids. */
+/** A path as resource methods give it: a constant, or a template with ids. @inline */
 export type RequestPath = string | PathTemplate;
 
 /** What a resource method declares about its request, besides method and path. */
@@ -80,46 +98,25 @@ export interface RequestSpec {
   params?: QueryParams | undefined;
   /** Encoded query string without `?` (see `encodeQuery`). */
   query?: string | undefined;
-  /** JSON body (already validated). */
-  body?: unknown;
-  /** The body as sent: `JSON.stringify(body)`, or `undefined` without a body. */
+  /** The body as sent (`JSON.stringify` of the validated body), or `undefined` without a body. */
   bodyText?: string | undefined;
   /** See {@link RequestParts.idempotent}. */
   idempotent?: boolean | undefined;
   options?: RequestOptions | ListOptions | undefined;
 }
 
-function misplacedOptions(query: object, context: string): void {
-  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
-    throw new RequestValidationError(
-      [{ path: 'params', message: 'expected an object of query parameters' }],
-      context,
-    );
-  }
-  const misplaced = Object.keys(query).filter((key) => REQUEST_OPTION_KEYS.has(key));
-  if (misplaced.length > 0) {
-    throw new RequestValidationError(
-      misplaced.map((key) => ({
-        path: key,
-        message: 'is a request option, not a query parameter: pass it in the last argument',
-      })),
-      context,
-    );
-  }
-}
-
 /**
  * Builds a request from its declaration: checks the path (below the service root, or an absolute
- * URL on `origin`, the origin of the client's base URL) and its ids, validates and encodes the query, validates the body,
- * checks the request options. Throws `RequestValidationError` naming the field; nothing is sent
- * then. The options are used as given: the client passes the copy it took when the method was
- * called (`snapshotOptions`), so a later change to the caller's object changes nothing.
+ * URL on `origin`, the origin of the client's base URL) and its ids, validates and encodes the
+ * query, validates the body, checks the request options. Throws `RequestValidationError` naming
+ * the field; nothing is sent then. `v` is the validation module the client's `prepare` gave.
  */
 export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
   init: RequestParts,
   origin: string,
+  v: typeof Validation = validation(),
 ): RequestSpec {
   const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
   const badPath = pathIssue(path, origin);
@@ -127,25 +124,34 @@ export function buildRequest(
   const context = `${method} ${path}`;
   let params: QueryParams | undefined;
   if (init.query !== undefined) {
-    misplacedOptions(init.query, context);
+    const query = init.query;
+    if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+      const issue = { path: 'params', message: 'expected an object of query parameters' };
+      throw new RequestValidationError([issue], context);
+    }
+    const misplaced = Object.keys(query).filter((key) => REQUEST_OPTION_KEYS.has(key));
+    if (misplaced.length > 0) {
+      const message = 'is a request option, not a query parameter: pass it in the last argument';
+      throw new RequestValidationError(
+        misplaced.map((key) => ({ path: key, message })),
+        context,
+      );
+    }
     const valid = (
-      init.querySchema
-        ? validation().validateRequest(fast(schemaOf(init.querySchema)), init.query, context)
-        : init.query
+      init.querySchema ? v.validateRequest(v.compiled(init.querySchema), query, context) : query
     ) as Record<string, unknown>;
     params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
   const body = init.bodySchema
-    ? validation().validateRequest(fast(schemaOf(init.bodySchema)), init.body, context)
+    ? v.validateRequest(v.compiled(init.bodySchema), init.body, context)
     : init.body;
-  let bodyText: string | undefined;
-  if (body !== undefined) {
-    const issue = jsonIssue(body);
-    if (issue) throw new RequestValidationError([issue], context);
-    bodyText = stringify(body, context);
-  }
-  const options = init.options;
+  const issue = body === undefined ? undefined : jsonIssue(body);
+  if (issue) throw new RequestValidationError([issue], context);
+  let options = init.options;
+  // A `Headers` instance has no own properties: read into a record, or its headers would be lost.
+  if (options?.headers instanceof Headers)
+    options = { ...options, headers: Object.fromEntries(options.headers) };
   const problems = requestOptionIssues(options);
   if (problems.length > 0) throw new RequestValidationError(problems, context);
   return {
@@ -153,25 +159,146 @@ export function buildRequest(
     path,
     params,
     query: params && encodeQuery(params),
-    body,
-    bodyText,
+    bodyText: body === undefined ? undefined : JSON.stringify(body),
     idempotent: init.idempotent,
     options,
   };
 }
 
+/** Deepest nesting of objects and arrays a request body may have. */
+export const MAX_JSON_DEPTH = 64;
+
 /**
- * `JSON.stringify` of a body {@link jsonIssue} passed. A `toJSON` method runs only here: when it
- * throws, or returns what JSON cannot carry (a BigInt), the request is refused, naming the body.
+ * The first value of `body` that cannot be sent as JSON, by path: a `bigint`, a function or symbol
+ * inside an array, a cycle, a nesting deeper than {@link MAX_JSON_DEPTH}, a number that is not
+ * finite, an invalid `Date` (which `JSON.stringify` would send as `null`), or a lone UTF-16
+ * surrogate. `undefined` when the body is sendable. Without recursion.
  */
-function stringify(body: unknown, context: string): string {
-  try {
-    return JSON.stringify(body);
-  } catch (error) {
-    const what = error instanceof Error ? error.name : typeof error;
-    throw new RequestValidationError(
-      [{ path: 'body', message: `cannot be sent as JSON: a toJSON method failed (${what})` }],
-      context,
-    );
+export function jsonIssue(body: unknown): ValidationIssue | undefined {
+  const stack: { value: unknown; path: string; ancestors: readonly object[] }[] = [
+    { value: body, path: '', ancestors: [] },
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, path, ancestors } = item;
+    const where = path || 'body';
+    if (typeof value === 'bigint') return { path: where, message: 'a BigInt cannot be sent as JSON' };
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      return { path: where, message: `${value} cannot be sent as JSON` };
+    }
+    if (typeof value === 'string' && !isWellFormed(value)) {
+      return { path: where, message: 'contains a lone UTF-16 surrogate, which cannot be sent' };
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) return { path: where, message: 'an invalid Date cannot be sent' };
+      continue;
+    }
+    if (ancestors.includes(value)) return { path: where, message: 'refers to itself (a cycle)' };
+    if (ancestors.length >= MAX_JSON_DEPTH) {
+      return { path: where, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    }
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') continue;
+    const next = [...ancestors, value];
+    const isArray = Array.isArray(value);
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      const at = isArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (isArray && (typeof child === 'function' || typeof child === 'symbol')) {
+        return { path: at, message: `a ${typeof child} cannot be sent as JSON` };
+      }
+      if (!isWellFormed(key)) {
+        return { path: where, message: 'has a key with a lone UTF-16 surrogate, which cannot be sent' };
+      }
+      stack.push({ value: child, path: at, ancestors: next });
+    }
   }
+  return undefined;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Visible ASCII, spaces and tabs inside, and obs-text; no control characters (CR, LF, NUL, …).
+const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
+/**
+ * Hop-by-hop and connection-level headers: the runtime manages them, and a request carrying one
+ * fails inside `fetch` (or worse, is retried as a connection error). Refused in every header option.
+ */
+const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(
+  'connection content-length expect host keep-alive proxy-connection te trailer transfer-encoding upgrade'.split(
+    ' ',
+  ),
+);
+
+/** The names of the request options (the last argument of every method; never query parameters). */
+export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
+  'signal timeout maxRetries headers maxPages prefetch'.split(' '),
+);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Issues with a headers record (`undefined` values allowed: they remove a header). */
+export function headerIssues(headers: unknown, path: string): ValidationIssue[] {
+  if (headers === undefined) return [];
+  if (!isObject(headers)) return [{ path, message: 'expected an object of header names to string values' }];
+  const issues: ValidationIssue[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) {
+      issues.push({ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' });
+    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+      const message = 'is a connection-level header the runtime sets itself; it cannot be sent';
+      issues.push({ path: `${path}.${name}`, message });
+    } else if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
+      const message = 'expected a string without line breaks or control characters (value not shown)';
+      issues.push({ path: `${path}.${name}`, message });
+    }
+  }
+  return issues;
+}
+
+const NOT_AN_OBJECT: ValidationIssue = { path: 'options', message: 'expected an object of request options' };
+
+/**
+ * Refuses options that are neither `undefined` nor an object (a string, a number, `null`, an
+ * array) with the `RequestValidationError` every request method gives (`options: expected an
+ * object of request options`), `context` naming the call in its message (`Invalid request to
+ * <context>: …`; without it, `Invalid request: …`). For the callers that read their own options out
+ * of the object before the request options reach the request builder (the resource helpers,
+ * `Page.getNextPage`). The value is never shown.
+ */
+export function checkOptionsObject(options: unknown, context?: string): void {
+  if (options !== undefined && !isObject(options)) throw new RequestValidationError([NOT_AN_OBJECT], context);
+}
+
+/** Issues with the per-request options every method takes (and the list options, when given). */
+export function requestOptionIssues(options: unknown): ValidationIssue[] {
+  if (options === undefined) return [];
+  if (!isObject(options)) return [NOT_AN_OBJECT];
+  const o = options;
+  const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(o)) {
+    // A key left `undefined` is an option not given, whatever its name.
+    if (!REQUEST_OPTION_KEYS.has(key) && o[key] !== undefined) {
+      const message = `is not a request option (they are: ${[...REQUEST_OPTION_KEYS].join(', ')})`;
+      issues.push({ path: `options.${key}`, message });
+    }
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
+    issues.push({ path: 'options.signal', message: 'expected an AbortSignal' });
+  }
+  const { timeout, maxRetries, maxPages } = o as Record<string, number>;
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= MAX_TIMER_MS)) {
+    issues.push({ path: 'options.timeout', message: `expected milliseconds > 0 and <= ${MAX_TIMER_MS}` });
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= 100)) {
+    issues.push({ path: 'options.maxRetries', message: 'expected an integer from 0 up to 100' });
+  }
+  if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
+    issues.push({ path: 'options.maxPages', message: 'expected an integer >= 1' });
+  }
+  if (o.prefetch !== undefined && o.prefetch !== 0 && o.prefetch !== 1) {
+    issues.push({ path: 'options.prefetch', message: 'expected 0 or 1' });
+  }
+  issues.push(...headerIssues(o.headers, 'options.headers'));
+  return issues;
 }

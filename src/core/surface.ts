@@ -6,17 +6,21 @@ import type { APIPromise } from './api-promise.js';
 import type { SchemaLike } from './lazy.js';
 import type { ListOptions } from './options.js';
 import type { PagePromise } from './pagination.js';
-import type { HttpMethod, RequestParts, RequestPath } from './request.js';
+import type { RequestParts, RequestPath } from './request.js';
 import type { ResponseParsers, ResponseSpec } from './response.js';
 import type { ValidationMode } from './validation.js';
 
-/** A request as a resource method declares it, with how its answer is read. */
+/**
+ * A request as `client.get/post/put/patch/delete(path, init)` take it, for an endpoint the SDK has
+ * no method for (and as every resource method declares its own): `query`, `body`, `options`, and
+ * `response`, how the 2xx body becomes the result.
+ */
 export interface ClientRequestInit<T> extends RequestParts {
   /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
   response: ResponseSpec<T>;
 }
 
-/** A list request as a resource method declares it: path, query and options. */
+/** A list request as a resource method declares it: path, query and options. @inline */
 export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema' | 'idempotent'> {
   options?: ListOptions | undefined;
 }
@@ -38,7 +42,6 @@ export interface RequestSurface {
   put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   patch<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
-  request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
 }

@@ -2,10 +2,18 @@
  * Path ids and query strings, encoded the way the API reads them.
  */
 import { describe } from './describe.js';
-import { RequestValidationError, type ValidationIssue } from './errors.js';
-import { isWellFormed } from './json.js';
+import { RedirectError, RequestValidationError, type ValidationIssue } from './errors.js';
+import { publicUrl, type Redactor } from './redact.js';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate), so it can be encoded as UTF-8. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
 
 const ABSOLUTE = /^https?:\/\//i;
+const issue = (message: string): ValidationIssue => ({ path: 'path', message });
 
 /**
  * What is wrong with a request path, given the origin (scheme, host and port) of the client's base
@@ -15,39 +23,77 @@ const ABSOLUTE = /^https?:\/\//i;
  * is fine. The message names the origins only, never the rest of the URL.
  */
 export function pathIssue(path: unknown, origin: string): ValidationIssue | undefined {
-  if (typeof path !== 'string') {
-    return { path: 'path', message: `expected a string starting with '/', got ${describe(path)}` };
-  }
+  if (typeof path !== 'string') return issue(`expected a string starting with '/', got ${describe(path)}`);
   if (ABSOLUTE.test(path)) {
     let url: URL;
     try {
       url = new URL(path);
     } catch {
-      return { path: 'path', message: 'is not a valid URL' };
+      return issue('is not a valid URL');
     }
     if (url.origin !== origin) {
-      return {
-        path: 'path',
-        message: `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
-      };
+      return issue(
+        `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
+      );
     }
-    if (url.username || url.password) return { path: 'path', message: 'must not carry credentials (user@)' };
-    return undefined;
+    return url.username || url.password ? issue('must not carry credentials (user@)') : undefined;
   }
   if (!path.startsWith('/')) {
-    return {
-      path: 'path',
-      message: `must start with '/' (a path below the service root) or be an absolute URL on ${origin}`,
-    };
+    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
   }
   // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is
   // parsed as path, query or fragment of the same origin.
   return undefined;
 }
 
-/** A value the query encoder understands. */
+/**
+ * A URL's origin as messages show it: `https://host:port`, or, for a scheme without an origin
+ * (`file:`, `data:`, `javascript:`, whose `origin` is `'null'`), the scheme by name.
+ */
+export function originOf(url: URL): string {
+  return url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
+}
+
+/** Most same-origin redirects one attempt follows. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Where a redirect may be followed to: the same origin (scheme, host and port), for a `GET`
+ * (nothing is re-sent), within {@link MAX_REDIRECTS}. Anything else is a `RedirectError` naming
+ * the target origin (or scheme), and nothing is sent there.
+ */
+export function redirectTarget(
+  response: Response,
+  from: string,
+  { method, hops, origin }: { method: string; hops: number; origin: string },
+  redactor: Redactor,
+): string {
+  const location = response.type === 'opaqueredirect' ? null : response.headers.get('location');
+  const headers = redactor.responseHeaders(response.headers);
+  const init = { status: response.status, body: '', headers, method, url: publicUrl(from, redactor) };
+  if (location === null)
+    throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    throw new RedirectError(init, undefined, 'its Location is not a URL');
+  }
+  // The target's origin as errors show it: a server may put a secret in a host name.
+  const shown = redactor.text(originOf(target));
+  if (target.origin !== origin || target.username || target.password) {
+    const reason = `it leads to ${shown}, not the configured origin ${origin}; the token must not leave it`;
+    throw new RedirectError(init, shown, reason);
+  }
+  if (method !== 'GET')
+    throw new RedirectError(init, shown, `a ${method} is not repeated at another address`);
+  if (hops >= MAX_REDIRECTS) throw new RedirectError(init, shown, `more than ${MAX_REDIRECTS} redirects`);
+  return target.href;
+}
+
+/** A value the query encoder understands. @inline */
 export type QueryScalar = string | number | boolean | Date;
-/** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). */
+/** A query parameter: a scalar, a list (`key[]=…`), or a record of scalars (`key[sub]=…`). @inline */
 export type QueryValue =
   | QueryScalar
   | null
@@ -57,12 +103,9 @@ export type QueryValue =
 
 function scalar(value: QueryScalar, name: string): string {
   const text = value instanceof Date ? value.toISOString() : String(value);
-  if (!isWellFormed(text)) {
-    throw new RequestValidationError([
-      { path: name, message: 'contains a lone UTF-16 surrogate, which cannot be sent in a URL' },
-    ]);
-  }
-  return encodeURIComponent(text);
+  if (isWellFormed(text)) return encodeURIComponent(text);
+  const message = 'contains a lone UTF-16 surrogate, which cannot be sent in a URL';
+  throw new RequestValidationError([{ path: name, message }]);
 }
 
 /**
@@ -97,24 +140,14 @@ export type Id = number | string;
  * Checks a path id and returns it encoded for the URL. Accepts a positive safe integer or a string
  * of digits; anything else (`'../x'`, `-1`, `1.5`, `'1 OR 1'`) is a `RequestValidationError`.
  */
-/** A bad id as a message shows it; never throws (an object's own `toString` is not called). */
-function describeId(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) return 'an object';
-  if (typeof value === 'function') return 'a function';
-  return String(value);
-}
-
 export function pathId(value: unknown, field = 'id'): string {
-  let id: number | undefined;
-  if (typeof value === 'number') id = value;
-  else if (typeof value === 'string' && /^\d{1,16}$/.test(value)) id = Number(value);
-  if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-    const shown = describeId(value);
+  const id = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
+    const shown =
+      typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
     throw new RequestValidationError([
       { path: field, message: `expected a positive integer id, got ${shown}` },
     ]);
   }
-  return encodeURIComponent(String(id));
+  return String(id);
 }

@@ -1,5 +1,6 @@
 /**
- * Validation on both sides of the wire: requests before they are sent, responses as they arrive,
+ * Validation, imported on first use (`lazy.ts`): zod, the SDK's messages, the schema compiler, and
+ * validation on both sides of the wire: requests before they are sent, responses as they arrive,
  * in the mode the caller passes (`'strict'`, `'lenient'` or `'off'`).
  *
  * Open enums: a response enum is a `z.string()` registered in `z.globalRegistry` with its known
@@ -7,16 +8,86 @@
  * a value the SDK does not know yet never breaks a parse; `'strict'` then reports each unknown value
  * by its path (see {@link unknownEnumValues}).
  *
- * Every parse here runs the schema it is given: the client passes the compiled form
- * (`fast` in `lazy-compile.ts`). Messages come from the parse context, not from a global zod configuration.
+ * Every parse runs the schema it is given: the client passes the compiled form ({@link compiled}).
+ * Messages come from the parse context, not from a global zod configuration.
  */
+import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { ResponseValidationError, type ValidationIssue } from './errors.js';
-import { PARSE_CONTEXT, toIssues } from './parse.js';
+import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
-export { accepts, formatPath, toIssues, validateRequest } from './parse.js';
+const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
 
-/** How responses are checked: see `ClientOptions.validateResponses`. */
+/**
+ * The compiled form of a schema (built once per schema). Falls back silently to the schema itself
+ * where the runtime forbids code generation (`new Function`), as some edge runtimes do. A failure
+ * is parsed again by the runtime parser, so the messages are the same.
+ */
+export function compiled<T extends z.core.$ZodType>(given: T | { schema: T | undefined }): T {
+  // A lazy schema (`lazy.ts`), loaded by then.
+  const schema = '_zod' in given ? given : (given.schema as T);
+  let fast = compiledCache.get(schema) as T | undefined;
+  if (!fast) {
+    try {
+      fast = z.compile(schema);
+    } catch {
+      fast = schema;
+    }
+    compiledCache.set(schema, fast).set(fast, fast);
+  }
+  return fast;
+}
+
+/** Formats a Zod issue path the way users write it: `items[1].quantity`. */
+export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
+  let out = prefix;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out;
+}
+
+/** Converts Zod issues into the SDK's path + message pairs. */
+export function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
+  return issues.map((issue) => ({ path: formatPath(issue.path, prefix), message: issue.message }));
+}
+
+let english: z.core.$ZodErrorMap | undefined;
+
+/**
+ * The messages of zod's own issues: those of the app's zod configuration when it sets any
+ * (`z.config(…)`; classic `zod` sets English), else English. `zod/mini` installs no locale and
+ * the SDK leaves the global configuration alone, so the English locale travels with each parse.
+ */
+const messages: z.core.$ZodErrorMap = (issue) => {
+  const { customError, localeError } = z.config();
+  const configured = customError?.(issue) ?? localeError?.(issue);
+  if (configured !== undefined && configured !== null) return configured;
+  english ??= en().localeError;
+  return english(issue);
+};
+
+/** The context of every parse of the SDK (zod copies it per parse, so one object serves all). */
+export const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
+
+/**
+ * Validates request input against its schema and returns the wire form (the schema's output).
+ * Throws one {@link RequestValidationError} listing every bad field; nothing is sent then.
+ */
+export function validateRequest<T extends z.core.$ZodType>(
+  schema: T,
+  value: unknown,
+  context?: string,
+  prefix = '',
+): z.output<T> {
+  const result = z.safeParse(schema, value, PARSE_CONTEXT);
+  if (result.success) return result.data;
+  throw new RequestValidationError(toIssues(result.error.issues, prefix), context);
+}
+
+/** Whether `value` passes `schema` (no messages needed). */
+export function accepts(schema: z.core.$ZodType, value: unknown): boolean {
+  return z.safeParse(schema, value).success;
+}
+
+/** How responses are checked: see `ClientOptions.validateResponses`. @inline */
 export type ValidationMode = 'strict' | 'lenient' | 'off';
 
 const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
@@ -31,13 +102,6 @@ export function arrayOf(item: z.core.$ZodType): z.ZodMiniArray {
   return schema;
 }
 
-/** Where a response came from, for error messages. */
-export interface ResponseContext {
-  status?: number;
-  method?: string;
-  url?: string;
-}
-
 /** A value of an open enum that the SDK does not know, where it was found. */
 export interface UnknownEnumValue extends ValidationIssue {
   /** The value as received. */
@@ -46,31 +110,23 @@ export interface UnknownEnumValue extends ValidationIssue {
 
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
- * enum values (each unknown value is passed to `onUnknown`, when given), `'strict'` also rejects
- * unknown enum values, `'off'` returns the body unchecked. `schema` is run as given: the client
- * passes its compiled form (`fast(schema)`, whose parts are the schema's own, so the open enums
- * are still found).
+ * enum values, `'strict'` also rejects unknown enum values, `'off'` returns the body unchecked.
+ * A failure is a `ResponseValidationError` keeping the body (the caller adds where it came from).
  */
 export function parseResponse<T extends z.core.$ZodType>(
   schema: T,
   body: unknown,
   mode: ValidationMode,
-  context: ResponseContext = {},
-  onUnknown?: (found: readonly UnknownEnumValue[]) => void,
 ): z.output<T> {
   if (mode === 'off') return body as z.output<T>;
   const result = z.safeParse(schema, body, PARSE_CONTEXT);
-  const unknown = mode === 'strict' || onUnknown ? unknownEnumValues(schema, body) : [];
+  const unknown = mode === 'strict' ? unknownEnumValues(schema, body) : [];
   if (result.success && unknown.length === 0) return result.data;
-  if (result.success && mode === 'lenient') {
-    onUnknown?.(unknown);
-    return result.data;
-  }
   const issues = [
     ...(result.success ? [] : toIssues(result.error.issues)),
-    ...(mode === 'strict' ? unknown.map(({ path, message }) => ({ path, message })) : []),
+    ...unknown.map(({ path, message }) => ({ path, message })),
   ];
-  throw new ResponseValidationError({ body, issues, ...context });
+  throw new ResponseValidationError({ body, issues });
 }
 
 /** Finds the unknown values of a value's open enums; pushes one issue per value found. */

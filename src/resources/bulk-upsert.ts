@@ -6,8 +6,7 @@
 
 import type * as z from 'zod/mini';
 import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import { lazySchema, loadValidation, validation } from '../core/lazy.js';
-import { fast, loadCompiler } from '../core/lazy-compile.js';
+import { lazySchema, loadValidation, schemaOf, validation } from '../core/lazy.js';
 import type { RequestOptions } from '../core/options.js';
 import { contextOf, type RawResponse, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
@@ -228,9 +227,9 @@ export async function bulkUpsert(
   }
   checkOwnOptions(options, OPTION_RULES, context);
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
-  await Promise.all([ItemSchema.load(), ListBody.load(), loadValidation(), loadCompiler()]);
-  const { arrayOf, validateRequest } = validation();
-  const itemsSchema = fast(arrayOf(ItemSchema.schema));
+  await Promise.all([ItemSchema.load(), ListBody.load(), loadValidation()]);
+  const { arrayOf, compiled, validateRequest } = validation();
+  const itemsSchema = compiled(arrayOf(schemaOf(ItemSchema)));
   const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();

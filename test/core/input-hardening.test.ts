@@ -1,8 +1,7 @@
 /**
- * Caller input that used to slip past the checks: option values whose text conversion throws, a
- * base URL that is really the token, a look-alike AbortSignal, `Headers` instances, unknown request
- * options, an options object changed after the call, bodies whose `toJSON` fails. Each is a typed
- * error naming the field with nothing sent, or (for `Headers` and later changes) works as meant.
+ * Realistic mistakes in a caller's input: a base URL that is really the token, a look-alike
+ * AbortSignal, `Headers` instances, unknown request options, an invalid Date in a body. Each is a
+ * typed error naming the field with nothing sent, or (for `Headers`) works as meant.
  */
 import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
@@ -38,18 +37,6 @@ const construct = (options: unknown) => () =>
   new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, logLevel: 'off', ...(options as object) });
 
 describe('client options', () => {
-  it('a value whose text conversion throws is still a FulfillmentError naming the option', () => {
-    const hostile = Object.create(null);
-    for (const option of ['timeout', 'maxRetries', 'maxRetryAfter', 'maxResponseBytes', 'logLevel']) {
-      expect(construct({ [option]: hostile }), option).toThrow(FulfillmentError);
-      expect(construct({ [option]: hostile }), option).toThrow(new RegExp(`^${option} .*got an object`));
-    }
-    expect(construct({ validateResponses: hostile })).toThrow(/validateResponses .*got an object/);
-    expect(construct({ loggerStyle: hostile })).toThrow(/loggerStyle .*got an object/);
-    expect(construct({ retryDelay: { initialMs: hostile } })).toThrow(/retryDelay.initialMs .*got an object/);
-    expect(construct({ rateLimit: { requests: hostile, perMs: 1000 } })).toThrow(/rateLimit.requests/);
-  });
-
   it('a base URL that cannot be read is refused without repeating it (it may be the token)', () => {
     for (const baseUrl of [10n, { a: 1 }, ['x']]) {
       expect(construct({ baseUrl }), String(typeof baseUrl)).toThrow(/baseUrl must be a URL string/);
@@ -75,13 +62,6 @@ describe('client options', () => {
     for (const rateLimit of [5, 'fast', true, [], null]) {
       expect(construct({ rateLimit })).toThrow(/rateLimit must be false or an object/);
     }
-  });
-
-  it('a short mistyped value is quoted; a long string is not', () => {
-    expect(construct({ logLevel: 'verbose' })).toThrow(/got "verbose"/);
-    expect(construct({ logLevel: 'sk_live_token_0123456789' })).toThrow(
-      /got a string of 24 characters \(not shown\)/,
-    );
   });
 
   it('defaultHeaders and per-request headers may be a Headers instance', async () => {
@@ -122,21 +102,6 @@ describe('per-request options', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('what is checked is what is sent: changing the options object after the call changes nothing', async () => {
-    const seen = recording();
-    const client = testClient();
-    const get = (options?: object) => client.get('/merchant_api/v1/skus/1', { response: () => 1, options });
-    await get(); // validation loaded: the next request is built at once
-    const options = { headers: { 'x-trace': 'ok' } as Record<string, string>, timeout: 5000 };
-    const pending = get(options);
-    options.headers['x-trace'] = 'a\r\nInjected: 1';
-    options.headers.host = 'evil.example';
-    options.timeout = -1;
-    await pending;
-    expect(seen[1]?.headers.get('x-trace')).toBe('ok');
-    expect(seen[1]?.headers.get('injected')).toBeNull();
-  });
-
   it('getNextPage with options that are not an object is refused; nothing is sent', async () => {
     let calls = 0;
     server.use(
@@ -159,31 +124,13 @@ describe('per-request options', () => {
 });
 
 describe('request bodies', () => {
-  it('a toJSON that fails or returns a BigInt, and an invalid Date, are refused naming the body', async () => {
+  it('an invalid Date is refused naming the field', async () => {
     const seen = recording();
-    const client = testClient();
-    const schema = z.looseObject({});
-    const bodies: [unknown, RegExp][] = [
-      [
-        { price: { toJSON: () => 10n } },
-        /body: cannot be sent as JSON: a toJSON method failed \(TypeError\)/,
-      ],
-      [
-        {
-          price: {
-            toJSON() {
-              throw new Error('boom');
-            },
-          },
-        },
-        /body: cannot be sent as JSON: a toJSON method failed \(Error\)/,
-      ],
-      [{ shipped: new Date(Number.NaN) }, /shipped: an invalid Date cannot be sent/],
-    ];
-    for (const [body, message] of bodies) {
-      const error = await rejection(client.post('/merchant_api/v1/skus', { body, response: schema }));
-      expect(error.message).toMatch(message);
-    }
+    const body = { shipped: new Date(Number.NaN) };
+    const error = await rejection(
+      testClient().post('/merchant_api/v1/skus', { body, response: z.looseObject({}) }),
+    );
+    expect(error.message).toMatch(/shipped: an invalid Date cannot be sent/);
     expect(seen).toHaveLength(0);
   });
 });

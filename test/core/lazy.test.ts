@@ -24,22 +24,27 @@ const fresh = async () => {
 };
 
 describe('a fresh import', () => {
-  it('has loaded nothing of validation: using it then is an internal error, not a wrong answer', async () => {
+  it('has loaded nothing of validation; prepare loads it and the schemas once, then answers at once', async () => {
     const { lazy } = await fresh();
     expect(() => lazy.validation()).toThrow(/used before it was loaded/);
     const schema = new lazy.LazySchema(async () => (await import('zod/mini')).string());
-    expect(() => schema.schema).toThrow(/used before it was loaded/);
+    expect(schema.schema).toBeUndefined();
     const [first, second] = [schema.load(), schema.load()];
     expect(first).toBe(second); // imported once
     await first;
     expect(schema.schema).toBe(await second);
-    expect(lazy.validationReady(schema)).toBe(false); // validation not loaded yet
-    expect((await lazy.loadValidation()).parseResponse(schema.schema, 'x', 'lenient')).toBe('x');
-    expect(lazy.validationReady(schema, undefined)).toBe(true);
+    // Validation not loaded yet: prepare loads it.
+    const loading = lazy.prepare(schema);
+    expect(loading).toBeInstanceOf(Promise);
+    const v = await loading;
+    expect(v.parseResponse(schema.schema!, 'x', 'lenient')).toBe('x');
+    expect(lazy.prepare(schema, undefined)).toBe(v); // all loaded: at once, no promise
     const other = new lazy.LazySchema(async () => (await import('zod/mini')).number());
-    expect(other.loaded).toBe(false);
-    expect(lazy.validationReady(schema, other)).toBe(false); // a schema not loaded yet
-    expect(lazy.validation()).toBe(await lazy.loadValidation());
+    const optional = new lazy.OptionalBody(other);
+    expect(lazy.prepare(schema, optional)).toBeInstanceOf(Promise); // a schema not loaded yet
+    expect(await lazy.prepare(optional)).toBe(v);
+    expect(other.schema).toBeDefined();
+    expect(lazy.validation()).toBe(v);
   });
 
   it("the client's first request loads validation: a bad body is refused, nothing sent", async () => {

@@ -5,9 +5,9 @@ import {
   type ClientOptions,
   checkOptionsObject,
   normaliseBaseUrl,
-  requestOptionIssues,
   resolveClientOptions,
 } from '../../src/core/options.js';
+import { requestOptionIssues } from '../../src/core/request.js';
 import { FulfillmentClient, FulfillmentError, RequestValidationError } from '../../src/index.js';
 import { BASE, testClient } from '../helpers/msw.js';
 

@@ -182,12 +182,12 @@ describe('the URL of a response is shown without the secrets of its request', ()
   it('a failed parse', () => {
     const parsers = new ResponseParsers('lenient', undefined, new Redactor([SECRET]));
     const ok = received('{"id":1}');
-    expect(parsers.required(Warehouse)(ok.raw)).toEqual({ id: 1 });
+    expect(parsers.read(Warehouse, ok.raw)).toEqual({ id: 1 });
 
     const bad = received('{"id":"one"}');
     let error: unknown;
     try {
-      parsers.required(Warehouse)(bad.raw);
+      parsers.read(Warehouse, bad.raw);
     } catch (e) {
       error = e;
     }
@@ -225,11 +225,11 @@ describe('the URL of a response is shown without the secrets of its request', ()
     const parsers = new ResponseParsers('lenient', new LevelledLogger('warn', logger), new Redactor([]));
     const Status = z.string().register(z.globalRegistry, { [KNOWN_VALUES]: ['open'] });
     const Item = z.object({ id: z.number(), status: Status });
-    parsers.required(Item)(received('{"id":1,"status":"open"}').raw);
+    parsers.read(Item, received('{"id":1,"status":"open"}').raw);
     expect(lines).toEqual([]);
 
     const unknown = received('{"id":1,"status":"paused"}');
-    expect(parsers.required(Item)(unknown.raw)).toEqual({ id: 1, status: 'paused' });
+    expect(parsers.read(Item, unknown.raw)).toEqual({ id: 1, status: 'paused' });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.message).toContain('"paused" at status in GET /merchant_api/v1/warehouses (');
     expect(lines[0]?.details[0]).toMatchObject({
@@ -240,4 +240,35 @@ describe('the URL of a response is shown without the secrets of its request', ()
     });
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
+});
+
+describe('own __proto__ keys of a body', () => {
+  const polluted = (escaped: boolean) =>
+    `{"data":[{"id":1}],"pagination":{"current_page":1,"page_count":1,"${escaped ? '\\u005f_proto__' : '__proto__'}":{"isAdmin":true}},"errors":["no"],"__proto__":{"isAdmin":true}}`;
+
+  it.each([false, true])(
+    'are dropped from page.pagination and APIError.body (escaped: %s)',
+    async (escaped) => {
+      server.use(
+        http.get(
+          `${BASE}/merchant_api/v1/warehouses`,
+          () => new HttpResponse(polluted(escaped), { status: 200 }),
+        ),
+        http.get(
+          `${BASE}/merchant_api/v1/returns/1`,
+          () => new HttpResponse(polluted(escaped), { status: 404 }),
+        ),
+      );
+      const client = testClient();
+      const page = await client.warehouses.list();
+      expect(Object.hasOwn(page.pagination!, '__proto__')).toBe(false);
+      expect((Object.assign({}, page.pagination) as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+      const error = await client.returns.retrieve(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      const body = (error as NotFoundError).body as object;
+      expect(Object.hasOwn(body, '__proto__')).toBe(false);
+      expect(Object.hasOwn((body as { pagination: object }).pagination, '__proto__')).toBe(false);
+      expect(({ ...body } as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+    },
+  );
 });

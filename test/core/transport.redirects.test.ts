@@ -124,6 +124,21 @@ describe('redirects', () => {
     expect(api.seen).toHaveLength(6);
   });
 
+  it.each(['file:///etc/passwd', 'data:text/plain,x', 'javascript:alert(1)'])(
+    'refuses a redirect to %s, naming its scheme',
+    async (location) => {
+      const api = await server((_req, res) => redirect(res, 302, location));
+      const error = await client(api.url)
+        .warehouses.list()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedirectError);
+      const scheme = `a ${location.split(':')[0]}: URL`;
+      expect((error as RedirectError).target).toBe(scheme);
+      expect((error as Error).message).toContain(`it leads to ${scheme}, not the configured origin`);
+      expect((error as Error).message).not.toContain('null');
+    },
+  );
+
   it('refuses a scheme change on the same host', async () => {
     const api = await server((req, res) =>
       redirect(res, 301, `https://${req.headers.host}/merchant_api/v1/warehouses`),

@@ -6,9 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { compiled } from '../../src/core/compile.js';
 import { RequestValidationError, ResponseValidationError } from '../../src/core/errors.js';
-import { parseResponse, validateRequest } from '../../src/core/validation.js';
+import { compiled, parseResponse, validateRequest } from '../../src/core/validation.js';
 import { FulfillmentClient } from '../../src/index.js';
 import { OrderSchema } from '../../src/schemas/orders.js';
 import { SkuCreateParamsSchema } from '../../src/schemas/skus.js';

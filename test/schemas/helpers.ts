@@ -1,12 +1,11 @@
 /** Helpers for the schema tests. */
 import type * as z from 'zod/mini';
-import { compiled } from '../../src/core/compile.js';
 import {
   RequestValidationError,
   ResponseValidationError,
   type ValidationIssue,
 } from '../../src/core/errors.js';
-import { parseResponse, validateRequest } from '../../src/core/validation.js';
+import { compiled, parseResponse, validateRequest } from '../../src/core/validation.js';
 
 /**
  * The issues `run` throws with the compiled schema (the client's path) and with the schema itself

@@ -1,19 +1,21 @@
 /** The client's events (`client.on` / `once` / `off`) and the `loggerStyle` option. */
 import { expectTypeOf } from 'expect-type';
 import {
-  type ClientEventListener,
   type ClientEventName,
   type ClientEvents,
+  type ClientOptions,
   FulfillmentClient,
   type FulfillmentError,
-  type LoggerStyle,
   type RateLimitInfo,
-  type RequestErrorEvent,
-  type RequestEvent,
-  type ResponseEvent,
-  type RetryEvent,
-  type RetryReason,
 } from 'merchant-fulfillment';
+
+type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
+type LoggerStyle = Exclude<NonNullable<ClientOptions['loggerStyle']>, 'auto'>;
+type RequestErrorEvent = ClientEvents['error'];
+type RequestEvent = ClientEvents['request'];
+type ResponseEvent = ClientEvents['response'];
+type RetryEvent = ClientEvents['retry'];
+type RetryReason = ClientEvents['retry']['reason'];
 
 export const client = new FulfillmentClient({
   apiToken: 'token',

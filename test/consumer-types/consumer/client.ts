@@ -1,19 +1,16 @@
 /** The client, its options and its namespaces, as a consumer sees them. */
 import { expectTypeOf } from 'expect-type';
-import {
-  type ClientOptions,
-  FulfillmentClient,
-  type Orders,
-  type RestockingShipments,
-  type RestockingShipmentsV1,
-  type RestockingShipmentsV2,
-  type Returns,
-  type Shipments,
-  type Skus,
-  VERSION,
-  type Warehouses,
-  type Webhooks,
-} from 'merchant-fulfillment';
+import { type ClientOptions, FulfillmentClient, VERSION } from 'merchant-fulfillment';
+
+type Orders = FulfillmentClient['orders'];
+type RestockingShipments = FulfillmentClient['restockingShipments'];
+type RestockingShipmentsV1 = FulfillmentClient['restockingShipments']['v1'];
+type RestockingShipmentsV2 = FulfillmentClient['restockingShipments']['v2'];
+type Returns = FulfillmentClient['returns'];
+type Shipments = FulfillmentClient['shipments'];
+type Skus = FulfillmentClient['skus'];
+type Warehouses = FulfillmentClient['warehouses'];
+type Webhooks = FulfillmentClient['webhooks'];
 
 export const client = new FulfillmentClient({
   apiToken: 'token',

@@ -7,7 +7,6 @@ import {
   type APIUserAbortError,
   type AuthenticationError,
   type BadRequestError,
-  type BulkUpsertChunk,
   BulkUpsertError,
   type BulkUpsertResult,
   type ConflictError,
@@ -24,6 +23,8 @@ import {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from 'merchant-fulfillment';
+
+type BulkUpsertChunk = BulkUpsertError['chunks'][number];
 
 // Hierarchy
 expectTypeOf<FulfillmentError>().toExtend<Error>();

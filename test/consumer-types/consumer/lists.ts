@@ -6,7 +6,6 @@
 import { expectTypeOf } from 'expect-type';
 import type {
   APIPromise,
-  Id,
   ListOptions,
   Page,
   PagePromise,
@@ -24,6 +23,8 @@ import type {
 } from 'merchant-fulfillment';
 import { client } from './client.js';
 import type { Exactness } from './helpers.js';
+
+type Id = number | string;
 
 // shipments
 expectTypeOf(client.shipments.list).parameters.toEqualTypeOf<

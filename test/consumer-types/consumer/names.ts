@@ -6,20 +6,22 @@ import { expectTypeOf } from 'expect-type';
 import type {
   Order,
   OrderLineItem,
-  RestockingShipmentItem,
-  RestockingShipmentItemV2,
   RestockingShipmentV1,
   RestockingShipmentV2,
   Return,
-  ReturnItem,
-  ReturnLineItem,
   Shipment,
-  ShipmentItem,
   Sku,
   SkuInventory,
+} from 'merchant-fulfillment';
+import type {
+  RestockingShipmentItem,
+  RestockingShipmentItemV2,
+  ReturnItem,
+  ReturnLineItem,
+  ShipmentItem,
   SkuInventoryBatch,
   SkuInventoryPerWarehouse,
-} from 'merchant-fulfillment';
+} from 'merchant-fulfillment/schemas';
 
 expectTypeOf<Order['items'][number]>().toEqualTypeOf<OrderLineItem>();
 expectTypeOf<Sku['inventory']>().toEqualTypeOf<SkuInventory>();

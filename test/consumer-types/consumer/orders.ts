@@ -3,20 +3,21 @@ import { expectTypeOf } from 'expect-type';
 import type {
   Address,
   APIPromise,
-  Id,
   ListOptions,
   Order,
   OrderCreateParams,
   OrderLineItem,
   OrderListParams,
-  OrderRetrieveParams,
   OrderStatus,
   OrderUpdateParams,
   PagePromise,
   RequestOptions,
 } from 'merchant-fulfillment';
+import type { OrderRetrieveParams } from 'merchant-fulfillment/schemas';
 import { client } from './client.js';
 import type { Exactness } from './helpers.js';
+
+type Id = number | string;
 
 // list
 expectTypeOf(client.orders.list).parameters.toEqualTypeOf<

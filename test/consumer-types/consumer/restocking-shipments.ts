@@ -2,9 +2,7 @@
 import { expectTypeOf } from 'expect-type';
 import type {
   APIPromise,
-  Id,
   RequestOptions,
-  RestockingShipmentItem,
   RestockingShipmentV1,
   RestockingShipmentV1CreateParams,
   RestockingShipmentV1UpdateParams,
@@ -12,8 +10,11 @@ import type {
   RestockingShipmentV2CreateParams,
   RestockingShipmentV2ReplaceParams,
 } from 'merchant-fulfillment';
+import type { RestockingShipmentItem } from 'merchant-fulfillment/schemas';
 import { client } from './client.js';
 import type { Exactness } from './helpers.js';
+
+type Id = number | string;
 
 const { v1, v2 } = client.restockingShipments;
 

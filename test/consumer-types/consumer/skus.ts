@@ -2,9 +2,8 @@
 import { expectTypeOf } from 'expect-type';
 import type {
   APIPromise,
-  BulkUpsertOptions,
   BulkUpsertResult,
-  Id,
+  FulfillmentClient,
   ListOptions,
   PagePromise,
   RequestOptions,
@@ -18,6 +17,9 @@ import type {
 } from 'merchant-fulfillment';
 import { client } from './client.js';
 import type { Exactness } from './helpers.js';
+
+type BulkUpsertOptions = NonNullable<Parameters<FulfillmentClient['skus']['bulkUpsert']>[1]>;
+type Id = number | string;
 
 // list
 expectTypeOf(client.skus.list).parameters.toEqualTypeOf<

@@ -9,10 +9,10 @@
 import { expectTypeOf } from 'expect-type';
 import {
   type APIPromise,
+  type ClientEvents,
   createWebhookHandler,
   FulfillmentClient,
   type Order,
-  type RetryEvent,
   type Sku,
   type WebhookHandler,
 } from 'merchant-fulfillment';
@@ -25,6 +25,8 @@ import type {
   MockStateFile,
 } from 'merchant-fulfillment/testing' with { 'resolution-mode': 'import' };
 import type { HttpHandler } from 'msw' with { 'resolution-mode': 'import' };
+
+type RetryEvent = ClientEvents['retry'];
 
 const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
 expectTypeOf(client).not.toBeAny();

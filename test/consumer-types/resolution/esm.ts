@@ -7,10 +7,10 @@
 import { expectTypeOf } from 'expect-type';
 import {
   type APIPromise,
+  type ClientEvents,
   createWebhookHandler,
   FulfillmentClient,
   type Order,
-  type RetryEvent,
   type Sku,
   type WebhookHandler,
 } from 'merchant-fulfillment';
@@ -24,6 +24,8 @@ import {
   type MockStateFile,
 } from 'merchant-fulfillment/testing';
 import type { HttpHandler } from 'msw';
+
+type RetryEvent = ClientEvents['retry'];
 
 const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
 expectTypeOf(client).not.toBeAny();
