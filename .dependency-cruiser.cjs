@@ -45,6 +45,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(core|schemas|webhooks)/' },
     },
     {
+      name: 'redis-stands-alone',
+      severity: 'error',
+      comment:
+        'redis/ is its own entry point: it imports nothing of the SDK at run time (types of core/ only), no Redis client and no node:*.',
+      from: { path: '^src/redis/' },
+      to: { path: '^src/', pathNot: '^src/(redis|core)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'webhooks-never-compile',
       severity: 'error',
       comment:

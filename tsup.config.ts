@@ -3,6 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   schemas: 'src/schemas/index.ts',
+  redis: 'src/redis/index.ts',
 };
 
 /** What every build shares. Quiet unless it fails: `npm install` runs the build (prepare). */

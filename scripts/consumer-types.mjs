@@ -162,6 +162,7 @@ export const RESOLUTION_MODES = [
 const ENTRY_POINTS = [
   { specifier: PACKAGE, esmOnly: false },
   { specifier: `${PACKAGE}/schemas`, esmOnly: false },
+  { specifier: `${PACKAGE}/redis`, esmOnly: false },
   { specifier: `${PACKAGE}/testing`, esmOnly: true },
 ];
 

@@ -73,3 +73,11 @@ export async function remote(): Promise<MockConnection> {
   >();
   return mock;
 }
+
+// The stores several processes share, from CommonJS.
+import { createRedisDeduplicator, type RedisEval } from 'merchant-fulfillment/redis';
+
+const viaEval: RedisEval = { eval: async (_script, _keys, _args) => null };
+expectTypeOf(createRedisDeduplicator(viaEval).seen('id')).toEqualTypeOf<Promise<boolean>>();
+// @ts-expect-error: a client needs eval
+createRedisDeduplicator({});

@@ -67,3 +67,20 @@ expectTypeOf(remote.advanceRestockingShipment(1, 'received')).toEqualTypeOf<
 expectTypeOf(api.exportState()).toEqualTypeOf<MockStateFile>();
 const seed: MockSeed = { skus: [{ name: 'Mug', merchant_sku_id: 'MUG' }] };
 export const seeded = createMockApi({ seed });
+
+// The stores several processes share: any client with `eval(script, keys, args)`.
+import {
+  createRedisDeduplicator,
+  createRedisRateLimitStore,
+  type RedisEval,
+} from 'merchant-fulfillment/redis';
+
+const viaEval: RedisEval = { eval: async (_script, _keys, _args) => null };
+expectTypeOf(createRedisDeduplicator(viaEval).claim('id', 'token')).toEqualTypeOf<
+  Promise<'new' | 'in_progress' | 'done'>
+>();
+expectTypeOf(createRedisRateLimitStore(viaEval, { key: 'mf:rate' }).acquire).returns.toEqualTypeOf<
+  Promise<number>
+>();
+// @ts-expect-error: a client needs eval
+createRedisDeduplicator({});
