@@ -15,8 +15,10 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import ky from 'ky';
-import { FulfillmentClient, signWebhook, verifyWebhook } from 'merchant-fulfillment';
+import { createWebhookHeaders, FulfillmentClient, signWebhook, verifyWebhook } from 'merchant-fulfillment';
 import { createMockApi } from 'merchant-fulfillment/testing';
+import { startRedis } from '../test/helpers/redis-server.ts';
+import { deliver } from '../test/helpers/webhook-provider.mjs';
 import { formatEditorCost, measureEditorCost } from './types.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -608,13 +610,174 @@ async function t1(): Promise<Row> {
   };
 }
 
+/** Starts a child process running `script`, resolving once it printed its first line. */
+async function child(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ proc: ChildProcess; first: string; next: Promise<string> }> {
+  const proc = spawn(process.execPath, [`${root}${script}`], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  let buffer = '';
+  proc.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const w = waiting.shift();
+      if (w) w(line);
+      else lines.push(line);
+    }
+  });
+  const line = () =>
+    new Promise<string>((resolve, reject) => {
+      const l = lines.shift();
+      if (l !== undefined) return resolve(l);
+      waiting.push(resolve);
+      proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    });
+  const first = await line();
+  return { proc, first, next: line() };
+}
+
+/**
+ * B9: four processes sharing one rate limit through Redis (`createRedisRateLimitStore`) against the
+ * mock's limit, against one process sending the same total with its own limiter.
+ */
+async function b9(): Promise<Row> {
+  const limit = { requests: 100, perMs: quick ? 200 : 2000 };
+  const each = quick ? 25 : 200;
+  const processes = 4;
+  const redis = await startRedis();
+  const api = createMockApi({ tokens: [TOKEN], rateLimit: limit });
+  const server = await api.listen({ port: 0 });
+  const run = async (n: number, requests: number, shared: boolean) => {
+    api.reset();
+    const kids = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        child('bench/rate-client.mjs', {
+          BASE_URL: server.url,
+          TOKEN,
+          REQUESTS: String(requests),
+          LIMIT_REQUESTS: String(limit.requests),
+          LIMIT_PER_MS: String(limit.perMs),
+          PREFIX: `P${i}`,
+          KEY: `b9:${n}`,
+          ...(shared ? { REDIS_SOCKET: redis.socket } : {}),
+        }),
+      ),
+    );
+    const t0 = performance.now();
+    for (const k of kids) k.proc.stdin!.write('go\n');
+    const results = (await Promise.all(kids.map((k) => k.next))).map(
+      (line) => JSON.parse(line) as { requests: number; received429: number; ms: number },
+    );
+    const ms = performance.now() - t0;
+    return {
+      ms,
+      requests: results.reduce((a, r) => a + r.requests, 0),
+      received429: results.reduce((a, r) => a + r.received429, 0),
+    };
+  };
+  try {
+    const one = await run(1, each * processes, false);
+    const four = await run(processes, each, true);
+    const ratio = four.ms / one.ms;
+    return {
+      id: 'B9',
+      what: `${processes} processes × ${each} bulk requests sharing one \`rateLimit\` through Redis (\`createRedisRateLimitStore\`), against the mock limited to ${limit.requests} requests per ${limit.perMs / 1000} s`,
+      baseline: `one process sending all ${each * processes} requests with its own limiter`,
+      goal: '0 × 429; wall ≤ 1.10× the baseline',
+      result: `${four.received429} × 429 (${four.requests} requests); ${(four.ms / 1000).toFixed(2)} s = ${ratio.toFixed(2)}× one process (${(one.ms / 1000).toFixed(2)} s, ${one.received429} × 429)`,
+      met: four.received429 === 0 && ratio <= 1.1,
+      details: { one, four, ratio },
+    };
+  } finally {
+    await server.close();
+    await redis.stop();
+  }
+}
+
+/**
+ * B10: three webhook receiver processes sharing `createRedisDeduplicator`; 1,000 events delivered
+ * 1–3 times (duplicates often at once on two replicas), a tenth of first attempts failing, one
+ * replica killed with SIGKILL mid-run and started again, the provider retrying every non-2xx.
+ */
+async function b10(): Promise<Row> {
+  const events = quick ? 100 : 1000;
+  const secret = 'b10-secret';
+  const redis = await startRedis();
+  const env = {
+    REDIS_SOCKET: redis.socket,
+    SECRET: secret,
+    PREFIX: 'b10:',
+    CLAIM_TTL_MS: '1000',
+    HANDLER_MS: '20',
+  };
+  const replicas = await Promise.all([0, 1, 2].map(() => child('test/helpers/webhook-receiver.mjs', env)));
+  const urls = replicas.map((r) => r.first);
+  try {
+    const t0 = performance.now();
+    const run = deliver({ events, replicas: () => urls, secret, createWebhookHeaders, concurrency: 40 });
+    await new Promise((resolve) => setTimeout(resolve, quick ? 300 : 2000));
+    replicas[1]!.proc.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    replicas[1] = await child('test/helpers/webhook-receiver.mjs', env);
+    urls[1] = replicas[1].first;
+    const { ids, attempts, gaveUp } = await run;
+    const ms = performance.now() - t0;
+    const { nodeRedisClient } = await import('../test/helpers/redis-server.ts');
+    const reader = await nodeRedisClient(redis.socket);
+    const handled = (await reader.redis.eval(
+      "return redis.call('LRANGE', KEYS[1], 0, -1)",
+      ['b10:handled'],
+      [],
+    )) as string[];
+    await reader.close();
+    const counts = new Map<string, number>();
+    for (const id of handled) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const once = ids.filter((id) => counts.get(id) === 1).length;
+    const twice = ids.filter((id) => (counts.get(id) ?? 0) > 1).length;
+    const lost = ids.filter((id) => !counts.has(id)).length;
+    return {
+      id: 'B10',
+      what: `3 webhook receiver processes sharing \`createRedisDeduplicator\` (claim TTL 1 s); ${events.toLocaleString('en')} events delivered 1–3 times, duplicates often concurrent, 10 % of first attempts failing, one replica killed (SIGKILL) mid-run and restarted, every non-2xx retried up to 10 times 100–300 ms apart`,
+      baseline: 'every event handled exactly once',
+      goal: `${events.toLocaleString('en')} handled exactly once, 0 twice, 0 lost`,
+      result: `${once} exactly once, ${twice} twice or more, ${lost} lost (${attempts} deliveries, ${gaveUp} given up; ${(ms / 1000).toFixed(1)} s)`,
+      met: once === events && twice === 0 && lost === 0,
+      details: { events, once, twice, lost, attempts, gaveUp, ms },
+    };
+  } finally {
+    for (const r of replicas) r.proc.kill('SIGKILL');
+    await redis.stop();
+  }
+}
+
 // `--only B1,B5`: those rows alone, printed and not written (a partial run is no record).
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .toUpperCase()
   .split(',');
-const all = { B1: b1, B1K: b1k, B2: b2, B3: b3, B4: b4, B4B: b4b, B8: b8, B5: b5, B6: b6, B7: b7, T1: t1 };
+const all = {
+  B1: b1,
+  B1K: b1k,
+  B2: b2,
+  B3: b3,
+  B4: b4,
+  B4B: b4b,
+  B8: b8,
+  B9: b9,
+  B10: b10,
+  B5: b5,
+  B6: b6,
+  B7: b7,
+  T1: t1,
+};
 const unknown = only?.filter((id) => !(id in all)) ?? [];
 if (unknown.length > 0) {
   console.error(`bench: no row ${unknown.join(', ')} (rows: ${Object.keys(all).join(', ')})`);

@@ -34,7 +34,15 @@ export function shipmentBody(i, status = 'restocked') {
  * resolves with `{ ids, attempts, gaveUp }` once every delivery got a 2xx or ran out of retries.
  * `createWebhookHeaders` signs (the package's own, as the provider signs).
  */
-export async function deliver({ events, replicas, secret, createWebhookHeaders, retries = 10, concurrency = 40, seed = 7 }) {
+export async function deliver({
+  events,
+  replicas,
+  secret,
+  createWebhookHeaders,
+  retries = 10,
+  concurrency = 40,
+  seed = 7,
+}) {
   const random = seeded(seed);
   const ids = [];
   let next = 0;
@@ -69,9 +77,13 @@ export async function deliver({ events, replicas, secret, createWebhookHeaders, 
       ids.push(id);
       const body = shipmentBody(i);
       const copies = 1 + Math.floor(random() * 3);
-      const delays = Array.from({ length: copies }, (_, c) => (c === 0 || random() < 0.5 ? 0 : random() * 300));
+      const delays = Array.from({ length: copies }, (_, c) =>
+        c === 0 || random() < 0.5 ? 0 : random() * 300,
+      );
       await Promise.all(
-        delays.map((ms) => new Promise((resolve) => setTimeout(resolve, ms)).then(() => deliverOnce(id, body))),
+        delays.map((ms) =>
+          new Promise((resolve) => setTimeout(resolve, ms)).then(() => deliverOnce(id, body)),
+        ),
       );
     }
   }

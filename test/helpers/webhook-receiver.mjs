@@ -8,7 +8,9 @@ import { createClient } from 'redis';
 
 const sources = process.env.MF_SOURCES;
 const { createWebhookHandler } = await import(sources ? `${sources}/index.ts` : 'merchant-fulfillment');
-const { createRedisDeduplicator } = await import(sources ? `${sources}/redis/index.ts` : 'merchant-fulfillment/redis');
+const { createRedisDeduplicator } = await import(
+  sources ? `${sources}/redis/index.ts` : 'merchant-fulfillment/redis'
+);
 
 const env = process.env;
 const prefix = env.PREFIX ?? 'b10:';
