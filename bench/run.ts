@@ -658,7 +658,7 @@ async function b9(): Promise<Row> {
     api.reset();
     const kids = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        child('bench/rate-client.mjs', {
+        child('test/helpers/rate-client.mjs', {
           BASE_URL: server.url,
           TOKEN,
           REQUESTS: String(requests),

@@ -20,6 +20,7 @@ export {
   PaginationError,
   PermissionDeniedError,
   RateLimitError,
+  RateLimitStoreError,
   RedirectError,
   RequestValidationError,
   ResponseTooLargeError,
@@ -30,6 +31,7 @@ export {
 export type { ClientEventName, ClientEvents } from './core/events.js';
 export type { RateLimitInfo } from './core/headers.js';
 export type { Logger, LogLevel } from './core/log.js';
+export type { RateLimitStore } from './core/options.js';
 export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { ListOptions, RequestOptions } from './core/request.js';
 export type { ClientRequestInit } from './core/surface.js';

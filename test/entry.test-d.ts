@@ -27,6 +27,7 @@ type Values =
   | 'ConflictError'
   | 'UnprocessableEntityError'
   | 'RateLimitError'
+  | 'RateLimitStoreError'
   | 'InternalServerError'
   | 'APIConnectionError'
   | 'APITimeoutError'
@@ -47,6 +48,7 @@ type Types = [
   main.ClientEventName,
   main.ClientEvents,
   main.RateLimitInfo,
+  main.RateLimitStore,
   main.Logger,
   main.LogLevel,
   main.RequestOptions,

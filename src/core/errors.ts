@@ -223,6 +223,14 @@ export class APIUserAbortError extends FulfillmentError {
   }
 }
 
+/**
+ * The client's shared rate-limit store (`rateLimit.store`) failed or did not answer in time: the
+ * request was not sent (the limit is never bypassed). The store's own error is the `cause`.
+ */
+export class RateLimitStoreError extends FulfillmentError {
+  static override readonly name: string = 'RateLimitStoreError';
+}
+
 /** One problem found in a value, located by its path (`items[1].quantity`). */
 export interface ValidationIssue {
   /** Dotted path with array indices, e.g. `items[1].quantity`; empty for the value itself. */

@@ -20,10 +20,28 @@ import type { ValidationMode } from './validation.js';
 
 export { checkOptionsObject, type ListOptions, type RequestOptions } from './request.js';
 
-/** `{ requests, perMs }`: at most `requests` requests in any `perMs` milliseconds. @inline */
+/** `{ requests, perMs, store? }`: at most `requests` requests in any `perMs` milliseconds. @inline */
 export interface RateLimitOptions {
   requests: number;
   perMs: number;
+  /**
+   * Where the slots live when several processes share one API token's limit (e.g.
+   * `createRedisRateLimitStore` from `merchant-fulfillment/redis`). Default: this client's memory.
+   */
+  store?: RateLimitStore | undefined;
+}
+
+/**
+ * The slots of a rate limit that several processes share (`rateLimit.store`). A slot counts from
+ * its start until `perMs` after its request's answer; at most `requests` count at once.
+ */
+export interface RateLimitStore {
+  /** Takes a slot named `slot` if fewer than `requests` count now: resolves 0; else the ms to wait. */
+  acquire(slot: string, requests: number, perMs: number): Promise<number>;
+  /** The request of `slot` was answered: its slot counts until `perMs` from now. */
+  release(slot: string, perMs: number): Promise<unknown>;
+  /** The server said its budget is spent: every process waits `perMs`. */
+  pause(perMs: number): Promise<unknown>;
 }
 
 /** Options of `FulfillmentClient`. Every one is optional where it has a default. */
@@ -230,6 +248,15 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
     }
     ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MAX_MS, ' ms', true);
+    const { store } = rateLimit;
+    if (
+      store !== undefined &&
+      !['acquire', 'release', 'pause'].every((m) => typeof store?.[m as 'pause'] === 'function')
+    ) {
+      fail(
+        `rateLimit.store must be an object with acquire, release and pause methods, got ${describe(store)}`,
+      );
+    }
   }
   return {
     apiToken: apiToken as string,
@@ -258,6 +285,6 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       2 ** 31 - 1,
       ' bytes',
     ),
-    rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs },
+    rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs, store: rateLimit.store },
   };
 }

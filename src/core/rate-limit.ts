@@ -4,9 +4,10 @@
  * refilling bucket, so it never sends more than the server allows whether the server counts in
  * fixed or sliding windows.
  */
-import { APIUserAbortError } from './errors.js';
+import { APIUserAbortError, RateLimitStoreError } from './errors.js';
 import { readRateLimit } from './headers.js';
-import type { RateLimitOptions } from './options.js';
+import type { RateLimitOptions, RateLimitStore } from './options.js';
+import type { Redactor } from './redact.js';
 import { sleep } from './sleep.js';
 
 /**
@@ -31,11 +32,14 @@ export class RateLimiter {
   #serverPauseEnds = 0;
   /** Reservations are granted in order: each acquire waits for the previous one. */
   #queue: Promise<void> = Promise.resolve();
+  /** Where the slots live when several processes share them; else `#starts`. */
+  readonly #store: RateLimitStore | undefined;
 
   constructor(options: RateLimitOptions) {
     this.requests = options.requests;
     this.perMs = options.perMs;
-    this.#starts = new Float64Array(options.requests).fill(Number.NEGATIVE_INFINITY);
+    this.#store = options.store;
+    this.#starts = new Float64Array(this.#store ? 1 : options.requests).fill(Number.NEGATIVE_INFINITY);
   }
 
   /** Milliseconds until a slot is free (0 when one is free now). */
@@ -50,8 +54,17 @@ export class RateLimiter {
    * jitter can never squeeze one request too many into the server's window. `onWait` is told,
    * once, when the request has to wait (how long it looks and why), before the wait starts.
    */
-  acquire(signal?: AbortSignal, onWait?: RateLimitWaitHandler): Promise<() => void> {
-    const turn = this.#queue.then(() => this.#take(signal, onWait));
+  acquire(
+    signal?: AbortSignal,
+    onWait?: RateLimitWaitHandler,
+    timeoutMs = Number.POSITIVE_INFINITY,
+    redactor?: Redactor,
+  ): Promise<() => void> {
+    const turn = this.#queue.then(() =>
+      this.#store
+        ? this.#takeShared(this.#store, signal, onWait, timeoutMs, redactor)
+        : this.#take(signal, onWait),
+    );
     // The next caller waits for this one to be granted (or to give up), never for its request.
     this.#queue = turn.then(
       () => {},
@@ -85,12 +98,96 @@ export class RateLimiter {
   }
 
   /**
+   * {@link acquire} over the store: asks it for a slot until it grants one, sleeping as long as it
+   * says in between. A store that rejects, or does not answer within `timeoutMs`, fails the request
+   * with `RateLimitStoreError` (nothing is sent: never a request past the limit).
+   */
+  async #takeShared(
+    store: RateLimitStore,
+    signal: AbortSignal | undefined,
+    onWait: RateLimitWaitHandler | undefined,
+    timeoutMs: number,
+    redactor: Redactor | undefined,
+  ): Promise<() => void> {
+    const slot = crypto.randomUUID();
+    const deadline = Date.now() + timeoutMs;
+    for (let told = !onWait; ; ) {
+      const asked = () => store.acquire(slot, this.requests, this.perMs);
+      const wait = await this.#ask(asked, signal, deadline, redactor);
+      if (!(typeof wait === 'number' && wait > 0)) break;
+      if (!told) {
+        told = true;
+        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
+      }
+      await sleep(Math.min(wait, Math.max(0, deadline - Date.now())), signal);
+    }
+    // The answer is in: the slot counts until `perMs` from now, in every process.
+    return () => {
+      this.#ask(() => store.release(slot, this.perMs), undefined, Date.now() + this.perMs).catch(() => {});
+    };
+  }
+
+  /**
+   * One call to the store, bounded by `signal` and `deadline`; its failure a `RateLimitStoreError`
+   * whose cause is the store's error without the client's secrets.
+   */
+  #ask<T>(
+    call: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    deadline: number,
+    redactor?: Redactor,
+  ): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+    return new Promise<T>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+      };
+      const ms = Math.max(0, deadline - Date.now());
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new RateLimitStoreError(
+            `The rate-limit store did not answer within ${Math.round(ms)} ms (the request's timeout).`,
+          ),
+        );
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let pending: Promise<T>;
+      try {
+        pending = Promise.resolve(call());
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          const cause = redactor ? redactor.cause(error) : error;
+          const message = 'The rate-limit store (rateLimit.store) failed; nothing was sent.';
+          reject(new RateLimitStoreError(message, { cause }));
+        },
+      );
+    });
+  }
+
+  /**
    * Takes the server's word (`X-Rate-Limit-Used` >= `X-Rate-Limit-Max`): the budget is spent, so
-   * every slot counts as used now and the next request waits a full window.
+   * every slot counts as used now and the next request waits a full window — in every process that
+   * shares the store.
    */
   exhausted(now = Date.now()): void {
     this.#starts.fill(now);
     this.#serverPauseEnds = now + this.perMs;
+    if (this.#store)
+      this.#ask(() => this.#store!.pause(this.perMs), undefined, now + this.perMs).catch(() => {});
   }
 
   /** Why a request waits, for the log line: the reason in words and as a field value. */

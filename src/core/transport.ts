@@ -188,7 +188,7 @@ export class Transport {
                 });
               }
             : undefined;
-        attemptDone = await rateLimiter.acquire(signal, onWait);
+        attemptDone = await rateLimiter.acquire(signal, onWait, timeout, redactor);
         if (paused) waited = now() - asked;
       }
       const started = trace || this.#debug ? now() : 0;

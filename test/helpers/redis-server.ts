@@ -104,7 +104,7 @@ export async function nodeRedisClient(socket: string): Promise<EvalClient> {
     name: 'node-redis',
     redis: { eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) },
     close: async () => {
-      client.destroy();
+      if (client.isOpen) client.destroy();
     },
   };
 }

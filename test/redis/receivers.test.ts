@@ -18,7 +18,11 @@ interface Replica {
   child: ChildProcess;
 }
 
-async function startReplica(socket: string, prefix: string, extra: Record<string, string> = {}): Promise<Replica> {
+async function startReplica(
+  socket: string,
+  prefix: string,
+  extra: Record<string, string> = {},
+): Promise<Replica> {
   const child = spawn(process.execPath, ['--import', 'tsx', `${root}test/helpers/webhook-receiver.mjs`], {
     cwd: root,
     env: {
@@ -41,7 +45,8 @@ async function startReplica(socket: string, prefix: string, extra: Record<string
 }
 
 function stop(replica: Replica | undefined): Promise<void> {
-  if (!replica || replica.child.exitCode !== null || replica.child.signalCode !== null) return Promise.resolve();
+  if (!replica || replica.child.exitCode !== null || replica.child.signalCode !== null)
+    return Promise.resolve();
   return new Promise((resolve) => {
     replica.child.once('exit', () => resolve());
     replica.child.kill('SIGKILL');
@@ -64,7 +69,13 @@ describe.skipIf(!REDIS_SERVER)('three receiver processes sharing createRedisDedu
     const prefix = 'rx1:';
     for (let i = 0; i < 3; i++) replicas.push(await startReplica(server.socket, prefix));
     const urls = () => replicas.map((r) => r.url);
-    const run = deliver({ events: 200, replicas: urls, secret: SECRET, createWebhookHeaders, concurrency: 20 });
+    const run = deliver({
+      events: 200,
+      replicas: urls,
+      secret: SECRET,
+      createWebhookHeaders,
+      concurrency: 20,
+    });
     await new Promise((resolve) => setTimeout(resolve, 400));
     await stop(replicas[1]);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -73,7 +84,11 @@ describe.skipIf(!REDIS_SERVER)('three receiver processes sharing createRedisDedu
 
     const redis = await nodeRedisClient(server.socket);
     try {
-      const handled = (await redis.redis.eval("return redis.call('LRANGE', KEYS[1], 0, -1)", [`${prefix}handled`], [])) as string[];
+      const handled = (await redis.redis.eval(
+        "return redis.call('LRANGE', KEYS[1], 0, -1)",
+        [`${prefix}handled`],
+        [],
+      )) as string[];
       const counts = new Map<string, number>();
       for (const id of handled) counts.set(id, (counts.get(id) ?? 0) + 1);
       expect(gaveUp).toBe(0);
