@@ -15,4 +15,4 @@ export function deliver(options: {
   retries?: number;
   concurrency?: number;
   seed?: number;
-}): Promise<{ ids: string[]; attempts: number; gaveUp: number }>;
+}): Promise<{ ids: string[]; attempts: number; gaveUp: number; unanswered: number }>;

@@ -48,6 +48,7 @@ export async function deliver({
   let next = 0;
   let attempts = 0;
   let gaveUp = 0;
+  let unanswered = 0;
   let turn = 0;
 
   async function deliverOnce(id, body) {
@@ -62,6 +63,7 @@ export async function deliver({
         if (res.ok) return;
       } catch {
         // no answer: the replica is down or restarting
+        unanswered++;
       }
       await new Promise((resolve) => setTimeout(resolve, 100 + random() * 200));
     }
@@ -89,5 +91,5 @@ export async function deliver({
   }
 
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { ids, attempts, gaveUp };
+  return { ids, attempts, gaveUp, unanswered };
 }
