@@ -21,6 +21,7 @@ const limit = { requests: Number(env.LIMIT_REQUESTS), perMs: Number(env.LIMIT_PE
 let redisClient;
 if (env.REDIS_SOCKET) {
   redisClient = createClient({ socket: { path: env.REDIS_SOCKET } });
+  redisClient.on('error', () => {});
   await redisClient.connect();
   const redis = { eval: (script, keys, args) => redisClient.eval(script, { keys, arguments: args }) };
   limit.store = createRedisRateLimitStore(redis, { key: env.KEY });
