@@ -15,7 +15,12 @@ const init = { status: 400, body: {}, headers: new Headers(), method: 'GET', url
 /** An instance of any SDK error class, whatever its constructor takes. */
 function instance(name: string, Class: ErrorClass): Error {
   const C = Class as unknown as new (...args: unknown[]) => Error;
-  if (name === 'FulfillmentError' || name === 'PaginationError' || name === 'APIUserAbortError')
+  if (
+    name === 'FulfillmentError' ||
+    name === 'PaginationError' ||
+    name === 'APIUserAbortError' ||
+    name === 'RateLimitStoreError'
+  )
     return new C('m');
   if (name === 'RequestValidationError') return new C([{ path: 'a', message: 'b' }]);
   if (name === 'ResponseValidationError') return new C({ body: 1, issues: [] });
@@ -48,6 +53,7 @@ describe('error classes', () => {
       'PaginationError',
       'PermissionDeniedError',
       'RateLimitError',
+      'RateLimitStoreError',
       'RedirectError',
       'RequestValidationError',
       'ResponseTooLargeError',

@@ -1,0 +1,117 @@
+/** `rateLimit.store`: the limiter takes its slots from a store shared by several processes. */
+import { describe, expect, it } from 'vitest';
+import {
+  FulfillmentClient,
+  FulfillmentError,
+  type RateLimitStore,
+  RateLimitStoreError,
+} from '../../src/index.js';
+
+const TOKEN = 'tok_store_secret';
+
+/** A store in memory that records every call; `waits` are answered to the first acquires. */
+function recordingStore(waits: number[] = []) {
+  const calls: string[] = [];
+  const store: RateLimitStore = {
+    async acquire(slot, requests, perMs) {
+      calls.push(`acquire ${requests}/${perMs}`);
+      expect(slot).toMatch(/^[0-9a-f-]{36}$/);
+      return waits.shift() ?? 0;
+    },
+    async release(_slot, perMs) {
+      calls.push(`release ${perMs}`);
+    },
+    async pause(perMs) {
+      calls.push(`pause ${perMs}`);
+    },
+  };
+  return { store, calls };
+}
+
+function client(store: RateLimitStore, fetch: typeof globalThis.fetch = async () => Response.json([])) {
+  return new FulfillmentClient({
+    apiToken: TOKEN,
+    baseUrl: 'http://127.0.0.1:9',
+    logLevel: 'off',
+    maxRetries: 0,
+    rateLimit: { requests: 5, perMs: 1000, store },
+    fetch,
+  });
+}
+
+describe('rateLimit.store', () => {
+  it('takes a slot before the request and releases it once the answer is in', async () => {
+    const { store, calls } = recordingStore();
+    await client(store).warehouses.list();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual(['acquire 5/1000', 'release 1000']);
+  });
+
+  it('waits as long as the store says, then asks again', async () => {
+    const { store, calls } = recordingStore([60, 30]);
+    const started = performance.now();
+    await client(store).warehouses.list();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(80);
+    expect(calls.filter((c) => c.startsWith('acquire'))).toHaveLength(3);
+  });
+
+  it("records the server's spent budget in the store (every process pauses)", async () => {
+    const { store, calls } = recordingStore();
+    const spent = async () =>
+      Response.json([], { headers: { 'x-rate-limit-used': '5', 'x-rate-limit-max': '5' } });
+    await client(store, spent).warehouses.list();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toContain('pause 1000');
+  });
+
+  it('a store that rejects fails the request with RateLimitStoreError, the token out of its cause, nothing sent', async () => {
+    let sent = 0;
+    const failing: RateLimitStore = {
+      acquire: async () => {
+        throw new Error(`connection to redis lost (auth ${TOKEN})`);
+      },
+      release: async () => {},
+      pause: async () => {},
+    };
+    const error = await client(failing, async () => {
+      sent++;
+      return Response.json([]);
+    })
+      .warehouses.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitStoreError);
+    expect(error).toBeInstanceOf(FulfillmentError);
+    expect((error as Error).message).toMatch(/rate-limit store \(rateLimit\.store\) failed/);
+    expect(String((error as Error).cause)).toMatch(/connection to redis lost/);
+    expect(JSON.stringify((error as Error).cause) + String((error as Error).cause)).not.toContain(TOKEN);
+    expect(sent).toBe(0);
+  });
+
+  it('a store that never answers is bounded by the timeout; the signal aborts the wait', async () => {
+    const hanging: RateLimitStore = {
+      acquire: () => new Promise(() => {}),
+      release: async () => {},
+      pause: async () => {},
+    };
+    const error = await client(hanging)
+      .warehouses.list({}, { timeout: 50 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitStoreError);
+    expect((error as Error).message).toMatch(/did not answer within 50 ms/);
+    const aborted = await client(hanging)
+      .warehouses.list({}, { signal: AbortSignal.timeout(30) })
+      .catch((e: unknown) => e);
+    expect((aborted as Error).name).toBe('APIUserAbortError');
+  });
+
+  it('refuses a store without acquire, release and pause, naming rateLimit.store', () => {
+    expect(
+      () =>
+        new FulfillmentClient({
+          apiToken: TOKEN,
+          baseUrl: 'http://127.0.0.1:9',
+          rateLimit: { requests: 5, perMs: 1000, store: { acquire: async () => 0 } as never },
+        }),
+    ).toThrow(/rateLimit\.store must be an object with acquire, release and pause methods/);
+  });
+});
