@@ -53,7 +53,7 @@ const README = path.join(ROOT, 'README.md');
 const SUPPORT = path.join(ROOT, 'scripts', 'readme-blocks');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /** Symlinked into the consumer project besides what createConsumer links (zod, ky, msw). */
-const LINKED = ['express', 'vitest', '@types/express', '@types/node'];
+const LINKED = ['express', 'vitest', '@types/express', '@types/node', 'redis'];
 /** Fixtures of run.ts, with the names each needs the block to export. */
 const FIXTURES = { 'order-taken': [], returns: [], 'express-webhook': ['app'], endpoint: [] };
 const RUNNERS = ['node', 'vitest'];

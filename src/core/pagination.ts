@@ -9,7 +9,13 @@ import { APIUserAbortError, PaginationError, RequestValidationError } from './er
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { Redactor } from './redact.js';
 import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
-import { type RawResponse, type ResponseParser, type ResponseParsers, readJson } from './response.js';
+import {
+  type RawResponse,
+  type ResponseParser,
+  type ResponseParsers,
+  readJson,
+  withoutProto,
+} from './response.js';
 import { originOf } from './url.js';
 
 /**
@@ -248,7 +254,7 @@ function buildPage<T>(
     if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
       items = (body as { data: unknown[] }).data;
       const p = (body as { pagination?: unknown }).pagination;
-      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = p as Pagination;
+      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = withoutProto(p) as Pagination;
     }
     data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
   } catch (error) {

@@ -42,12 +42,20 @@ const dropProto = (key: string, value: unknown): unknown => (key === '__proto__'
 
 /**
  * `JSON.parse` without own `__proto__` keys at any depth: copied with `{ ...value }` or
- * `Object.assign`, such a key would set the copy's prototype. The reviver (slow) runs only for a
- * text that may hold one.
+ * `Object.assign`, such a key would set the copy's prototype. For the bodies the SDK hands over
+ * raw (an error's `body`); a 2xx body is parsed plainly (its records go through the schemas, which
+ * drop such keys, and the page's pagination block through {@link withoutProto}). The reviver
+ * (slow) runs only for a text that may hold one.
  */
 export function parseJson(text: string): unknown {
   const risky = text.includes('__proto__') || (text.includes('\\u') && ESCAPED.test(text));
   return risky ? JSON.parse(text, dropProto) : JSON.parse(text);
+}
+
+/** `value` without an own `__proto__` key (a copy only when it has one). */
+export function withoutProto<T extends object>(value: T): T {
+  if (!Object.hasOwn(value, '__proto__')) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__proto__')) as T;
 }
 
 /** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
@@ -73,7 +81,7 @@ export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
     throw new ResponseValidationError({ body: text, issues });
   }
   try {
-    return parseJson(text);
+    return JSON.parse(text);
   } catch {
     // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
     if (allowEmpty) return undefined;
