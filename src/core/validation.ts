@@ -13,6 +13,7 @@
  */
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
+import { closest } from './describe.js';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
@@ -49,6 +50,44 @@ export function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): Vali
   return issues.map((issue) => ({ path: formatPath(issue.path, prefix), message: issue.message }));
 }
 
+type Def = {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  element?: unknown;
+};
+const defOf = (schema: unknown) => (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+/** The field names of the object that `schema` expects at `path` (through optional, arrays, pipes). */
+function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  let def = defOf(schema);
+  for (let i = 0; def; ) {
+    if (def.innerType || def.in) def = defOf(def.innerType ?? def.in);
+    else if (def.type === 'array' && i < path.length) {
+      def = defOf(def.element);
+      i++;
+    } else if (def.type !== 'object') return [];
+    else if (i === path.length) return Object.keys(def.shape ?? {});
+    else def = defOf(def.shape?.[String(path[i++])]);
+  }
+  return [];
+}
+
+/** A request's issues; an unknown field is followed by the known one it most likely meant. */
+function requestIssues(schema: z.core.$ZodType, issues: readonly z.core.$ZodIssue[], prefix: string) {
+  return toIssues(issues, prefix).map((out, i) => {
+    const issue = issues[i]!;
+    if (issue.code !== 'unrecognized_keys') return out;
+    const known = keysAt(schema, issue.path);
+    const meant = issue.keys.flatMap((key) => {
+      const near = closest(key, known);
+      return near ? [issue.keys.length > 1 ? `"${near}" for "${key}"` : `"${near}"`] : [];
+    });
+    return meant.length ? { ...out, message: `${out.message} (did you mean ${meant.join(', ')}?)` } : out;
+  });
+}
+
 let english: z.core.$ZodErrorMap | undefined;
 
 /**
@@ -79,7 +118,7 @@ export function validateRequest<T extends z.core.$ZodType>(
 ): z.output<T> {
   const result = z.safeParse(schema, value, PARSE_CONTEXT);
   if (result.success) return result.data;
-  throw new RequestValidationError(toIssues(result.error.issues, prefix), context);
+  throw new RequestValidationError(requestIssues(schema, result.error.issues, prefix), context);
 }
 
 /** Whether `value` passes `schema` (no messages needed). */

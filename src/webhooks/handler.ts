@@ -4,7 +4,7 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-import { describe } from '../core/describe.js';
+import { closest, describe } from '../core/describe.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
@@ -28,7 +28,7 @@ import {
   type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
-import { checkOptions, closest, verifyChecked } from './verify.js';
+import { checkOptions, verifyChecked } from './verify.js';
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
 type EventHandler = (

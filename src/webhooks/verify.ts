@@ -3,7 +3,7 @@
  * of the raw body, the event id, and the payload parsed as a restocking shipment — and the one
  * check of the options every webhook function takes.
  */
-import { describe } from '../core/describe.js';
+import { closest, describe } from '../core/describe.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { fromHex, matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
@@ -49,23 +49,6 @@ export interface VerifyWebhookOptions {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
 const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
-
-/** The number of single-character edits between `a` and `b` (Levenshtein). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + +(a[i - 1] !== b[j - 1]));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The name of `known` closest to `name` (at most two edits away, ignoring case), if any. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  return known.find((other) => distance(name.toLowerCase(), other.toLowerCase()) <= 2);
-}
 
 /**
  * The options of the webhook function `fn`, whose option names are `known`, checked once: an

@@ -128,3 +128,29 @@ describe('messages without a global zod locale', () => {
     }
   });
 });
+
+describe('an unknown field of a request', () => {
+  it('is followed by the known field it most likely meant, at any depth', () => {
+    const schema = z.strictObject({
+      shipping_address: z.optional(z.strictObject({ postal_code: z.string() })),
+      items: z.array(z.strictObject({ quantity: z.number() })),
+    });
+    const error = (() => {
+      try {
+        validateRequest(schema, { shiping_address: {}, items: [{ quantiy: 1, quantity: 1 }] });
+      } catch (e) {
+        return e as { issues: { path: string; message: string }[] };
+      }
+    })();
+    expect(error?.issues).toEqual([
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy" (did you mean "quantity"?)' },
+      { path: '', message: 'Unrecognized key: "shiping_address" (did you mean "shipping_address"?)' },
+    ]);
+  });
+
+  it('without a close known field keeps the plain message', () => {
+    expect(() => validateRequest(z.strictObject({ name: z.string() }), { name: 'a', colour: 'red' })).toThrow(
+      /Unrecognized key: "colour"$/,
+    );
+  });
+});

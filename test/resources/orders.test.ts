@@ -149,7 +149,7 @@ describe('orders.create', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).message).toBe(
-      'Invalid request to POST /merchant_api/v1/orders: shipping_address: Unrecognized key: "zip"; items[0]: Unrecognized key: "quantiy"',
+      'Invalid request to POST /merchant_api/v1/orders: shipping_address: Unrecognized key: "zip"; items[0]: Unrecognized key: "quantiy" (did you mean "quantity"?)',
     );
     expect(seen).toHaveLength(0);
   });
@@ -192,7 +192,7 @@ describe('orders.update', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues).toEqual([
       { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
-      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy" (did you mean "quantity"?)' },
       { path: 'items[1]', message: 'expected object' },
     ]);
     expect(seen).toHaveLength(0);

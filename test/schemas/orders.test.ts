@@ -318,7 +318,7 @@ describe('OrderCreateParamsSchema', () => {
   it('refuses unknown keys (a typo never goes out silently)', () => {
     const body = { ...orderCreateParamsFixture, carrier_preferance: 'DHL' };
     expect(requestIssues(OrderCreateParamsSchema, body)).toEqual([
-      { path: '', message: 'Unrecognized key: "carrier_preferance"' },
+      { path: '', message: 'Unrecognized key: "carrier_preferance" (did you mean "carrier_preference"?)' },
     ]);
   });
 
@@ -331,7 +331,7 @@ describe('OrderCreateParamsSchema', () => {
     };
     expect(requestIssues(OrderCreateParamsSchema, body)).toEqual([
       { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
-      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy" (did you mean "quantity"?)' },
       { path: 'items[1]', message: 'expected object' },
       { path: 'items[2]', message: 'expected object' },
     ]);
@@ -387,7 +387,7 @@ describe('OrderUpdateParamsSchema (PATCH)', () => {
       }),
     ).toEqual([
       { path: 'shipping_address', message: 'Unrecognized key: "zip"' },
-      { path: 'items[0]', message: 'Unrecognized key: "quantiy"' },
+      { path: 'items[0]', message: 'Unrecognized key: "quantiy" (did you mean "quantity"?)' },
       { path: 'items[1]', message: 'expected object' },
     ]);
     expect(requestIssues(OrderUpdateParamsSchema, { shipping_address: 'Damrak 1' })).toEqual([
