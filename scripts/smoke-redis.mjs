@@ -1,5 +1,6 @@
 // The built `merchant-fulfillment/redis` entry, imported (ESM) and required (CommonJS): each store
 // runs its scripts through the `eval` it is given, and the entry loads nothing else of the package.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createRedisDeduplicator, createRedisRateLimitStore } from 'merchant-fulfillment/redis';
 
@@ -24,4 +25,7 @@ for (const [build, entry] of [
 }
 const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\/](ky|zod)[\\/]/.test(f));
 if (loaded.length > 0) throw new Error(`the redis entry loaded ${loaded.join(', ')}`);
+// The ESM build imports nothing at all (no chunk of the SDK, no package).
+const esm = readFileSync(new URL('../dist/esm/redis.js', import.meta.url), 'utf8');
+if (/^\s*import\b|\bimport\(/m.test(esm)) throw new Error('the ESM redis entry imports other modules');
 console.log('redis entry ok (ESM and CJS)');

@@ -5,7 +5,7 @@
  * fixed or sliding windows.
  */
 import { APIUserAbortError, RateLimitStoreError } from './errors.js';
-import { readRateLimit } from './headers.js';
+import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
 import { sleep } from './sleep.js';
@@ -57,14 +57,13 @@ export class RateLimiter {
   acquire(
     signal?: AbortSignal,
     onWait?: RateLimitWaitHandler,
-    timeoutMs = Number.POSITIVE_INFINITY,
+    timeoutMs = MAX_TIMER_MS,
     redactor?: Redactor,
   ): Promise<() => void> {
-    const turn = this.#queue.then(() =>
-      this.#store
-        ? this.#takeShared(this.#store, signal, onWait, timeoutMs, redactor)
-        : this.#take(signal, onWait),
-    );
+    // A store orders the requests of every process itself: no queue here, so that a store that
+    // hangs holds each request for its own timeout only.
+    if (this.#store) return this.#takeShared(this.#store, signal, onWait, timeoutMs, redactor);
+    const turn = this.#queue.then(() => this.#take(signal, onWait));
     // The next caller waits for this one to be granted (or to give up), never for its request.
     this.#queue = turn.then(
       () => {},
@@ -99,8 +98,9 @@ export class RateLimiter {
 
   /**
    * {@link acquire} over the store: asks it for a slot until it grants one, sleeping as long as it
-   * says in between. A store that rejects, or does not answer within `timeoutMs`, fails the request
-   * with `RateLimitStoreError` (nothing is sent: never a request past the limit).
+   * says in between (a full window is waited for, as in memory). A store that rejects, or does not
+   * answer one call within `timeoutMs`, fails the request with `RateLimitStoreError` (nothing is
+   * sent: never a request past the limit).
    */
   async #takeShared(
     store: RateLimitStore,
@@ -110,32 +110,35 @@ export class RateLimiter {
     redactor: Redactor | undefined,
   ): Promise<() => void> {
     const slot = crypto.randomUUID();
-    const deadline = Date.now() + timeoutMs;
     for (let told = !onWait; ; ) {
       const asked = () => store.acquire(slot, this.requests, this.perMs);
-      const wait = await this.#ask(asked, signal, deadline, redactor);
+      const wait = await this.#ask(asked, signal, timeoutMs, redactor);
       if (!(typeof wait === 'number' && wait > 0)) break;
       if (!told) {
         told = true;
         onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
       }
-      await sleep(Math.min(wait, Math.max(0, deadline - Date.now())), signal);
+      await sleep(wait, signal);
     }
     // The answer is in: the slot counts until `perMs` from now, in every process.
     return () => {
-      this.#ask(() => store.release(slot, this.perMs), undefined, Date.now() + this.perMs).catch(() => {});
+      this.#ask(() => store.release(slot, this.perMs), undefined, this.perMs, undefined, true).catch(
+        () => {},
+      );
     };
   }
 
   /**
-   * One call to the store, bounded by `signal` and `deadline`; its failure a `RateLimitStoreError`
-   * whose cause is the store's error without the client's secrets.
+   * One call to the store, bounded by `signal` and `ms`; its failure a `RateLimitStoreError` whose
+   * cause is the store's error without the client's secrets. In the `background` (a release or a
+   * pause nobody awaits), its timer never keeps the process alive.
    */
   #ask<T>(
     call: () => Promise<T>,
     signal: AbortSignal | undefined,
-    deadline: number,
+    ms: number,
     redactor?: Redactor,
+    background = false,
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
     return new Promise<T>((resolve, reject) => {
@@ -147,7 +150,6 @@ export class RateLimiter {
         done();
         reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
       };
-      const ms = Math.max(0, deadline - Date.now());
       const timer = setTimeout(() => {
         done();
         reject(
@@ -156,6 +158,7 @@ export class RateLimiter {
           ),
         );
       }, ms);
+      if (background) (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
       let pending: Promise<T>;
       try {
@@ -187,7 +190,7 @@ export class RateLimiter {
     this.#starts.fill(now);
     this.#serverPauseEnds = now + this.perMs;
     if (this.#store)
-      this.#ask(() => this.#store!.pause(this.perMs), undefined, now + this.perMs).catch(() => {});
+      this.#ask(() => this.#store!.pause(this.perMs), undefined, this.perMs, undefined, true).catch(() => {});
   }
 
   /** Why a request waits, for the log line: the reason in words and as a field value. */

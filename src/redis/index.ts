@@ -42,7 +42,8 @@ export interface RedisDeduplicatorOptions {
 export interface RedisRateLimitStoreOptions {
   /**
    * The key every process sharing one budget uses (one per API token); a second key, this one with
-   * `:pause` appended, holds the server's "budget spent". Default `'merchant-fulfillment:rate'`.
+   * `:pause` appended, holds the server's "budget spent". On Redis Cluster put a hash tag in it
+   * (`'mf:rate:{shop-42}'`) so that both keys share a slot. Default `'merchant-fulfillment:rate'`.
    */
   key?: string;
 }

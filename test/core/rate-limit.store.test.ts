@@ -104,6 +104,27 @@ describe('rateLimit.store', () => {
     expect((aborted as Error).name).toBe('APIUserAbortError');
   });
 
+  it('each of several waiting requests is bounded by its own timeout (not one after the other)', async () => {
+    const hanging: RateLimitStore = {
+      acquire: () => new Promise(() => {}),
+      release: async () => {},
+      pause: async () => {},
+    };
+    const c = client(hanging);
+    const started = performance.now();
+    const errors = await Promise.all(
+      [1, 2, 3, 4].map(() => c.warehouses.list({}, { timeout: 200 }).catch((e: unknown) => e)),
+    );
+    for (const error of errors) expect(error).toBeInstanceOf(RateLimitStoreError);
+    expect(performance.now() - started).toBeLessThan(700); // one after the other: 800 ms or more
+  });
+
+  it('waits for a full window longer than the timeout, as the in-memory limiter does', async () => {
+    const { store, calls } = recordingStore([150]);
+    await client(store).warehouses.list({}, { timeout: 50 });
+    expect(calls.filter((c) => c.startsWith('acquire'))).toHaveLength(2);
+  });
+
   it('refuses a store without acquire, release and pause, naming rateLimit.store', () => {
     expect(
       () =>

@@ -65,6 +65,13 @@ export async function startRedis(): Promise<RedisServer> {
     { stdio: 'ignore' },
   );
   const pid = child.pid!;
+  // A test process that dies early still stops its server.
+  const orphan = () => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  };
+  process.once('exit', orphan);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 25));
   if (!existsSync(socket)) {
@@ -77,6 +84,7 @@ export async function startRedis(): Promise<RedisServer> {
     pause: () => process.kill(pid, 'SIGSTOP'),
     resume: () => process.kill(pid, 'SIGCONT'),
     async stop() {
+      process.off('exit', orphan);
       try {
         process.kill(pid, 'SIGCONT');
         process.kill(pid, 'SIGKILL');

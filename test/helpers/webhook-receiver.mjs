@@ -32,7 +32,9 @@ const handler = createWebhookHandler({
     if (attempt === 1 && Number.parseInt(event.id.slice(-4), 16) / 0x10000 < failRate) {
       throw new Error('first attempt fails');
     }
-    await redisClient.rPush(`${prefix}handled`, event.id);
+    // The side effect, tagged with this process: a replica killed between it and `complete` is the
+    // documented limit of "exactly once" (the retry handles the event again).
+    await redisClient.rPush(`${prefix}handled`, `${event.id} ${process.pid}`);
   },
   onError: () => {},
 });

@@ -86,6 +86,7 @@ describe.skipIf(!REDIS_SERVER)('three receiver processes sharing createRedisDedu
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await watcher.close();
+    const killed = String(replicas[1]!.child.pid);
     await stop(replicas[1]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     replicas[1] = await startReplica(server.socket, prefix);
@@ -98,13 +99,18 @@ describe.skipIf(!REDIS_SERVER)('three receiver processes sharing createRedisDedu
         [`${prefix}handled`],
         [],
       )) as string[];
-      const counts = new Map<string, number>();
-      for (const id of handled) counts.set(id, (counts.get(id) ?? 0) + 1);
+      const by = new Map<string, string[]>(); // event id → the processes that handled it
+      for (const entry of handled) {
+        const [id, pid] = entry.split(' ') as [string, string];
+        by.set(id, [...(by.get(id) ?? []), pid]);
+      }
       expect(unanswered).toBeGreaterThan(0); // the kill cut deliveries off
       expect(gaveUp).toBe(0);
-      expect(ids.filter((id) => !counts.has(id))).toEqual([]); // none lost
-      expect([...counts].filter(([, n]) => n > 1)).toEqual([]); // none twice
-      expect(counts.size).toBe(120);
+      expect(ids.filter((id) => !by.has(id))).toEqual([]); // none lost
+      // None twice, but for the documented limit: the killed replica did the side effect and died
+      // before completing the claim (a window of a Redis round trip), so the retry handled it again.
+      expect([...by].filter(([, pids]) => pids.length > 1 && !pids.includes(killed))).toEqual([]);
+      expect(by.size).toBe(120);
     } finally {
       await redis.close();
     }
