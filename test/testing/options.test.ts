@@ -377,10 +377,6 @@ describe('options', () => {
     expect(() => createMockApi({ faults: [throwing as MockFault] })).toThrow(
       /^Invalid fault: faults\[0\]: status could not be read \(a getter or Proxy threw\)$/,
     );
-    // The pattern is compiled when the option is read, so a bad one is named by its index too.
-    expect(() => createMockApi({ faults: [{ path: '/x' }, { path: /(a)\1/ }] })).toThrow(
-      /^Invalid fault: faults\[1\]: /,
-    );
     // What is checked is what is kept: a getter answering differently on a second read changes nothing.
     let reads = 0;
     const fickle = Object.defineProperty({ path: '/merchant_api/v1/warehouses' }, 'status', {
@@ -431,8 +427,8 @@ describe('options', () => {
     });
     const api = createMockApi({ faults: [{ path, status: 503 }] });
     expect(reads).toBe(1);
-    // Checked again, the pattern would now be refused (a backreference), and reset() would throw.
-    source = '^(a)\\1$';
+    // Read again, the pattern would now match another path.
+    source = '^/x$';
     api.reset();
     api.reset();
     expect(reads).toBe(1);
@@ -441,7 +437,7 @@ describe('options', () => {
         id: 1,
         method: null,
         path: null,
-        pathPattern: '^/merchant_api/v1/warehouses$',
+        pathPattern: '^\\/merchant_api\\/v1\\/warehouses$',
         hits: 0,
         remaining: null,
       },

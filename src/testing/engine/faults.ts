@@ -3,7 +3,6 @@
  * for a number of requests, so merchants can test their retry handling.
  */
 import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
-import { PathPattern } from './path-pattern.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
 import { guarded, readFields } from './validation.js';
@@ -20,14 +19,8 @@ export interface MockFault {
    * Path to match: a string is compared with the request path (query excluded), e.g.
    * `'/merchant_api/v1/orders'`; a RegExp is tested against it, e.g. `/^\/merchant_api\/v1\/skus(\/|$)/`.
    *
-   * A RegExp is not run by the JavaScript regex engine: the mock compiles its `source` and `flags`
-   * to its own linear-time matcher (`engine/path-pattern.ts`), so no pattern — e.g. `^(a+)+$`
-   * against a long path of `a`s — can block the event loop. It supports literals, `.`, classes,
-   * `\d \w \s` (and negations), `^ $ \b \B`, groups, `|`, `* + ? {n,m}` and the flags
-   * `d g i m s u y`; a RegExp with backreferences, lookaround, `\p{…}`, the `v` flag, a source
-   * over 1000 characters, over 10 000 compiled instructions, or whose nested `{n,m}` counts
-   * multiply to over 100 000 compile steps (empty groups included) is refused (`TypeError`). A
-   * test that would take over 1 000 000 steps counts as no match.
+   * The RegExp is yours and run as it is (from the start of the path at each test, whatever its
+   * `lastIndex`): a pattern that backtracks catastrophically blocks your test's event loop.
    */
   path: string | RegExp;
   /** Status to answer with. Default 503 (unless the fault only has `latency`). */
@@ -84,8 +77,8 @@ interface ActiveFault {
   readonly id: number;
   readonly spec: MockFault;
   readonly method: string | undefined;
-  /** The compiled pattern of a RegExp `path`. */
-  readonly pattern: PathPattern | undefined;
+  /** The mock's copy of a RegExp `path`. */
+  readonly pattern: RegExp | undefined;
   remaining: number;
   hits: number;
 }
@@ -289,19 +282,9 @@ export interface FaultSummary {
   remaining: number | null;
 }
 
-/**
- * The compiled pattern of a fault's RegExp `path` (none for a string), its `source` and `flags`
- * read once, or a refusal naming `path`.
- */
-function patternOf(spec: MockFault): PathPattern | undefined {
-  const regexp = spec.path;
-  if (typeof regexp === 'string') return undefined;
-  const { source, flags } = readOf('path', () => ({ source: regexp.source, flags: regexp.flags }));
-  try {
-    return new PathPattern({ source, flags });
-  } catch (error) {
-    throw new InvalidFault('path', (error as Error).message);
-  }
+/** The mock's copy of a fault's RegExp `path` (none for a string), its `source` and `flags` read once. */
+function patternOf(spec: MockFault): RegExp | undefined {
+  return typeof spec.path === 'string' ? undefined : new RegExp(spec.path.source, spec.path.flags);
 }
 
 /**
@@ -312,8 +295,8 @@ function patternOf(spec: MockFault): PathPattern | undefined {
 export interface PreparedFault {
   /** The copy of the fault the mock keeps. */
   readonly spec: MockFault;
-  /** The compiled pattern of a RegExp `path` (`undefined` for a string). */
-  readonly pattern: PathPattern | undefined;
+  /** The mock's copy of a RegExp `path` (`undefined` for a string). */
+  readonly pattern: RegExp | undefined;
 }
 
 /**
@@ -392,7 +375,9 @@ export class Faults {
     if (this.#active.length === 0) return undefined;
     const fault = this.#active.find((f) => {
       if (f.method !== undefined && f.method !== method) return false;
-      return f.pattern === undefined ? f.spec.path === path : f.pattern.test(path);
+      if (f.pattern === undefined) return f.spec.path === path;
+      f.pattern.lastIndex = 0;
+      return f.pattern.test(path);
     });
     if (!fault) return undefined;
     fault.hits += 1;

@@ -566,8 +566,7 @@ const FAULT_FIELDS: Readonly<Record<string, (value: JsonValue) => string | undef
 /**
  * A fault from JSON: `path` (the exact request path, e.g. `/merchant_api/v1/orders`) or
  * `pathPattern` (a RegExp source tested against the path, e.g. `^/merchant_api/v1/skus(/|$)`),
- * run by the mock's linear-time matcher (`engine/path-pattern.ts`: no backtracking, so no pattern
- * can block the event loop; backreferences and lookaround are refused with a 422).
+ * compiled by `new RegExp` (one that is not a valid RegExp is refused with a 422).
  */
 function faultOf(body: JsonValue | undefined): MockFault {
   // Each message: `<field>: Invalid fault: <field> <problem>` (the fault machinery's own wording).
@@ -952,17 +951,15 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
           try {
             return json(201, { id: target.addFault(fault) });
           } catch (error) {
-            // The fault machinery names the field it refuses (the pattern, a body or header it
-            // cannot answer with, a latency too long); a pattern sent as pathPattern is named so.
+            // The fault machinery names the field it refuses (a body or header it cannot answer
+            // with, a latency too long).
             const { message } = error as Error;
-            const field = error instanceof InvalidFault ? error.field : 'path';
-            const patterned = typeof body === 'object' && body !== null && 'pathPattern' in body;
-            bad(field === 'path' && patterned ? 'pathPattern' : field, message);
+            bad(error instanceof InvalidFault ? error.field : 'path', message);
           }
         },
         body: '{ path | pathPattern, method?, status?, times?, retryAfter?, latency?, reset?, body?, headers?, after? }',
         answers: '201, { id }',
-        description: 'Injects a fault (pathPattern is a RegExp source run by a linear-time matcher).',
+        description: 'Injects a fault (pathPattern is a RegExp source).',
       },
       DELETE: {
         handle: ({ target }) => json(200, { removed: target.clearFaults() }),

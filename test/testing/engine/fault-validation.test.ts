@@ -119,8 +119,7 @@ describe('POST /__mock/faults names the field refused', () => {
     [{ path: WAREHOUSES, headers: { 'bad name': 'v' } }, 'headers'],
     [{ path: WAREHOUSES, headers: { 'x-a': 'a\r\nb' } }, 'headers'],
     [{ path: WAREHOUSES, latency: 2 ** 31 }, 'latency'],
-    [{ pathPattern: '(?:(?:){10000}){10000}' }, 'pathPattern'],
-    [{ pathPattern: '(a)\\1' }, 'pathPattern'],
+    [{ pathPattern: '(' }, 'pathPattern'],
   ])('%j', async (fault, field) => {
     const api = testApi();
     const answer = await mockRequest(api, 'POST', '/__mock/faults', fault);

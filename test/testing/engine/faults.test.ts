@@ -46,6 +46,17 @@ describe('faults', () => {
     expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus')).status).toBe(200);
   });
 
+  test('a RegExp path is a plain RegExp: any syntax, and a global one matches every request', async () => {
+    const api = testApi();
+    const fault = api.injectFault({ path: /^\/merchant_api\/v1\/skus(?!\/)/g, status: 500 });
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus')).status).toBe(500);
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus')).status).toBe(500);
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus/1')).status).not.toBe(500);
+    expect(fault.hits).toBe(2);
+    const answer = await mockRequest(api, 'POST', '/__mock/faults', { pathPattern: '^/x(?!y)' });
+    expect(answer.status).toBe(201);
+  });
+
   test('a fault applies before authentication (it stands for the infrastructure)', async () => {
     const api = testApi();
     api.injectFault({ path: WAREHOUSES, status: 502, times: 1 });

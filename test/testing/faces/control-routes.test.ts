@@ -336,7 +336,11 @@ describe('a malformed control body names the field', () => {
         { path: '/x', status: 700 },
         /^status: Invalid fault: status must be an integer from 200 to 599/,
       ],
-      ['/__mock/faults', { pathPattern: '^/x(?!y)' }, /^pathPattern: Invalid fault: /],
+      [
+        '/__mock/faults',
+        { pathPattern: '(' },
+        /^pathPattern: Invalid fault: pathPattern is not a valid RegExp/,
+      ],
       ['/__mock/webhooks/redeliver', { eventId: 5 }, /^eventId: must be a non-empty string, got 5$/],
       [
         '/__mock/webhooks/redeliver',
