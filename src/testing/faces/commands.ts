@@ -122,9 +122,7 @@ export function unknownCommand(word: string): string {
 }
 
 /** One argument as `parseArgs` reads it: `index` is its place in the arguments. */
-export type ArgToken =
-  | { kind: 'option'; index: number; name: string; rawName: string; value?: string; inlineValue?: boolean }
-  | { kind: 'positional' | 'option-terminator'; index: number };
+type ArgToken = NonNullable<ReturnType<typeof Util.parseArgs>['tokens']>[number];
 
 /** The arguments of a command line as `node:util`'s `parseArgs` reads them (Node 22+, Bun, Deno). */
 export function argTokens(args: readonly string[], options: Util.ParseArgsOptionsConfig): ArgToken[] {
