@@ -6,7 +6,9 @@
  * it is described as the kit describes text, a short run of digits as it is (`--port 70000`),
  * anything else by its length; only names the command knows (its options, its commands) are shown.
  * The `--state` / `--seed` file and the `--host` of a server that cannot start are named as given.
+ * The arguments are read by `node:util`'s `parseArgs` (not strict: its refusals would echo them).
  */
+import type { ParseArgsOptionsConfig } from 'node:util';
 import { VERSION } from '../../version.js';
 import { MockStateError, type MockStateFile } from '../domain/persist.js';
 import { type MockSeed, MockSeedError } from '../domain/seed.js';
@@ -14,7 +16,7 @@ import type { MockRequestEvent } from '../engine/request-log.js';
 import { describeText } from '../engine/validation.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
-import { COMMANDS_USAGE, processEnv, unknownCommand } from './commands.js';
+import { argTokens, COMMANDS_USAGE, processEnv, unknownCommand } from './commands.js';
 import { corsPolicy } from './cors.js';
 import type { MockServer } from './listen.js';
 import { FileProblem, readJsonFile, removeStaleTemps, StateSaver } from './state-file.js';
@@ -48,6 +50,7 @@ Options:
   --cors <origin>             let browser pages of this origin call the mock (e.g.
                               http://localhost:5173), repeatable; '*' for any origin
   --quiet                     no log line per request
+  --print-url                 print the URL alone as the first line (for a test that reads it)
   -v, --version               print the version and exit
   -h, --help                  show this help
 
@@ -94,21 +97,18 @@ export interface RunningCli {
   close(): Promise<void>;
 }
 
-const REPEATABLE = new Set(['token', 'webhook', 'blocked-country', 'cors']);
-const SINGLE = new Set([
-  'port',
-  'host',
-  'page-size',
-  'latency',
-  'rate-limit',
-  'webhook-attempts',
-  'webhook-backoff',
-  'webhook-timeout',
-  'state',
-  'seed',
-]);
-/** Options without a value. */
-const FLAGS = new Set(['quiet']);
+/** The options of the server, as `parseArgs` reads them. */
+const OPTIONS: ParseArgsOptionsConfig = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  quiet: { type: 'boolean' },
+  'print-url': { type: 'boolean' },
+};
+for (const name of ['token', 'webhook', 'blocked-country', 'cors'])
+  OPTIONS[name] = { type: 'string', multiple: true };
+for (const name of ['port', 'host', 'page-size', 'latency', 'rate-limit', 'state', 'seed'])
+  OPTIONS[name] = { type: 'string' };
+for (const name of ['attempts', 'backoff', 'timeout']) OPTIONS[`webhook-${name}`] = { type: 'string' };
 
 type Parsed =
   | { kind: 'run'; values: Map<string, string[]>; flags: Set<string> }
@@ -117,39 +117,32 @@ type Parsed =
 function parseArgs(argv: readonly string[]): Parsed {
   const values = new Map<string, string[]>();
   const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-h' || arg === '--help') return { kind: 'help' };
-    if (arg === '-v' || arg === '--version') return { kind: 'version' };
-    if (!arg.startsWith('--')) {
+  for (const token of argTokens(argv, OPTIONS)) {
+    const arg = argv[token.index]!;
+    if (token.kind === 'positional' || (token.kind === 'option' && !arg.startsWith('--'))) {
+      if (arg === '-h' || arg === '-v') return { kind: arg === '-h' ? 'help' : 'version' };
       // A first word is a command mistyped (the bin sends every known one to the subcommands).
       const problem =
-        i === 0 && !arg.startsWith('-')
+        token.index === 0 && !arg.startsWith('-')
           ? unknownCommand(arg)
           : `Unexpected argument, got ${describeText(arg)}`;
       throw new CliUsageError(`${problem}\n\n${CLI_USAGE}`);
     }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (FLAGS.has(name)) {
-      if (eq >= 0) throw new CliUsageError(`Option '--${name}' takes no value`);
+    if (token.kind !== 'option' || !Object.hasOwn(OPTIONS, token.name))
+      throw new CliUsageError(`Unknown option, got ${describeText(arg)}\n\n${CLI_USAGE}`);
+    const { name, value } = token;
+    if (OPTIONS[name]!.type === 'boolean') {
+      if (token.inlineValue) throw new CliUsageError(`Option '--${name}' takes no value`);
+      if (name === 'help' || name === 'version') return { kind: name };
       flags.add(name);
       continue;
-    }
-    if (!REPEATABLE.has(name) && !SINGLE.has(name))
-      throw new CliUsageError(`Unknown option, got ${describeText(arg)}\n\n${CLI_USAGE}`);
-    let value: string | undefined;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i += 1;
     }
     if (value === undefined || value === '')
       throw new CliUsageError(`Option '--${name}' needs a value\n\n${CLI_USAGE}`);
     const list = values.get(name) ?? [];
-    if (SINGLE.has(name) && list.length > 0) throw new CliUsageError(`Option '--${name}' is given twice`);
-    list.push(value);
-    values.set(name, list);
+    if (!OPTIONS[name]!.multiple && list.length > 0)
+      throw new CliUsageError(`Option '--${name}' is given twice`);
+    values.set(name, [...list, value]);
   }
   return { kind: 'run', values, flags };
 }
@@ -336,7 +329,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   }
   // A new state file is written at once, so that it holds the starting point (the seed).
   if (saver && saved === undefined) saver.schedule();
-  out(`Merchant Fulfillment mock API listening on ${server.url}`);
+  // --print-url: the URL alone comes first, for a test that starts the command and reads one line.
+  out(flags.has('print-url') ? server.url : `Merchant Fulfillment mock API listening on ${server.url}`);
   out(`API token: ${api.token}`);
   out(`Try: curl -H "Authorization: Bearer ${api.token}" ${server.url}/merchant_api/v1/warehouses`);
   out(`Control routes: ${server.url}/__mock/ (see --help)`);

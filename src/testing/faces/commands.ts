@@ -7,6 +7,8 @@
  * option or value is described as the kit describes text (a short run of digits as it is, anything
  * else by its length), since it may be a token pasted in the wrong place.
  */
+import type * as Util from 'node:util';
+import { builtinModule } from '../../core/builtin.js';
 import {
   connectMock,
   type MockConnection,
@@ -119,8 +121,17 @@ export function unknownCommand(word: string): string {
   return `Unknown command, got ${describeText(word)} (expected one of ${COMMANDS.join(', ')})`;
 }
 
-const REPEATABLE = new Set(['item']);
-const COMMON = ['url', 'token'];
+/** One argument as `parseArgs` reads it: `index` is its place in the arguments. */
+type ArgToken = NonNullable<ReturnType<typeof Util.parseArgs>['tokens']>[number];
+
+/** The arguments of a command line as `node:util`'s `parseArgs` reads them (Node 22+, Bun, Deno). */
+export function argTokens(args: readonly string[], options: Util.ParseArgsOptionsConfig): ArgToken[] {
+  const util = builtinModule<typeof Util>('node:util');
+  if (!util) throw new Error('The command line needs node:util (Node.js 22+, Bun or Deno).');
+  // Not strict: an unknown option or a missing value is reported here, worded as the kit words it.
+  return util.parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true })
+    .tokens as ArgToken[];
+}
 
 /** A parsed command line. */
 interface Parsed {
@@ -135,37 +146,40 @@ function parse(argv: readonly string[]): Parsed | 'help' {
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') return 'help';
   const allowed = OPTIONS[command];
   if (allowed === undefined) usage(unknownCommand(command));
-  const positionals: string[] = [];
-  const options = new Map<string, string[]>();
-  let json = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (arg === '-h' || arg === '--help') return 'help';
-    if (arg === '--json') {
-      json = true;
-      continue;
-    }
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!allowed.includes(name) && !COMMON.includes(name)) {
+  const table: Util.ParseArgsOptionsConfig = {
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const name of [...allowed, 'url', 'token'])
+    table[name] = { type: 'string', multiple: name === 'item' };
+  const parsed: Parsed = { command, positionals: [], options: new Map(), json: false };
+  let last = -1;
+  for (const token of argTokens(rest, table)) {
+    const arg = rest[token.index]!;
+    if (token.kind === 'positional' || (token.kind === 'option' && !arg.startsWith('--') && arg !== '-h')) {
+      // A word, `-3` included (`return -3`): once, though parseArgs reads `-34` as two short options.
+      if (token.index !== last) parsed.positionals.push(arg);
+      last = token.index;
+    } else if (
+      token.kind !== 'option' ||
+      !Object.hasOwn(table, token.name) ||
+      (table[token.name]!.type === 'boolean' && token.inlineValue)
+    ) {
       // The argument described, not shown; the options of the command listed.
-      const known = [...allowed, ...COMMON, 'json', 'help'].map((n) => `--${n}`).join(', ');
+      const known = [...allowed, 'url', 'token', 'json', 'help'].map((n) => `--${n}`).join(', ');
       usage(`Unknown option for '${command}', got ${describeText(arg)} (expected ${known})`);
+    } else if (token.name === 'help') return 'help';
+    else if (token.name === 'json') parsed.json = true;
+    else {
+      const { value } = token;
+      if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--')))
+        usage(`Option '--${token.name}' needs a value`);
+      const list = parsed.options.get(token.name) ?? [];
+      if (list.length > 0 && token.name !== 'item') usage(`Option '--${token.name}' is given twice`);
+      parsed.options.set(token.name, [...list, value]);
     }
-    let value: string | undefined;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (rest[i + 1]?.startsWith('--') !== true) value = rest[++i];
-    if (value === undefined || value === '') usage(`Option '--${name}' needs a value`);
-    const list = options.get(name) ?? [];
-    if (list.length > 0 && !REPEATABLE.has(name)) usage(`Option '--${name}' is given twice`);
-    list.push(value);
-    options.set(name, list);
   }
-  return { command, positionals, options, json };
+  return parsed;
 }
 
 function positionalCount(parsed: Parsed, names: readonly string[]): string[] {

@@ -3,6 +3,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI_USAGE, CliUsageError, runCli } from '../../../src/testing/index.js';
 import { startServer } from '../../helpers/http-server.js';
@@ -12,6 +13,7 @@ import {
   exitOf,
   mockRequest,
   orderBody,
+  output,
   skuBody,
   spawnBin,
   until,
@@ -210,6 +212,12 @@ describe('runCli', () => {
     [['--port', '65536'], /'--port' must be an integer from 0 to 65535, got '65536'/],
     [['--port', '-1'], /'--port' must be an integer from 0 to 65535, got '-1'/],
     [['--port', '1', '--port', '2'], /given twice/],
+    [['--port='], /^Option '--port' needs a value\n/],
+    [['--help=yes'], /^Option '--help' takes no value$/],
+    [['--print-url=1'], /^Option '--print-url' takes no value$/],
+    [['--'], /^Unknown option, got a string of 2 characters\n/],
+    [['--constructor'], /^Unknown option, got a string of 13 characters\n/],
+    [['--quiet', '-hx'], /^Unexpected argument, got a string of 3 characters\n/],
     [['--page-size', '0'], /must be an integer >= 1/],
     [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\] must be an absolute http: or https: URL/],
     [['--rate-limit', 'abc'], /'--rate-limit' must be <requests>\/<ms>/],
@@ -251,6 +259,24 @@ describe('the bin', () => {
       const answer = await mockRequest(url!, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
       expect(answer.status).toBe(200);
       child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  test('--print-url: the first line is the URL alone; the rest as without it', async () => {
+    const child = spawnBin(sandbox, ['--port', '0', '--token', 'bin-token', '--print-url']);
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      const url = await new Promise<string>((resolve) => lines.once('line', resolve));
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      await waitFor(child, /^Control routes: /m);
+      expect(output(child)).not.toContain('listening on');
+      expect(output(child)).toContain(`API token: bin-token\n`);
+      const answer = await mockRequest(url, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
+      expect(answer.status).toBe(200);
+      process.kill(child.pid!, 'SIGTERM');
       expect(await exitOf(child)).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

@@ -300,6 +300,17 @@ describe('runCommand against a listening mock', () => {
     [['state', '--limit', '0', '--collection', 'skus'], /^--limit must be an integer >= 1, got '0'$/],
     [['return', '1', '--item', 'x'], /^--item must be <sku_id>=<quantity>, got a string of 1 character$/],
     [['reset', '--url'], /^Option '--url' needs a value$/],
+    [['reset', '--url', '--json'], /^Option '--url' needs a value$/],
+    [
+      ['reset', '--json=yes'],
+      /^Unknown option for 'reset', got a string of 10 characters \(expected --url, /,
+    ],
+    [['reset', '--constructor'], /^Unknown option for 'reset', got a string of 13 characters/],
+    [['fulfil', '-12'], /^<order-id> must be an integer >= 1, got '-12'$/],
+    [
+      ['fulfil', '1', '-hx'],
+      /^Unexpected argument, got a string of 3 characters \('fulfil' takes <order-id>\)$/,
+    ],
     [['reset', '--url', 'nowhere'], /^--url must be an absolute http\(s\) URL/],
   ])('usage error for %j: exit 2, nothing sent', async (argv, message) => {
     const before = api.state.requests.length;
