@@ -3,10 +3,11 @@
  * another process (`merchant-fulfillment-mock`, or `api.listen()` elsewhere). Its methods are the
  * in-process control methods ({@link MockControlMethods}), async, with the same arguments and
  * results. Plain `fetch` only (the kit never loads ky); the token travels only in the
- * `Authorization` header and never shows in an error, `JSON.stringify` or `util.inspect`. An
- * argument refused is described in the error by its type, a string by its length, never its text;
- * only a key of up to 32 characters (a longer one by its length) and a RegExp's `source` and flags
- * (for `injectFault`'s `path`) are shown as given.
+ * `Authorization` header and never shows in an error, `JSON.stringify` or `util.inspect`.
+ * Arguments are sent as given and the mock checks them, as it checks them in-process: its 4xx
+ * answer is a `rejected` error with its status and messages. Only what cannot be sent is refused
+ * here (`invalid_argument`): a bad URL, token or time-out, a value JSON cannot carry, a RegExp path
+ * with flags, quantities or a query that is not an object.
  */
 import type { MockReturnOptions } from './domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
@@ -16,36 +17,18 @@ import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import type { FaultSummary, MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import {
-  describeUrlScheme,
-  describeValue,
-  guarded,
-  isObject,
-  messageOf,
-  readFields,
-  readObject,
-  safeString,
-  shownKey,
-} from './engine/validation.js';
+import { describeUrlScheme, describeValue, isObject, messageOf, safeString } from './engine/validation.js';
 import type { MockRedeliverFilter } from './engine/webhook-delivery.js';
-import {
-  checkDeliveriesQuery,
-  checkRecordId,
-  checkRedeliverFilter,
-  checkRestockingStatus,
-  checkRestockQuantities,
-  checkReturnOptions,
-  checkStateQuery,
-  type MockCollectionName,
-  type MockControlMethods,
-  type MockControlRouteInfo,
-  type MockDeliveriesPage,
-  type MockDeliveriesQuery,
-  type MockRemoteFaultHandle,
-  type MockStateCollectionsQuery,
-  type MockStatePage,
-  type MockStateQuery,
-  refuseArgument,
+import type {
+  MockCollectionName,
+  MockControlMethods,
+  MockControlRouteInfo,
+  MockDeliveriesPage,
+  MockDeliveriesQuery,
+  MockRemoteFaultHandle,
+  MockStateCollectionsQuery,
+  MockStatePage,
+  MockStateQuery,
 } from './faces/control.js';
 import { TOKEN } from './options.js';
 
@@ -78,13 +61,20 @@ export interface ConnectMockOptions {
 
 /** What went wrong with a control call (see {@link MockControlError}). */
 export type MockControlErrorCode =
-  /** An argument was refused before anything was sent (`argument` names it). */
+  /**
+   * An argument that cannot be sent was refused before sending (`argument` names it): the URL,
+   * token or a time-out, a value JSON cannot carry, a RegExp path with flags, quantities or a query
+   * that is not an object. Everything else is checked by the mock (`rejected`).
+   */
   | 'invalid_argument'
   /** The mock could not be reached (connection refused, unknown host, ...). */
   | 'unreachable'
   /** The mock did not answer within the time-out. */
   | 'timeout'
-  /** The mock answered with an error status (`status`, `errors`, `hint`). */
+  /**
+   * The mock answered with an error status (`status`, `errors`, `hint`): e.g. 422 for an argument
+   * it refuses (`status: must be one of …`), 404 for an unknown id.
+   */
   | 'rejected'
   /**
    * The mock answered 2xx with a body that is not what the call expects: not JSON, empty, or JSON
@@ -163,11 +153,7 @@ export interface MockConnection extends MockControlMethods<true> {
   readonly baseUrl: string;
   /** The API token of the connection (not shown by `JSON.stringify` or `util.inspect`). */
   readonly token: string;
-  /**
-   * Moves a restocking shipment to `status` (version 1 or 2 name) and returns its version 1 view.
-   * `status` and `quantities` are checked before sending, as the in-process method and the route
-   * check them: an `invalid_argument` error names the argument.
-   */
+  /** Moves a restocking shipment to `status` (version 1 or 2 name) and returns its version 1 view. */
   advanceRestockingShipment(
     id: number,
     status: RestockingStatusV1 | RestockingStatusV2,
@@ -207,7 +193,11 @@ export interface MockConnection extends MockControlMethods<true> {
   readDeliveries(): Promise<MockWebhookDelivery[]>;
   /** A page of the webhook deliveries matching `query`, oldest first. */
   readDeliveries(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
-  /** Sends again the deliveries that were given up (all, or those matching `filter`). */
+  /**
+   * Sends again the deliveries that were given up (all, or those to `filter.url`); with
+   * `filter.eventId`, that event's delivery whatever its outcome (a delivered one too: to test a
+   * receiver's dedupe).
+   */
   redeliverWebhooks(filter?: MockRedeliverFilter): Promise<MockWebhookDelivery[]>;
   /** Back to the initial state. */
   reset(): Promise<void>;
@@ -245,18 +235,18 @@ function argumentError(method: string, argument: string, problem: string): MockC
   });
 }
 
-/** A `refuse` for the checks shared with the control routes: an `invalid_argument` error. */
-function refuseFor(method: string): (field: string, problem: string) => never {
-  return (field, problem) => {
-    throw argumentError(method, field, problem);
-  };
-}
-
-/** The query string of a deliveries query (with `page`, so the answer is always a page). */
-function deliveriesSearch(method: string, query: unknown): string {
-  const checked = checkDeliveriesQuery(query, refuseFor(method));
+/**
+ * The query string of a query (an object: anything else cannot be sent), each field as text (a list
+ * joined with commas), with `page` when it has none so that the answer is always a page. The mock
+ * checks the fields.
+ */
+function searchOf(method: string, query: unknown): string {
+  if (!isObject(query))
+    throw argumentError(method, 'query', `must be an object, got ${describeValue(query)}`);
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(checked)) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
   if (!params.has('page')) params.set('page', '1');
   return params.toString();
 }
@@ -278,20 +268,10 @@ function checkTimeout(method: string, argument: string, timeoutMs: unknown): num
   return timeoutMs;
 }
 
-/**
- * The fields of the object argument `name`, each read once (a getter or Proxy trap that throws is an
- * `invalid_argument` naming it), or `undefined` when not given; anything but an object is refused.
- */
-function optionalFields(method: string, name: string, value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined;
-  return readObject(value, name, refuseFor(method));
-}
-
 /** The time-out of one call: `options.timeoutMs`, else `fallback`. */
-function callTimeout(method: string, options: unknown, fallback: number): number {
-  const timeoutMs = optionalFields(method, 'options', options)?.timeoutMs;
-  if (timeoutMs === undefined) return fallback;
-  return checkTimeout(method, 'options.timeoutMs', timeoutMs);
+function callTimeout(method: string, options: MockCallOptions | undefined, fallback: number): number {
+  const timeoutMs = options?.timeoutMs;
+  return timeoutMs === undefined ? fallback : checkTimeout(method, 'options.timeoutMs', timeoutMs);
 }
 
 /** Why `JSON.stringify` failed, in words that never quote the value. */
@@ -305,35 +285,17 @@ function serializeProblem(error: unknown): string {
 
 /**
  * `value` as the JSON text of a request body, serialized BEFORE anything is sent: a value that
- * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`,
- * or its first field that cannot be, after `prefix` (`options.carrier`; a fault's `body` alone).
+ * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`.
  */
-function serialize(method: string, argument: string, value: unknown, prefix = `${argument}.`): string {
-  let problem: string;
+function serialize(method: string, argument: string, value: unknown): string {
+  let problem = 'is not a JSON value';
   try {
     const text = JSON.stringify(value);
     if (typeof text === 'string') return text;
-    problem = 'is not a JSON value';
   } catch (error) {
     problem = serializeProblem(error);
   }
-  let field = argument;
-  try {
-    if (isObject(value)) {
-      for (const key of Object.keys(value)) {
-        try {
-          JSON.stringify((value as Record<string, unknown>)[key]);
-        } catch (error) {
-          field = `${prefix}${shownKey(key)}`;
-          problem = serializeProblem(error);
-          break;
-        }
-      }
-    }
-  } catch {
-    // The object cannot even be walked: the argument as a whole is named.
-  }
-  throw argumentError(method, field, `cannot be sent as JSON: it ${problem}`);
+  throw argumentError(method, argument, `cannot be sent as JSON: it ${problem}`);
 }
 
 /** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */
@@ -437,91 +399,67 @@ class Connection implements MockConnection {
     return { baseUrl: this.baseUrl, token: '***', timeoutMs: this.#timeoutMs };
   }
 
-  advanceRestockingShipment(
+  async advanceRestockingShipment(
     id: number,
     status: RestockingStatusV1 | RestockingStatusV2,
     quantities?: MockRestockQuantities,
   ): Promise<MockRestockingShipmentV1> {
     const method = 'advanceRestockingShipment';
-    return this.#later(() => {
-      checkRecordId(id, 'id', refuseFor(method));
-      // The checkers of the in-process mock and of the route, each field read once.
-      const checkedStatus = checkRestockingStatus(status, 'status', refuseFor(method));
-      const checked = checkRestockQuantities(
-        quantities,
-        checkedStatus,
-        refuseArgument('quantities', 'quantities.', refuseFor(method)),
-      );
-      const body = serialize(method, 'quantities', { ...checked, status: checkedStatus });
-      return this.#call('POST', `/__mock/restocking_shipments/${id}/advance`, { body, expect: AN_OBJECT });
+    // The route reads the quantities among the body's fields: only an object can be sent so.
+    if (quantities !== undefined && !isObject(quantities)) {
+      throw argumentError(method, 'quantities', `must be an object, got ${describeValue(quantities)}`);
+    }
+    const body = serialize(method, 'quantities', { ...quantities, status });
+    return this.#call('POST', `/__mock/restocking_shipments/${encodeURIComponent(id)}/advance`, {
+      body,
+      expect: AN_OBJECT,
     });
   }
 
-  fulfillOrder(id: number): Promise<MockShipment> {
-    return this.#later(() => {
-      checkRecordId(id, 'id', refuseFor('fulfillOrder'));
-      return this.#call('POST', `/__mock/orders/${id}/fulfill`, { expect: AN_OBJECT });
+  async fulfillOrder(id: number): Promise<MockShipment> {
+    return this.#call('POST', `/__mock/orders/${encodeURIComponent(id)}/fulfill`, { expect: AN_OBJECT });
+  }
+
+  async createReturn(orderId: number, options: MockReturnOptions = {}): Promise<MockReturn> {
+    const body = serialize('createReturn', 'options', options);
+    return this.#call('POST', `/__mock/orders/${encodeURIComponent(orderId)}/returns`, {
+      body,
+      expect: AN_OBJECT,
     });
   }
 
-  createReturn(orderId: number, options: MockReturnOptions = {}): Promise<MockReturn> {
-    const method = 'createReturn';
-    return this.#later(() => {
-      checkRecordId(orderId, 'orderId', refuseFor(method));
-      // The checker of the in-process mock and of the route, each field read once: what is sent is
-      // the checked copy.
-      const checked = checkReturnOptions(options, refuseArgument('options', 'options.', refuseFor(method)));
-      const body = serialize(method, 'options', checked);
-      return this.#call('POST', `/__mock/orders/${orderId}/returns`, { body, expect: AN_OBJECT });
-    });
-  }
-
-  injectFault(fault: MockFault): Promise<MockRemoteFaultHandle> {
+  async injectFault(fault: MockFault): Promise<MockRemoteFaultHandle> {
     const method = 'injectFault';
-    return this.#later(async () => {
-      const refuse = refuseFor(method);
-      // Each field read once (a getter or Proxy trap that throws is an `invalid_argument` naming
-      // it); its fields are named alone (`path`, `body`), as the in-process mock and the route name them.
-      const fields = readObject(fault, 'fault', refuse, '');
-      const { path, ...rest } = fields;
-      let body: Record<string, unknown>;
-      if (guarded('path', () => path instanceof RegExp, refuse)) {
-        const regexp = path as RegExp;
-        const { source, flags } = guarded(
+    // A RegExp path is sent as its source (pathPattern); the mock checks the fault.
+    let body: unknown = fault;
+    if (fault?.path instanceof RegExp) {
+      const { path, ...rest } = fault;
+      const { source, flags } = path;
+      if (flags !== '') {
+        throw argumentError(
+          method,
           'path',
-          () => ({ source: regexp.source, flags: regexp.flags }),
-          refuse,
+          `cannot be a RegExp with flags (got /${source}/${flags}) on a running mock: only the source is sent (pathPattern)`,
         );
-        if (flags !== '') {
-          throw argumentError(
-            method,
-            'path',
-            `cannot be a RegExp with flags (got /${source}/${flags}) on a running mock: only the source is sent (pathPattern)`,
-          );
-        }
-        body = { ...rest, pathPattern: source };
-      } else if (typeof path === 'string') {
-        body = { ...rest, path };
-      } else {
-        throw argumentError(method, 'path', `must be a string or a RegExp, got ${describeValue(path)}`);
       }
-      const { id } = await this.#call<{ id: number }>('POST', '/__mock/faults', {
-        body: serialize(method, 'fault', body, ''),
-        expect: integerIn('id', 1),
-      });
-      return {
-        id,
-        remove: async () => {
-          try {
-            await this.#call('DELETE', `/__mock/faults/${id}`);
-            return true;
-          } catch (error) {
-            if (error instanceof MockControlError && error.status === 404) return false;
-            throw error;
-          }
-        },
-      };
+      body = { ...rest, pathPattern: source };
+    }
+    const { id } = await this.#call<{ id: number }>('POST', '/__mock/faults', {
+      body: serialize(method, 'fault', body),
+      expect: integerIn('id', 1),
     });
+    return {
+      id,
+      remove: async () => {
+        try {
+          await this.#call('DELETE', `/__mock/faults/${id}`);
+          return true;
+        } catch (error) {
+          if (error instanceof MockControlError && error.status === 404) return false;
+          throw error;
+        }
+      },
+    };
   }
 
   async faults(): Promise<FaultSummary[]> {
@@ -537,19 +475,19 @@ class Connection implements MockConnection {
 
   flushWebhooks(query?: undefined, options?: MockCallOptions): Promise<MockWebhookDelivery[]>;
   flushWebhooks(query: MockDeliveriesQuery, options?: MockCallOptions): Promise<MockDeliveriesPage>;
-  flushWebhooks(query?: MockDeliveriesQuery, options?: MockCallOptions): Promise<unknown> {
+  async flushWebhooks(query?: MockDeliveriesQuery, options?: MockCallOptions): Promise<unknown> {
     const method = 'flushWebhooks';
-    return this.#later(async () => {
-      const timeoutMs = callTimeout(method, options, this.#timeoutMs);
-      if (query === undefined) {
-        const all = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/flush', {
-          timeoutMs,
-          expect: listIn('data'),
-        });
-        return all.data;
-      }
-      const search = deliveriesSearch(method, query);
-      return this.#call('POST', `/__mock/webhooks/flush?${search}`, { timeoutMs, expect: A_PAGE });
+    const timeoutMs = callTimeout(method, options, this.#timeoutMs);
+    if (query === undefined) {
+      const all = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/flush', {
+        timeoutMs,
+        expect: listIn('data'),
+      });
+      return all.data;
+    }
+    return this.#call('POST', `/__mock/webhooks/flush?${searchOf(method, query)}`, {
+      timeoutMs,
+      expect: A_PAGE,
     });
   }
 
@@ -565,29 +503,22 @@ class Connection implements MockConnection {
     return this.#deliveries('readDeliveries', query);
   }
 
-  #deliveries(method: string, query: MockDeliveriesQuery | undefined): Promise<unknown> {
-    return this.#later(async () => {
-      if (query === undefined) {
-        const all = await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries', {
-          expect: listIn('data'),
-        });
-        return all.data;
-      }
-      return this.#call('GET', `/__mock/deliveries?${deliveriesSearch(method, query)}`, { expect: A_PAGE });
-    });
-  }
-
-  redeliverWebhooks(filter: MockRedeliverFilter = {}): Promise<MockWebhookDelivery[]> {
-    const method = 'redeliverWebhooks';
-    return this.#later(async () => {
-      // The checker of the in-process mock and of the route: only eventId and url, each read once.
-      const checked = checkRedeliverFilter(filter, refuseArgument('filter', 'filter.', refuseFor(method)));
-      const answer = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/redeliver', {
-        body: serialize(method, 'filter', checked),
+  async #deliveries(method: string, query: MockDeliveriesQuery | undefined): Promise<unknown> {
+    if (query === undefined) {
+      const all = await this.#call<{ data: MockWebhookDelivery[] }>('GET', '/__mock/deliveries', {
         expect: listIn('data'),
       });
-      return answer.data;
+      return all.data;
+    }
+    return this.#call('GET', `/__mock/deliveries?${searchOf(method, query)}`, { expect: A_PAGE });
+  }
+
+  async redeliverWebhooks(filter: MockRedeliverFilter = {}): Promise<MockWebhookDelivery[]> {
+    const answer = await this.#call<{ data: MockWebhookDelivery[] }>('POST', '/__mock/webhooks/redeliver', {
+      body: serialize('redeliverWebhooks', 'filter', filter),
+      expect: listIn('data'),
     });
+    return answer.data;
   }
 
   async reset(): Promise<void> {
@@ -616,15 +547,11 @@ class Connection implements MockConnection {
     return this.#state('readState', query);
   }
 
-  #state(method: string, query: unknown): Promise<unknown> {
-    return this.#later(() => {
-      if (query === undefined) return this.#call('GET', '/__mock/state', { expect: AN_OBJECT });
-      const { names, one, page, limit } = checkStateQuery(query, refuseFor(method));
-      const params = new URLSearchParams();
-      params.set(one ? 'collection' : 'collections', names.join(','));
-      params.set('page', String(page));
-      params.set('limit', String(limit));
-      return this.#call('GET', `/__mock/state?${params}`, { expect: one ? A_PAGE : AN_OBJECT });
+  async #state(method: string, query: object | undefined): Promise<unknown> {
+    if (query === undefined) return this.#call('GET', '/__mock/state', { expect: AN_OBJECT });
+    const search = searchOf(method, query);
+    return this.#call('GET', `/__mock/state?${search}`, {
+      expect: 'collections' in query ? AN_OBJECT : A_PAGE,
     });
   }
 
@@ -632,11 +559,6 @@ class Connection implements MockConnection {
     return (
       await this.#call<{ routes: MockControlRouteInfo[] }>('GET', '/__mock/', { expect: listIn('routes') })
     ).routes;
-  }
-
-  /** Runs `action` as a promise: an argument error rejects instead of throwing. */
-  async #later<T>(action: () => Promise<T>): Promise<T> {
-    return action();
   }
 
   /** `text` without the token. */
@@ -670,7 +592,8 @@ class Connection implements MockConnection {
    */
   async #call<T>(method: string, route: string, options: CallOptions = {}): Promise<T> {
     const { body, timeoutMs = this.#timeoutMs, expect } = options;
-    const label = `${method} ${route}`;
+    // Without the token, should an argument of the query hold it.
+    const label = this.#redact(`${method} ${route}`);
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.#token}`,
@@ -783,16 +706,14 @@ class Connection implements MockConnection {
  */
 export function connectMock(url: string | URL, options: ConnectMockOptions): MockConnection {
   const baseUrl = rootUrl(url);
-  // Each option read once (a getter or Proxy trap that throws is an `invalid_argument` naming it).
-  const fields = readFields(options, 'options', refuseFor('connectMock'), '');
-  if (fields === undefined) {
+  if (!isObject(options)) {
     throw argumentError(
       'connectMock',
       'options',
       `must be an object with a token, got ${describeValue(options)}`,
     );
   }
-  const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS } = fields;
+  const { token, fetch: send, timeoutMs = DEFAULT_CONTROL_TIMEOUT_MS }: Record<string, unknown> = options;
   if (typeof token !== 'string' || !TOKEN.test(token)) {
     // Never quoted: a token that cannot be sent as a header would otherwise travel in fetch's error.
     throw argumentError(

@@ -1,7 +1,7 @@
 /**
  * `connectMock`: every control method end to end against a mock served by a real HTTP server
  * (`api.listen({ port: 0 })`), with the SDK client pointed at the same server; its errors (404,
- * 422 naming the field, 401, a mock that is down, a time-out, arguments refused before sending)
+ * 422 naming the field, 401, a mock that is down, a time-out, what cannot be sent refused)
  * and the token kept out of every error and of `util.inspect`. Then the same against the
  * `merchant-fulfillment-mock` bin started in a child process.
  */
@@ -152,6 +152,28 @@ describe('connectMock against api.listen()', () => {
     expect(await mock.redeliverWebhooks()).toEqual([]);
   });
 
+  test('redeliverWebhooks({ eventId }) sends a delivered one again, in-process and remotely (a receiver’s dedupe)', async () => {
+    receiverStatus = 204;
+    const { shipment } = await inbound();
+    await mock.advanceRestockingShipment(shipment.id, 'arrived');
+    const [delivered] = await mock.flushWebhooks();
+    expect(delivered).toMatchObject({ delivered: true, statusCodes: [204] });
+    // Without the event id only the given-up ones are sent again: none.
+    expect(await mock.redeliverWebhooks({ url: delivered!.url })).toEqual([]);
+    const { eventId } = delivered!;
+    expect(await mock.redeliverWebhooks({ eventId })).toEqual([
+      expect.objectContaining({ eventId, delivered: false, finished: false, redeliveries: 1 }),
+    ]);
+    expect(await mock.flushWebhooks()).toEqual([
+      expect.objectContaining({ eventId, body: delivered!.body, delivered: true, statusCodes: [204, 204] }),
+    ]);
+    expect(api.redeliverWebhooks({ eventId })).toHaveLength(1);
+    await api.flushWebhooks();
+    expect(api.deliveries).toEqual([
+      expect.objectContaining({ eventId, delivered: true, statusCodes: [204, 204, 204], redeliveries: 2 }),
+    ]);
+  });
+
   test('faults are injected, listed and removed remotely, and the SDK client sees them', async () => {
     const handle = await mock.injectFault({
       method: 'GET',
@@ -251,11 +273,11 @@ describe('connectMock against api.listen()', () => {
     expect(notFound.message).toBe('POST /__mock/orders/999/fulfill answered 404: No order with id 999');
 
     const { shipment } = await inbound();
-    // A status that is no status name is refused before sending, as the route refuses it.
+    // A status that is no status name is refused by the route, naming it.
     const invalid = await failure(mock.advanceRestockingShipment(shipment.id, 'teleported' as never));
-    expect(invalid).toMatchObject({ code: 'invalid_argument', argument: 'status' });
+    expect(invalid).toMatchObject({ code: 'rejected', status: 422, argument: null });
     expect(invalid.message).toMatch(
-      /^advanceRestockingShipment: status must be one of created, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
+      /^POST \/__mock\/restocking_shipments\/1\/advance answered 422: status: must be one of created, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
     );
 
     const wrong = connectMock(server.url, { token: 'not-the-token' });
@@ -269,34 +291,36 @@ describe('connectMock against api.listen()', () => {
     expect(unauthorized.message).not.toContain('not-the-token');
   });
 
-  test('arguments are checked before sending, each error naming the argument', async () => {
-    const cases: [Promise<unknown>, string, RegExp][] = [
-      [mock.fulfillOrder(-1), 'id', /^fulfillOrder: id must be an integer >= 1, got -1$/],
-      [mock.fulfillOrder(1.5), 'id', /got 1\.5/],
-      [mock.fulfillOrder('7' as never), 'id', /got a string of 1 character$/],
+  test('arguments are checked by the mock (a 4xx naming the field); what cannot be sent is refused before', async () => {
+    const cases: [Promise<unknown>, number, RegExp][] = [
+      [mock.fulfillOrder(-1), 404, /^not found$/],
+      [mock.advanceRestockingShipment(1, '' as never), 422, /^status: must be one of created, /],
+      [mock.createReturn(1, [] as never), 422, /^body: must be a JSON object, got an array$/],
+      [mock.injectFault({ path: 5 as never }), 422, /^path: Invalid fault: path must be a string starting/],
+      [mock.redeliverWebhooks({ eventId: 7 as never }), 422, /^eventId: must be a non-empty string, got 7$/],
       [
-        mock.advanceRestockingShipment(1, '' as never),
-        'status',
-        /^advanceRestockingShipment: status must be/,
+        mock.state({ collection: 'nope' as never }),
+        422,
+        /^collection: unknown collection, got a string of 4/,
       ],
-      [mock.advanceRestockingShipment(1, 'arrived', 3 as never), 'quantities', /must be an object, got 3/],
-      [mock.createReturn(0), 'orderId', /^createReturn: orderId must be an integer >= 1/],
-      [mock.createReturn(1, [] as never), 'options', /must be an object, got an array/],
-      [mock.injectFault({ path: 5 as never }), 'path', /must be a string or a RegExp/],
-      [
-        mock.redeliverWebhooks({ eventId: 7 as never }),
-        'filter.eventId',
-        /must be a non-empty string, got 7/,
-      ],
-      [mock.state({ collection: 'nope' as never }), 'collection', /must be one of skus, orders/],
-      [mock.state({ collection: 'skus', limit: 1001 }), 'limit', /from 1 to 1000, got 1001/],
-      [mock.state({ collections: [] }), 'collections', /non-empty array/],
+      [mock.state({ collection: 'skus', limit: 1001 }), 422, /^limit: must be an integer from 1 to 1000/],
     ];
-    for (const [promise, argument, message] of cases) {
+    for (const [promise, status, message] of cases) {
       const error = await failure(promise);
-      expect(error.code).toBe('invalid_argument');
-      expect(error.argument).toBe(argument);
-      expect(error.message).toMatch(message);
+      expect(error).toMatchObject({ code: 'rejected', status });
+      expect(error.errors[0]).toMatch(message);
+    }
+    // The bad id is explained by the hint.
+    expect((await failure(mock.createReturn(0))).hint).toMatch(/\{id\} must be an integer >= 1, got '0'/);
+    for (const [promise, argument, message] of [
+      [
+        mock.advanceRestockingShipment(1, 'arrived', 3 as never),
+        'quantities',
+        /quantities must be an object, got 3$/,
+      ],
+      [mock.deliveries('failed' as never), 'query', /^deliveries: query must be an object, got a string/],
+    ] as const) {
+      expect(await failure(promise)).toMatchObject({ code: 'invalid_argument', argument, message });
     }
     expect(() => connectMock('not a url', { token: SECRET })).toThrow(
       /^connectMock: url must be an absolute/,
@@ -406,34 +430,32 @@ describe('connectMock: the reads and flush with a query, a per-call time-out', (
       api.readState({ collections: ['skus', 'restockingShipments'], limit: 1 }),
     );
 
-    const cases: [Promise<unknown>, string, RegExp][] = [
+    const cases: [Promise<unknown>, RegExp][] = [
       [
         mock.deliveries({ status: SECRET as never }),
-        'status',
-        /^deliveries: status must be one of delivered, failed, pending, got a string of 22 characters$/,
+        /^GET \/__mock\/deliveries\?status=\*\*\*&page=1 answered 422: status: must be one of delivered, failed, pending, got a string of 22 characters$/,
       ],
       [
         mock.readDeliveries({ limit: 1001 }),
-        'limit',
-        /^readDeliveries: limit must be an integer from 1 to 1000, got 1001$/,
-      ],
-      [mock.flushWebhooks({ page: 0 }), 'page', /^flushWebhooks: page must be an integer/],
-      [
-        mock.flushWebhooks(undefined, { timeoutMs: 0 }),
-        'options.timeoutMs',
-        /must be an integer from 1 to 2147483647, got 0$/,
+        /answered 422: limit: must be an integer from 1 to 1000, got '1001'$/,
       ],
       [
-        mock.readState({ collection: 'nope' as never }),
-        'collection',
-        /^readState: collection must be one of/,
+        mock.flushWebhooks({ page: 0 }),
+        /^POST \/__mock\/webhooks\/flush\?page=0 answered 422: page: must be/,
       ],
+      [mock.readState({ collection: 'nope' as never }), /answered 422: collection: unknown collection/],
     ];
-    for (const [promise, argument, message] of cases) {
+    for (const [promise, message] of cases) {
       const error = await failure(promise);
-      expect(error).toMatchObject({ code: 'invalid_argument', argument });
+      expect(error).toMatchObject({ code: 'rejected', status: 422 });
       expect(error.message).toMatch(message);
     }
+    // The time-out is the connection's own: checked before sending.
+    expect(await failure(mock.flushWebhooks(undefined, { timeoutMs: 0 }))).toMatchObject({
+      code: 'invalid_argument',
+      argument: 'options.timeoutMs',
+      message: expect.stringMatching(/must be an integer from 1 to 2147483647, got 0$/),
+    });
   });
 
   test('flushWebhooks({ timeoutMs }) overrides the connection’s time-out for that call only', async () => {

@@ -7,7 +7,8 @@
  * either way). What an event is about (`M`, e.g. the shipment and its status) is the domain's.
  *
  * Redelivery (`redeliver`): a delivery that was given up (out of attempts, or abandoned by
- * `close()`) can be sent again. The SAME record is re-queued — same event id, same body, a fresh
+ * `close()`) can be sent again, and so can any finished one named by its event id (a delivered one
+ * too: to test a receiver's dedupe). The SAME record is re-queued — same event id, same body, a fresh
  * budget of attempts — and shows it: `redeliveries` counts the times, `attempts` and `statusCodes`
  * keep the whole history (earlier rounds included). No new record is made, so `deliveries()` keeps
  * one record per event and receiver.
@@ -64,9 +65,12 @@ export interface WebhookDelivery {
   redeliveries: number;
 }
 
-/** Which given-up deliveries to send again; every one when empty. */
+/** Which deliveries to send again: every one given up when empty. */
 export interface MockRedeliverFilter {
-  /** Only the delivery with this `x-service-event-id`. */
+  /**
+   * Only the delivery with this `x-service-event-id`, whatever its outcome: a delivered one is sent
+   * again too (to test a receiver's dedupe). One still in flight is left alone.
+   */
   eventId?: string;
   /** Only deliveries to this receiver URL. */
   url?: string;
@@ -149,20 +153,21 @@ export class WebhookDispatcher<M extends object> {
   }
 
   /**
-   * Sends again every delivery that was given up (finished, not delivered) and matches `filter`:
-   * the same record, event id and body, with a fresh budget of attempts, queued behind the
-   * receiver's other deliveries. Returns copies of the deliveries re-queued (returns at once).
+   * Sends again every delivery that was given up (finished, not delivered) and matches `filter`,
+   * or with `filter.eventId` that finished delivery, delivered or not: the same record, event id
+   * and body, with a fresh budget of attempts, queued behind the receiver's other deliveries.
+   * Returns copies of the deliveries re-queued (returns at once).
    */
   redeliver(filter: MockRedeliverFilter = {}): (WebhookDelivery & M)[] {
     const chosen = this.#deliveries.filter(
       (d) =>
         d.finished &&
-        !d.delivered &&
-        (filter.eventId === undefined || d.eventId === filter.eventId) &&
+        (filter.eventId === undefined ? !d.delivered : d.eventId === filter.eventId) &&
         (filter.url === undefined || d.url === filter.url),
     );
     for (const delivery of chosen) {
       delivery.finished = false;
+      delivery.delivered = false;
       delivery.error = null;
       delivery.redeliveries += 1;
       this.#queue(delivery);

@@ -609,8 +609,8 @@ function faultOf(body: JsonValue | undefined): MockFault {
 const FILTER_FIELDS = ['eventId', 'url'];
 
 /**
- * A redeliver filter checked — by `api.redeliverWebhooks`, by a connection before sending, and by
- * `POST /__mock/webhooks/redeliver`: an object whose only fields are `eventId` and `url`, each,
+ * A redeliver filter checked — by `api.redeliverWebhooks` and by `POST /__mock/webhooks/redeliver`
+ * (which a connection calls): an object whose only fields are `eventId` and `url`, each,
  * when given, a non-empty string. Each field is read once (a getter or Proxy trap that throws is
  * refused naming it); `refuse` gets `''` for the filter itself (see {@link refuseArgument}).
  * Returns a fresh copy.
@@ -1041,7 +1041,7 @@ const ROUTES: readonly RouteOf<ControlMethod>[] = [
         body: '{ eventId?, url? }',
         answers: '200, { data: [delivery re-queued] }',
         description:
-          'Sends again the deliveries that were given up (all, or those matching): same record, event id and body, fresh attempts.',
+          'Sends again the deliveries that were given up (all, or those to url); with eventId, that delivery whatever its outcome (to test dedupe): same record, event id and body, fresh attempts.',
       },
     },
   },

@@ -245,20 +245,19 @@ describe('runCommand against a listening mock', () => {
     expect(down.join('\n')).not.toContain(SECRET);
   });
 
-  test('a bad --reason: refused by the connection before sending, as in-process: exit 2', async () => {
-    const before = api.state.requests.length;
+  test('a bad --reason: refused by the mock, as in-process: exit 1', async () => {
     const err: string[] = [];
     const code = await runCommand(
       ['return', '1', '--reason', 'bogus', '--url', server.url, '--token', SECRET],
       { out: () => {}, err: (line) => err.push(line), env: {} },
     );
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(
-        /^createReturn: options\.reason must be one of customer_return, .*, got a string of 5 characters$/,
+        /^Error: POST \/__mock\/orders\/1\/returns answered 422: reason: must be one of customer_return, .*, got a string of 5 characters$/,
       ),
     ]);
-    expect(api.state.requests.length).toBe(before);
+    expect(api.state.returns).toEqual([]);
   });
 
   test.each([
