@@ -274,28 +274,19 @@ function callTimeout(method: string, options: MockCallOptions | undefined, fallb
   return timeoutMs === undefined ? fallback : checkTimeout(method, 'options.timeoutMs', timeoutMs);
 }
 
-/** Why `JSON.stringify` failed, in words that never quote the value. */
-function serializeProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : '';
-  if (/bigint/i.test(message)) return 'holds a BigInt';
-  if (/circular|cyclic/i.test(message)) return 'is cyclic (refers to itself)';
-  if (error instanceof RangeError) return 'nests too deeply';
-  return 'cannot be read (a toJSON method or a getter threw)';
-}
-
 /**
  * `value` as the JSON text of a request body, serialized BEFORE anything is sent: a value that
  * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`.
  */
 function serialize(method: string, argument: string, value: unknown): string {
-  let problem = 'is not a JSON value';
+  let problem = 'it is not a JSON value';
   try {
     const text = JSON.stringify(value);
     if (typeof text === 'string') return text;
   } catch (error) {
-    problem = serializeProblem(error);
+    problem = messageOf(error);
   }
-  throw argumentError(method, argument, `cannot be sent as JSON: it ${problem}`);
+  throw argumentError(method, argument, `cannot be sent as JSON: ${problem}`);
 }
 
 /** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */

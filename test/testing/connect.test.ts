@@ -292,35 +292,51 @@ describe('connectMock against api.listen()', () => {
   });
 
   test('arguments are checked by the mock (a 4xx naming the field); what cannot be sent is refused before', async () => {
-    const cases: [Promise<unknown>, number, RegExp][] = [
-      [mock.fulfillOrder(-1), 404, /^not found$/],
-      [mock.advanceRestockingShipment(1, '' as never), 422, /^status: must be one of created, /],
-      [mock.createReturn(1, [] as never), 422, /^body: must be a JSON object, got an array$/],
-      [mock.injectFault({ path: 5 as never }), 422, /^path: Invalid fault: path must be a string starting/],
-      [mock.redeliverWebhooks({ eventId: 7 as never }), 422, /^eventId: must be a non-empty string, got 7$/],
+    const cases: [() => Promise<unknown>, number, RegExp][] = [
+      [() => mock.fulfillOrder(-1), 404, /^not found$/],
+      [() => mock.advanceRestockingShipment(1, '' as never), 422, /^status: must be one of created, /],
+      [() => mock.createReturn(1, [] as never), 422, /^body: must be a JSON object, got an array$/],
       [
-        mock.state({ collection: 'nope' as never }),
+        () => mock.injectFault({ path: 5 as never }),
+        422,
+        /^path: Invalid fault: path must be a string starting/,
+      ],
+      [
+        () => mock.redeliverWebhooks({ eventId: 7 as never }),
+        422,
+        /^eventId: must be a non-empty string, got 7$/,
+      ],
+      [
+        () => mock.state({ collection: 'nope' as never }),
         422,
         /^collection: unknown collection, got a string of 4/,
       ],
-      [mock.state({ collection: 'skus', limit: 1001 }), 422, /^limit: must be an integer from 1 to 1000/],
+      [
+        () => mock.state({ collection: 'skus', limit: 1001 }),
+        422,
+        /^limit: must be an integer from 1 to 1000/,
+      ],
     ];
-    for (const [promise, status, message] of cases) {
-      const error = await failure(promise);
+    for (const [call, status, message] of cases) {
+      const error = await failure(call());
       expect(error).toMatchObject({ code: 'rejected', status });
       expect(error.errors[0]).toMatch(message);
     }
     // The bad id is explained by the hint.
     expect((await failure(mock.createReturn(0))).hint).toMatch(/\{id\} must be an integer >= 1, got '0'/);
-    for (const [promise, argument, message] of [
+    for (const [call, argument, message] of [
       [
-        mock.advanceRestockingShipment(1, 'arrived', 3 as never),
+        () => mock.advanceRestockingShipment(1, 'arrived', 3 as never),
         'quantities',
         /quantities must be an object, got 3$/,
       ],
-      [mock.deliveries('failed' as never), 'query', /^deliveries: query must be an object, got a string/],
+      [
+        () => mock.deliveries('failed' as never),
+        'query',
+        /^deliveries: query must be an object, got a string/,
+      ],
     ] as const) {
-      expect(await failure(promise)).toMatchObject({ code: 'invalid_argument', argument, message });
+      expect(await failure(call())).toMatchObject({ code: 'invalid_argument', argument, message });
     }
     expect(() => connectMock('not a url', { token: SECRET })).toThrow(
       /^connectMock: url must be an absolute/,
@@ -430,23 +446,23 @@ describe('connectMock: the reads and flush with a query, a per-call time-out', (
       api.readState({ collections: ['skus', 'restockingShipments'], limit: 1 }),
     );
 
-    const cases: [Promise<unknown>, RegExp][] = [
+    const cases: [() => Promise<unknown>, RegExp][] = [
       [
-        mock.deliveries({ status: SECRET as never }),
+        () => mock.deliveries({ status: SECRET as never }),
         /^GET \/__mock\/deliveries\?status=\*\*\*&page=1 answered 422: status: must be one of delivered, failed, pending, got a string of 22 characters$/,
       ],
       [
-        mock.readDeliveries({ limit: 1001 }),
+        () => mock.readDeliveries({ limit: 1001 }),
         /answered 422: limit: must be an integer from 1 to 1000, got '1001'$/,
       ],
       [
-        mock.flushWebhooks({ page: 0 }),
+        () => mock.flushWebhooks({ page: 0 }),
         /^POST \/__mock\/webhooks\/flush\?page=0 answered 422: page: must be/,
       ],
-      [mock.readState({ collection: 'nope' as never }), /answered 422: collection: unknown collection/],
+      [() => mock.readState({ collection: 'nope' as never }), /answered 422: collection: unknown collection/],
     ];
-    for (const [promise, message] of cases) {
-      const error = await failure(promise);
+    for (const [call, message] of cases) {
+      const error = await failure(call());
       expect(error).toMatchObject({ code: 'rejected', status: 422 });
       expect(error.message).toMatch(message);
     }
