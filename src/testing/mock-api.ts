@@ -183,11 +183,11 @@ export interface MockApi extends MockControlMethods {
   clearFaults(): number;
   /**
    * Sends again the webhook deliveries that were given up (out of attempts, or abandoned by
-   * `close()`) — every one, or those matching `filter` (`eventId`, `url`). The same record is
-   * re-queued: same event id and body, a fresh budget of attempts, `redeliveries` counted up.
-   * Returns copies of the deliveries re-queued (at once: await {@link flushWebhooks} to see them
-   * delivered). The filter is checked as a connection and `POST /__mock/webhooks/redeliver` check it
-   * (one checker): a `TypeError` naming the field for a bad one (not an object, an `eventId` or
+   * `close()`) — every one, or those to `filter.url`; with `filter.eventId`, that delivery whatever
+   * its outcome (a delivered one too, to test a receiver's dedupe). The same record is re-queued:
+   * same event id and body, a fresh budget of attempts, `redeliveries` counted up. Returns copies of
+   * the deliveries re-queued (at once: await {@link flushWebhooks} to see them delivered). The
+   * filter is checked as `POST /__mock/webhooks/redeliver` checks it (one checker): a `TypeError` naming the field for a bad one (not an object, an `eventId` or
    * `url` that is not a non-empty string, an unknown field, a field that cannot be read).
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];

@@ -56,6 +56,7 @@ Commands:
                [--page <n>] [--limit <n>] (a page of 50 by default once one is given)
   redeliver [--event-id <id>] [--receiver <url>]
                                     send again the deliveries that were given up
+                                    (with --event-id: that delivery, even if delivered)
   faults                            list the faults in force
   clear-faults                      remove every fault in force
   reset                             back to the initial state

@@ -198,8 +198,9 @@ export interface MockControlMethods<Remote extends boolean = false> {
   /** Removes every fault in force; returns how many there were. */
   clearFaults(): MockControlAnswer<number, Remote>;
   /**
-   * Sends again the webhook deliveries that were given up (every one, or those matching `filter`):
-   * same record, event id and body, a fresh budget of attempts. Returns the deliveries re-queued.
+   * Sends again the webhook deliveries that were given up (every one, or those to `filter.url`; with
+   * `filter.eventId`, that delivery whatever its outcome): same record, event id and body, a fresh
+   * budget of attempts. Returns the deliveries re-queued.
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockControlAnswer<MockWebhookDelivery[], Remote>;
   /** Back to the initial state. */
