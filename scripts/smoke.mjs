@@ -86,19 +86,36 @@ try {
  * refers to itself, or exports it as an anonymous class expression).
  */
 function checkErrorNames(build, sdk) {
+  const url = 'https://x.test/a';
+  const init = { status: 500, body: '', headers: new Headers(), method: 'GET', url };
+  // Each class is built with the first of these argument lists its constructor takes.
+  const shapes = [
+    [init],
+    [[{ path: 'a', message: 'b' }]],
+    ['m', { pages: 1, items: 1 }],
+    ['m'],
+    ['invalid_body', 'm'],
+    [{ body: 1, issues: [] }],
+    [{ chunks: [] }, 0],
+    [{ ...init, status: 302 }, 'https://y.test', 'test'],
+  ];
   for (const [exported, Class] of Object.entries(sdk)) {
     if (typeof Class !== 'function' || !(Class.prototype instanceof Error)) continue;
-    const error = Object.create(Class.prototype, { message: { value: 'm' } });
-    if (Class.name !== exported || error.constructor.name !== exported) {
-      throw new Error(`${build}: the class ${exported} is named ${JSON.stringify(Class.name)}`);
+    let error;
+    for (const args of shapes) {
+      try {
+        error = new Class(...args);
+        break;
+      } catch {}
     }
-  }
-  const init = { status: 500, body: '', headers: new Headers(), method: 'GET', url: 'https://x.test/a' };
-  for (const error of [new sdk.APIError(init), sdk.APIError.from({ ...init, status: 404 })]) {
-    const shown = inspect(error).split('\n')[0];
-    if (error.name !== error.constructor.name || !shown.startsWith(`${error.name}: `)) {
-      throw new Error(`${build}: ${error.name} is shown as ${JSON.stringify(shown)}`);
+    const shown = error && inspect(error).split('\n')[0];
+    if (Class.name !== exported || error?.name !== exported || error.constructor.name !== exported) {
+      throw new Error(
+        `${build}: the class ${exported} is named ${JSON.stringify(Class.name)} (${error?.name})`,
+      );
     }
+    if (shown !== exported && !shown.startsWith(`${exported}: `))
+      throw new Error(`${build}: ${exported} is shown as ${JSON.stringify(shown)}`);
   }
 }
 

@@ -109,7 +109,8 @@ export class FulfillmentClient {
       events: this.#events,
     });
     const { baseUrl, timeout, maxRetries, maxRetryAfter, logLevel, validateResponses, rateLimit } = resolved;
-    const summary = {
+    // What `toJSON` and `util.inspect` show: no secret, and no store (its client may hold one).
+    this.#summary = Object.freeze({
       baseUrl,
       apiToken: '***',
       timeout,
@@ -117,8 +118,8 @@ export class FulfillmentClient {
       maxRetryAfter,
       logLevel,
       validateResponses,
-    };
-    this.#summary = Object.freeze({ ...summary, rateLimit });
+      rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs },
+    });
 
     this.skus = new Skus(this);
     this.orders = new Orders(this);

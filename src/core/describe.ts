@@ -16,8 +16,12 @@ export function describe(value: unknown): string {
   return typeof name === 'string' && name && name !== 'Object' ? `a ${name}` : 'an object';
 }
 
+/** Whether `value` is a plain object of fields (not `null`, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The number of single-character edits between `a` and `b` (Levenshtein). */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

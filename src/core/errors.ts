@@ -13,12 +13,6 @@ import { parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
 
-/** A class's brand: its own `brand` when it declares one, else its own (literal) `name`. */
-function brandOf(ctor: unknown): string {
-  const c = ctor as { brand?: string; name: string };
-  return Object.hasOwn(c, 'brand') && c.brand ? c.brand : c.name;
-}
-
 /** Base class of every error thrown by the SDK. */
 export class FulfillmentError extends Error {
   /**
@@ -26,14 +20,12 @@ export class FulfillmentError extends Error {
    * renames the class; the names are also the brands `instanceof` compares across module copies.
    */
   static override readonly name: string = 'FulfillmentError';
-  /** A brand other than the class name (the classes outside `core/` declare theirs). */
-  declare static readonly brand: string | undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     const brands: string[] = [];
     for (let ctor = new.target as unknown; typeof ctor === 'function' && ctor !== Error; ) {
-      brands.push(brandOf(ctor));
+      brands.push((ctor as { name: string }).name);
       ctor = Object.getPrototypeOf(ctor);
     }
     Object.defineProperty(this, BRANDS, { value: Object.freeze(brands), enumerable: false });
@@ -50,7 +42,7 @@ export class FulfillmentError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== 'object' || value === null) return false;
     const brands = (value as { [BRANDS]?: unknown })[BRANDS];
-    if (Array.isArray(brands)) return brands.includes(brandOf(this));
+    if (Array.isArray(brands)) return brands.includes(this.name);
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
   // biome-ignore-end lint/complexity/noThisInStatic: see above

@@ -3,7 +3,7 @@
  * `resolveClientOptions`), and the per-request options every method takes last (checked by
  * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
  */
-import { describe } from './describe.js';
+import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import {
@@ -183,9 +183,6 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
     fail(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`);
   return value as T;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Applies the defaults to the client's options and checks every value; the first problem is a

@@ -160,24 +160,20 @@ export class RateLimiter {
       }, ms);
       if (background) (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
-      let pending: Promise<T>;
-      try {
-        pending = Promise.resolve(call());
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      pending.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          const cause = redactor ? redactor.cause(error) : error;
-          const message = 'The rate-limit store (rateLimit.store) failed; nothing was sent.';
-          reject(new RateLimitStoreError(message, { cause }));
-        },
-      );
+      Promise.resolve()
+        .then(call)
+        .then(
+          (value) => {
+            done();
+            resolve(value);
+          },
+          (error: unknown) => {
+            done();
+            const cause = redactor ? redactor.cause(error) : error;
+            const message = 'The rate-limit store (rateLimit.store) failed; nothing was sent.';
+            reject(new RateLimitStoreError(message, { cause }));
+          },
+        );
     });
   }
 

@@ -4,6 +4,7 @@
  * cannot carry) and the request options (checked). Whatever is wrong becomes one
  * `RequestValidationError` before anything is sent.
  */
+import { isObject } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import { type SchemaLike, validation } from './lazy.js';
@@ -174,7 +175,7 @@ export const MAX_JSON_DEPTH = 64;
  * finite, an invalid `Date` (which `JSON.stringify` would send as `null`), or a lone UTF-16
  * surrogate. `undefined` when the body is sendable. Without recursion.
  */
-export function jsonIssue(body: unknown): ValidationIssue | undefined {
+function jsonIssue(body: unknown): ValidationIssue | undefined {
   const stack: { value: unknown; path: string; ancestors: readonly object[] }[] = [
     { value: body, path: '', ancestors: [] },
   ];
@@ -230,12 +231,9 @@ const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(
 );
 
 /** The names of the request options (the last argument of every method; never query parameters). */
-export const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
+const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
   'signal timeout maxRetries headers maxPages prefetch'.split(' '),
 );
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Issues with a headers record (`undefined` values allowed: they remove a header). */
 export function headerIssues(headers: unknown, path: string): ValidationIssue[] {

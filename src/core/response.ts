@@ -9,8 +9,6 @@ import { publicUrl, type Redactor } from './redact.js';
 import type * as Validation from './validation.js';
 import type { UnknownEnumValue, ValidationMode } from './validation.js';
 
-export { OptionalBody } from './lazy.js';
-
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). @inline */
 export interface RawResponse {
   /** The response (its body has been read: see `text`). */
@@ -47,7 +45,7 @@ const dropProto = (key: string, value: unknown): unknown => (key === '__proto__'
  * drop such keys, and the page's pagination block through {@link withoutProto}). The reviver
  * (slow) runs only for a text that may hold one.
  */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   const risky = text.includes('__proto__') || (text.includes('\\u') && ESCAPED.test(text));
   return risky ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
@@ -127,7 +125,6 @@ export class ResponseParsers {
    * `.withResponse()`. An empty or non-JSON body is a `ResponseValidationError` otherwise.
    */
   read<T>(spec: ResponseSpec<T>, raw: RawResponse): T {
-    if (typeof spec === 'function') return spec(raw);
     const optional = spec instanceof OptionalBody;
     try {
       const body = readJson(raw, optional);

@@ -13,7 +13,7 @@
  */
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { closest } from './describe.js';
+import { closest, isObject } from './describe.js';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
@@ -39,14 +39,14 @@ export function compiled<T extends z.core.$ZodType>(given: T | { schema: T | und
 }
 
 /** Formats a Zod issue path the way users write it: `items[1].quantity`. */
-export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
+function formatPath(path: readonly PropertyKey[], prefix = ''): string {
   let out = prefix;
   for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
   return out;
 }
 
 /** Converts Zod issues into the SDK's path + message pairs. */
-export function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
+function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
   return issues.map((issue) => ({ path: formatPath(issue.path, prefix), message: issue.message }));
 }
 
@@ -104,7 +104,7 @@ const messages: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** The context of every parse of the SDK (zod copies it per parse, so one object serves all). */
-export const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
+const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
 
 /**
  * Validates request input against its schema and returns the wire form (the schema's output).
@@ -176,10 +176,6 @@ const enumChecks = new WeakMap<z.core.$ZodType, EnumCheck | null>();
 /** The metadata key under which an open enum lists its known values. */
 export const KNOWN_VALUES = 'knownValues';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function child(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
@@ -227,7 +223,7 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
       }
       if (fields.length > 0) {
         check = (value, path, out) => {
-          if (!isRecord(value)) return;
+          if (!isObject(value)) return;
           for (const [key, fieldCheck] of fields) {
             if (Object.hasOwn(value, key)) fieldCheck(value[key], child(path, key), out);
           }
@@ -249,7 +245,7 @@ function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType
       const entry = sub(def.valueType);
       if (entry) {
         check = (value, path, out) => {
-          if (isRecord(value))
+          if (isObject(value))
             for (const [key, item] of Object.entries(value)) entry(item, child(path, key), out);
         };
       }

@@ -11,6 +11,8 @@
  * @module merchant-fulfillment/redis
  */
 
+import type { RateLimitStore } from '../core/options.js';
+
 /**
  * The one method the stores call: run a Lua script with its keys and arguments, resolving with
  * what the script returns. `@upstash/redis` has it as it is; node-redis 4/5 and ioredis in one line:
@@ -62,18 +64,8 @@ export interface RedisDeduplicator {
   release(id: string, token: string): Promise<void>;
 }
 
-/**
- * The store of the client's `rateLimit.store` that {@link createRedisRateLimitStore} returns: the
- * `RateLimitStore` of the main entry.
- */
-export interface RedisRateLimitStore {
-  /** Takes a slot under `slot` if fewer than `requests` live in the window; else the wait in ms. */
-  acquire(slot: string, requests: number, perMs: number): Promise<number>;
-  /** The request under `slot` was answered: its slot lives until `perMs` from now. */
-  release(slot: string, perMs: number): Promise<void>;
-  /** The server said the budget is spent: every process waits `perMs`. */
-  pause(perMs: number): Promise<void>;
-}
+/** The store of the client's `rateLimit.store` that {@link createRedisRateLimitStore} returns. */
+export type RedisRateLimitStore = RateLimitStore;
 
 const DAY_MS = 86_400_000;
 
@@ -109,15 +101,13 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 0`;
 const PAUSE = "redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) return 0";
 
-function checkEval(redis: RedisEval, name: string): void {
+/** The arguments every store takes: a client with `eval`, and options of `known` names only. */
+function checkArguments(name: string, redis: RedisEval, options: object, known: readonly string[]): void {
   if (typeof (redis as Partial<RedisEval> | null)?.eval !== 'function') {
     throw new TypeError(
       `${name}: redis must be an object with eval(script, keys, args), got ${typeof redis}`,
     );
   }
-}
-
-function checkOptions(options: object, known: readonly string[], name: string): void {
   if (typeof options !== 'object' || options === null)
     throw new TypeError(`${name}: options must be an object`);
   const unknown = Object.keys(options).find((key) => !known.includes(key));
@@ -159,8 +149,7 @@ export function createRedisDeduplicator(
   options: RedisDeduplicatorOptions = {},
 ): RedisDeduplicator {
   const name = 'createRedisDeduplicator';
-  checkEval(redis, name);
-  checkOptions(options, ['prefix', 'claimTtlMs', 'doneTtlMs'], name);
+  checkArguments(name, redis, options, ['prefix', 'claimTtlMs', 'doneTtlMs']);
   const prefix = text(options.prefix, 'merchant-fulfillment:', 'prefix');
   const claimTtl = ms(options.claimTtlMs, 60_000, 'claimTtlMs', 1000);
   const doneTtl = ms(options.doneTtlMs, DAY_MS, 'doneTtlMs', 1);
@@ -168,11 +157,8 @@ export function createRedisDeduplicator(
   return {
     seen: async (id) => Number(await run(SEEN, id, [doneTtl])) === 1,
     forget: async (id) => void (await run(FORGET, id, [])),
-    claim: async (id, token) => {
-      const answer = await run(CLAIM, id, [token, claimTtl]);
-      if (answer === 'new' || answer === 'in_progress' || answer === 'done') return answer;
-      throw new TypeError(`${name}: the claim script answered ${typeof answer}, not a state`);
-    },
+    // The handler checks what a claim answers, whatever the deduplicator.
+    claim: (id, token) => run(CLAIM, id, [token, claimTtl]) as Promise<'new' | 'in_progress' | 'done'>,
     complete: async (id) => void (await run(COMPLETE, id, [doneTtl])),
     release: async (id, token) => void (await run(RELEASE, id, [token])),
   };
@@ -195,8 +181,7 @@ export function createRedisRateLimitStore(
   options: RedisRateLimitStoreOptions = {},
 ): RedisRateLimitStore {
   const name = 'createRedisRateLimitStore';
-  checkEval(redis, name);
-  checkOptions(options, ['key'], name);
+  checkArguments(name, redis, options, ['key']);
   const key = text(options.key, 'merchant-fulfillment:rate', 'key');
   const keys = [key, `${key}:pause`];
   return {

@@ -8,7 +8,7 @@ import type * as z from 'zod/mini';
 import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import { lazySchema, loadValidation, schemaOf, validation } from '../core/lazy.js';
 import type { RequestOptions } from '../core/options.js';
-import { contextOf, type RawResponse, type ResponseParsers } from '../core/response.js';
+import { contextOf, parseBody, type RawResponse, type ResponseParsers } from '../core/response.js';
 import type { RequestSurface } from '../core/surface.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
@@ -16,7 +16,7 @@ import { callback, checkOwnOptions, integer, type OptionRule } from './resource.
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
-export const BULK_UPSERT_MAX = 100;
+const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
 const ListBody = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
 const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
@@ -86,7 +86,7 @@ export interface BulkUpsertResult {
  * sent. `written`, `failed` and `skipped` list the indices (in the list you passed) of each group.
  */
 export class BulkUpsertError extends FulfillmentError {
-  static override readonly brand: string = 'BulkUpsertError';
+  static override readonly name: string = 'BulkUpsertError';
   /** Every request with its item range and outcome. */
   readonly chunks: readonly BulkUpsertChunk[];
   /** Indices of the items the API accepted. */
@@ -188,21 +188,13 @@ function parseBulkBody(body: unknown, responses: ResponseParsers): Sku[] | undef
   }
 }
 
-/** A `JSON.parse` reviver that drops every `__proto__` key (spread or assigned, one sets the prototype). */
-const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
-
 /**
  * A chunk's answer as received: parsed JSON (without `__proto__` keys), the text, or `undefined`
  * when empty. A 2xx carrying the API's error shape (`"success": false`) is an `APIError`.
  */
 function chunkBody(raw: RawResponse): unknown {
   if (raw.text.trim() === '') return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.text, withoutProto);
-  } catch {
-    return raw.text;
-  }
+  const body = parseBody(raw.text);
   if ((body as { success?: unknown } | null)?.success !== false) return body;
   throw APIError.from({
     ...contextOf(raw),

@@ -121,7 +121,7 @@ export const requiredArray = <T extends z.core.$ZodType>(item: T, missing = 'req
  * ISO 8601 calendar date (`2025-01-31`) or date-time (`2025-01-31T10:00:00Z`,
  * `2025-01-31T10:00:00.123+02:00`, `…+0200`, or without offset).
  */
-export const ISO_DATE_OR_DATETIME =
+const ISO_DATE_OR_DATETIME =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?)?$/i;
 
 /** A `Date` or an ISO 8601 date / date-time string; anything else reads `expected`. */

@@ -6,6 +6,7 @@
  * control methods likewise (`MockRestockQuantities` in `domain/restocking.ts`, `MockReturnOptions`
  * in `domain/outbound.ts`, `MockListenOptions` in `faces/listen.ts`).
  */
+import { distance } from '../core/describe.js';
 import type { MockStateFile } from './domain/persist.js';
 import { MAX_WAREHOUSE_VALUES, type MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
@@ -237,23 +238,6 @@ function guard<T>(path: string, read: () => T): T {
 /** Refuses the option at `path`: `createMockApi: <path> <problem>`. */
 function refuseOption(path: string, problem: string): never {
   return fail(`${path} ${problem}`);
-}
-
-/** The edit distance of two option names (Levenshtein), for suggestions. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      row[j] = Math.min(
-        previous[j]! + 1,
-        row[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
 }
 
 /**

@@ -5,6 +5,7 @@
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
 import { closest, describe } from '../core/describe.js';
+import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
@@ -52,8 +53,6 @@ const OPTIONS = [
   'eventIdHeader',
 ] satisfies (keyof WebhookHandlerOptions)[];
 
-/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
 /** At most this many unknown statuses are logged (each once). */
 const MAX_WARNED_STATUSES = 32;
 
@@ -220,12 +219,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
       // shown quoted, at most 64 characters).
       warned.add(status);
-      safely(() =>
-        console.warn(
-          `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
-            'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
-            'them (or to silence this notice).',
-        ),
+      console.warn(
+        `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
+          'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
+          'them (or to silence this notice).',
       );
     }
     try {
@@ -302,7 +299,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         ...(!read && status === 413 && { headers: { connection: 'close' } }),
       };
     }
-    const context = { eventId: event.id, shipmentStatus: String(event.data.status) };
+    const context = { eventId: event.id, shipmentStatus: event.data.status };
     if (!store) return (await run(event, context)) ? ok() : FAILED;
     const pending = inFlight.get(event.id);
     if (pending) {

@@ -77,7 +77,7 @@ export type WebhookVerificationReason =
 
 /** A webhook delivery failed verification; `reason` says why in machine-readable form. */
 export class WebhookVerificationError extends FulfillmentError {
-  static override readonly brand: string = 'WebhookVerificationError';
+  static override readonly name: string = 'WebhookVerificationError';
   /** Machine-readable reason. */
   readonly reason: WebhookVerificationReason;
 

@@ -12,20 +12,22 @@ const TOKEN = 'tok_store_secret';
 /** A store in memory that records every call; `waits` are answered to the first acquires. */
 function recordingStore(waits: number[] = []) {
   const calls: string[] = [];
+  const slots: string[] = [];
   const store: RateLimitStore = {
     async acquire(slot, requests, perMs) {
       calls.push(`acquire ${requests}/${perMs}`);
-      expect(slot).toMatch(/^[0-9a-f-]{36}$/);
+      slots.push(slot);
       return waits.shift() ?? 0;
     },
-    async release(_slot, perMs) {
+    async release(slot, perMs) {
       calls.push(`release ${perMs}`);
+      slots.push(slot);
     },
     async pause(perMs) {
       calls.push(`pause ${perMs}`);
     },
   };
-  return { store, calls };
+  return { store, calls, slots };
 }
 
 function client(store: RateLimitStore, fetch: typeof globalThis.fetch = async () => Response.json([])) {
@@ -40,11 +42,17 @@ function client(store: RateLimitStore, fetch: typeof globalThis.fetch = async ()
 }
 
 describe('rateLimit.store', () => {
-  it('takes a slot before the request and releases it once the answer is in', async () => {
-    const { store, calls } = recordingStore();
-    await client(store).warehouses.list();
+  it('takes a slot before the request and releases that same slot once the answer is in', async () => {
+    const { store, calls, slots } = recordingStore();
+    const c = client(store);
+    await c.warehouses.list();
+    await c.warehouses.list();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(calls).toEqual(['acquire 5/1000', 'release 1000']);
+    expect(calls).toEqual(['acquire 5/1000', 'release 1000', 'acquire 5/1000', 'release 1000']);
+    // One slot per request, named by a fresh random id and released under that name.
+    expect(slots[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(slots).toEqual([slots[0], slots[0], slots[2], slots[2]]);
+    expect(slots[2]).not.toBe(slots[0]);
   });
 
   it('waits as long as the store says, then asks again', async () => {

@@ -1,13 +1,8 @@
 /** createRedisDeduplicator against a real redis-server, through node-redis v5 and ioredis. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisDeduplicator, type RedisEval } from '../../src/redis/index.js';
-import {
-  CLIENTS,
-  type EvalClient,
-  REDIS_SERVER,
-  type RedisServer,
-  startRedis,
-} from '../helpers/redis-server.js';
+import { CLIENTS, REDIS_SERVER } from '../helpers/redis-server.js';
+import { sleep, useRedis } from '../helpers/redis-suite.js';
 
 /**
  * The two-phase recipe the README used to give (`SET NX GET`, `SET XX`, `DEL`), kept to show that
@@ -36,27 +31,15 @@ function oldRecipe(redis: RedisEval, claimTtlMs: number): TwoPhase {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
   'createRedisDeduplicator over %s',
   (_name, connect) => {
-    let server: RedisServer;
-    let client: EvalClient;
+    const redis = useRedis(connect);
     let n = 0;
     const id = () => `evt-${++n}`;
 
-    beforeAll(async () => {
-      server = await startRedis();
-      client = await connect(server.socket);
-    });
-    afterAll(async () => {
-      await client?.close();
-      await server?.stop();
-    });
-
     it('claims once; a second claim is in progress; complete makes it done', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, { prefix: 't1:' });
+      const dedupe = createRedisDeduplicator(redis.a.redis, { prefix: 't1:' });
       const e = id();
       expect(await dedupe.claim(e, 'a')).toBe('new');
       expect(await dedupe.claim(e, 'b')).toBe('in_progress');
@@ -65,7 +48,7 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
     });
 
     it('one phase: seen records, forget drops', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, { prefix: 't2:' });
+      const dedupe = createRedisDeduplicator(redis.a.redis, { prefix: 't2:' });
       const e = id();
       expect(await dedupe.seen(e)).toBe(false);
       expect(await dedupe.seen(e)).toBe(true);
@@ -74,7 +57,7 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
     });
 
     it('keys carry the prefix, claims expire after claimTtlMs and done after doneTtlMs, on the server', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, {
+      const dedupe = createRedisDeduplicator(redis.a.redis, {
         prefix: 'ttl:',
         claimTtlMs: 1000,
         doneTtlMs: 5000,
@@ -82,18 +65,20 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
       const e = id();
       await dedupe.claim(e, 'a');
       const claimTtl = Number(
-        await client.redis.eval("return redis.call('PTTL', KEYS[1])", [`ttl:${e}`], []),
+        await redis.a.redis.eval("return redis.call('PTTL', KEYS[1])", [`ttl:${e}`], []),
       );
       expect(claimTtl).toBeGreaterThan(0);
       expect(claimTtl).toBeLessThanOrEqual(1000);
       await dedupe.complete(e, 'a');
-      const doneTtl = Number(await client.redis.eval("return redis.call('PTTL', KEYS[1])", [`ttl:${e}`], []));
+      const doneTtl = Number(
+        await redis.a.redis.eval("return redis.call('PTTL', KEYS[1])", [`ttl:${e}`], []),
+      );
       expect(doneTtl).toBeGreaterThan(1000);
       expect(doneTtl).toBeLessThanOrEqual(5000);
     });
 
     it('after a crash (no complete, no release) the claim expires and the retry is new', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, { prefix: 'crash:', claimTtlMs: 1000 });
+      const dedupe = createRedisDeduplicator(redis.a.redis, { prefix: 'crash:', claimTtlMs: 1000 });
       const e = id();
       expect(await dedupe.claim(e, 'crashed')).toBe('new');
       expect(await dedupe.claim(e, 'retry-1')).toBe('in_progress');
@@ -112,8 +97,8 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
         await dedupe.release(e, 'A');
         return dedupe.claim(e, 'retry');
       };
-      expect(await run(oldRecipe(client.redis, 1000))).toBe('new'); // handled again: the race
-      expect(await run(createRedisDeduplicator(client.redis, { prefix: 'r1:', claimTtlMs: 1000 }))).toBe(
+      expect(await run(oldRecipe(redis.a.redis, 1000))).toBe('new'); // handled again: the race
+      expect(await run(createRedisDeduplicator(redis.a.redis, { prefix: 'r1:', claimTtlMs: 1000 }))).toBe(
         'done',
       );
     });
@@ -128,8 +113,8 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
         await dedupe.release(e, 'B');
         return dedupe.claim(e, 'retry');
       };
-      expect(await run(oldRecipe(client.redis, 60_000))).toBe('new');
-      expect(await run(createRedisDeduplicator(client.redis, { prefix: 'r2:' }))).toBe('done');
+      expect(await run(oldRecipe(redis.a.redis, 60_000))).toBe('new');
+      expect(await run(createRedisDeduplicator(redis.a.redis, { prefix: 'r2:' }))).toBe('done');
     });
 
     it('race 3: complete after the claim expired still records done', async () => {
@@ -140,14 +125,14 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
         await dedupe.complete(e, 'A');
         return dedupe.claim(e, 'retry');
       };
-      expect(await run(oldRecipe(client.redis, 1000))).toBe('new');
-      expect(await run(createRedisDeduplicator(client.redis, { prefix: 'r3:', claimTtlMs: 1000 }))).toBe(
+      expect(await run(oldRecipe(redis.a.redis, 1000))).toBe('new');
+      expect(await run(createRedisDeduplicator(redis.a.redis, { prefix: 'r3:', claimTtlMs: 1000 }))).toBe(
         'done',
       );
     });
 
     it('complete over a live claim of another attempt wins (done is never lost)', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, { prefix: 'over:', claimTtlMs: 1000 });
+      const dedupe = createRedisDeduplicator(redis.a.redis, { prefix: 'over:', claimTtlMs: 1000 });
       const e = id();
       await dedupe.claim(e, 'A');
       await sleep(1100);
@@ -157,10 +142,10 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
       expect(await dedupe.claim(e, 'C')).toBe('done');
     });
 
-    it('concurrent claims of one id: exactly one is new', async () => {
-      const dedupe = createRedisDeduplicator(client.redis, { prefix: 'conc:' });
+    it('concurrent claims of one id from two connections: exactly one is new', async () => {
+      const two = [redis.a, redis.b].map((c) => createRedisDeduplicator(c.redis, { prefix: 'conc:' }));
       const e = id();
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => dedupe.claim(e, `t${i}`)));
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => two[i % 2]!.claim(e, `t${i}`)));
       expect(answers.filter((a) => a === 'new')).toHaveLength(1);
       expect(answers.filter((a) => a === 'in_progress')).toHaveLength(19);
     });

@@ -100,31 +100,31 @@ describe.skipIf(!REDIS_SERVER)('rateLimit.store over Redis, across processes', (
   }, 60_000);
 
   it("one process seeing the server's spent budget pauses the others", async () => {
-    const redis = await nodeRedisClient(server.socket);
+    // Two connections: two processes as Redis sees them, each with its own store on one key.
+    const [mine, theirs] = [await nodeRedisClient(server.socket), await nodeRedisClient(server.socket)];
+    const client = (redis: typeof mine, headers: Record<string, string>) =>
+      new FulfillmentClient({
+        apiToken: 't',
+        baseUrl: 'http://127.0.0.1:9',
+        logLevel: 'off',
+        rateLimit: {
+          requests: 100,
+          perMs: 600,
+          store: createRedisRateLimitStore(redis.redis, { key: 'mf:rate:pause' }),
+        },
+        fetch: async () => Response.json([], { headers }),
+      });
     try {
-      const store = createRedisRateLimitStore(redis.redis, { key: 'mf:rate:pause' });
-      const spent = new FulfillmentClient({
-        apiToken: 't',
-        baseUrl: 'http://127.0.0.1:9',
-        logLevel: 'off',
-        rateLimit: { requests: 100, perMs: 600, store },
-        fetch: async () =>
-          Response.json([], { headers: { 'x-rate-limit-used': '100', 'x-rate-limit-max': '100' } }),
-      });
-      await spent.warehouses.list();
-      const other = new FulfillmentClient({
-        apiToken: 't',
-        baseUrl: 'http://127.0.0.1:9',
-        logLevel: 'off',
-        rateLimit: { requests: 100, perMs: 600, store },
-        fetch: async () => Response.json([]),
-      });
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the pause is recorded in the background
+      await client(mine, { 'x-rate-limit-used': '100', 'x-rate-limit-max': '100' }).warehouses.list();
+      // The pause is recorded in the background: wait until Redis holds it.
+      const pttl = () => theirs.redis.eval("return redis.call('PTTL', KEYS[1])", ['mf:rate:pause:pause'], []);
+      for (let i = 0; i < 100 && Number(await pttl()) <= 0; i++) await new Promise((r) => setTimeout(r, 5));
       const t0 = performance.now();
-      await other.warehouses.list();
+      await client(theirs, {}).warehouses.list();
       expect(performance.now() - t0).toBeGreaterThanOrEqual(400);
     } finally {
-      await redis.close();
+      await mine.close();
+      await theirs.close();
     }
   });
 
