@@ -32,9 +32,17 @@ const handler = createWebhookHandler({
       received.push(`shipment #${shipment.id} is at the warehouse (delivered; version 2 says received)`);
     },
     restocked: (shipment) => {
+      // Counted in units, summed over the shipment's line items (one per SKU).
       const items = shipment.restocking_shipment_items;
-      const damaged = items.reduce((sum, item) => sum + (item.damaged_quantity ?? 0), 0);
-      received.push(`shipment #${shipment.id} is restocked: ${items.length} items, ${damaged} damaged`);
+      const units = (pick: (item: (typeof items)[number]) => number | null | undefined) =>
+        items.reduce((sum, item) => sum + (pick(item) ?? 0), 0);
+      const announced = units((item) => item.announced_quantity);
+      const arrived = units((item) => item.arrived_quantity);
+      const damaged = units((item) => item.damaged_quantity);
+      received.push(
+        `shipment #${shipment.id} is restocked: ${arrived} of ${announced} announced units arrived, ` +
+          `${damaged} damaged (${items.length} SKUs)`,
+      );
     },
   },
   onEvent: (shipment) => {
@@ -173,15 +181,21 @@ try {
 
   log();
   log('6. Inventory per warehouse after restocking:');
-  const rows: string[][] = [['SKU', 'warehouse', 'stocked', 'reserved', 'total']];
+  // The API's figures: `reserved` (held for open orders), `total` (available: on hand minus
+  // reserved) and `stocked` (available for sale: total minus the warehouse's buffer, none here).
+  const rows: string[][] = [['SKU', 'warehouse', 'on hand', 'reserved', 'available', 'for sale']];
+  const noBuffer: boolean[] = [];
   for await (const sku of client.skus.list({ merchant_sku_ids: ['TEE-001', 'TEE-002'] })) {
     for (const w of sku.inventory_per_warehouse ?? []) {
+      const [reserved, total, stocked] = [w.reserved ?? 0, w.total ?? 0, w.stocked ?? 0];
+      noBuffer.push(stocked === total);
       rows.push([
         String(sku.merchant_sku_id),
         `#${w.warehouse_id}`,
-        String(w.stocked ?? 0),
-        String(w.reserved ?? 0),
-        String(w.total ?? 0),
+        String(reserved + total),
+        String(reserved),
+        String(total),
+        String(stocked),
       ]);
     }
   }
@@ -192,6 +206,12 @@ try {
     );
     if (i === 0) log(`   ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   }
+  log("   in units: on hand = reserved (for open orders) + available (the API's `total`);");
+  log(
+    noBuffer.every(Boolean)
+      ? "   for sale (the API's `stocked`) = available, as no warehouse holds a buffer back"
+      : "   for sale (the API's `stocked`) = available minus the buffer the warehouse holds back",
+  );
   // 7. An import that can neither lose nor double an order.
   log();
   log('7. Importing 20 orders from the shop with createMany (one answer arrives too late)…');

@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 /**
- * README code that cannot rot: every ```ts block of README.md is type-checked against the BUILT and
- * PACKED package, and every block that can run is then run against a fresh mock of the API
- * (`merchant-fulfillment/testing`), offline. `npm run test:readme`.
+ * Documentation code that cannot rot: every ```ts block of README.md and of the guides (docs/*.md)
+ * is type-checked against the BUILT and PACKED package, and every block that can run is then run
+ * against a fresh mock of the API (`merchant-fulfillment/testing`), offline. `npm run test:readme`.
  *
  *   node scripts/readme-blocks.mjs [--keep] [--verbose] [--readme=FILE]
  *
- * Prints one line per block (`ok   run`, `ok   typecheck`, or `FAIL` and why, with its README line),
- * one for the configuration table, then a summary; exits with 1 when anything failed. `--keep`
+ * Prints one line per block (`ok   run`, `ok   typecheck`, or `FAIL` and why, with its file and
+ * line), one per configuration table, then a summary; exits with 1 when anything failed. `--keep`
  * keeps the temporary project and prints its path; `--verbose` prints every block's output;
- * `--readme` checks another Markdown file instead (to try the checker itself).
+ * `--readme` checks that one Markdown file instead (to try the checker itself).
  *
  * How a block is checked
- * - Each block becomes its own module (`readme-<line>.ts`) in a consumer project under
+ * - Each block becomes its own module (`readme-<file>-<line>.ts`) in a consumer project under
  *   `os.tmpdir()` (removed at the end): the packed tarball unpacked as
  *   node_modules/merchant-fulfillment, this repository's dependencies symlinked beside it (see
  *   scripts/consumer-types.mjs). One `tsc` (strict, nodenext, exactOptionalPropertyTypes,
  *   noUncheckedIndexedAccess, Node's globals without the DOM lib) checks them all and emits
- *   JavaScript. Errors are reported at their README line.
+ *   JavaScript. Errors are reported at their Markdown file and line.
  * - Each block that compiled is then run by scripts/readme-blocks/run.ts, in its own process with a
  *   time limit: a fresh mock answers on `FULFILLMENT_BASE_URL` (https://fulfillment.example.com,
  *   the service root the README names) for the token `FULFILLMENT_API_TOKEN`, both set in the
@@ -39,17 +39,16 @@
  *   <!-- readme: typecheck-only -->     compiled, never run (say why in the block's prose).
  * A block without a comment must compile and run as it stands. Other fenced languages are ignored.
  *
- * Also checked: the configuration table (`## Configuration`) lists exactly the keys of
- * `ClientOptions`, as the built declarations have them.
+ * Also checked: every client options table (the rows of a `## Configuration` or `## Client options`
+ * section) lists exactly the keys of `ClientOptions`, as the built declarations have them.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createConsumer, parseDiagnostics } from './consumer-types.mjs';
 import { cliArgs, runMain } from './lib/cli.mjs';
 import { ensureBuilt, linkDependencies, packWithRetry, ROOT } from './lib/package.mjs';
 import { cores, pool, runProcess, withTempDir } from './lib/process.mjs';
 
-const README = path.join(ROOT, 'README.md');
 const SUPPORT = path.join(ROOT, 'scripts', 'readme-blocks');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /** Symlinked into the consumer project besides what createConsumer links (zod, ky, msw). */
@@ -87,15 +86,24 @@ const COMPILER_OPTIONS = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Reading README.md
+// Reading the Markdown files
 // ---------------------------------------------------------------------------------------------
 
+/** The Markdown files checked by default: README.md, then every docs/*.md, as paths relative to the root. */
+export function markdownFiles(root = ROOT) {
+  const guides = readdirSync(path.join(root, 'docs'), { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => `docs/${entry.name}`)
+    .sort();
+  return ['README.md', ...guides];
+}
+
 /**
- * The ```ts blocks of a Markdown text: `{ line, heading, code, directives }`, `line` being the
- * 1-based line of the opening fence, `heading` the nearest heading above it. Throws on an unknown
- * directive or an unclosed fence.
+ * The ```ts blocks of a Markdown text: `{ file, line, heading, code, directives }`, `line` being the
+ * 1-based line of the opening fence, `heading` the nearest heading above it, `file` the `name`
+ * given (for messages). Throws on an unknown directive or an unclosed fence.
  */
-export function extractBlocks(markdown) {
+export function extractBlocks(markdown, name = 'README.md') {
   const lines = markdown.split(/\r?\n/);
   const blocks = [];
   let heading = '';
@@ -110,16 +118,17 @@ export function extractBlocks(markdown) {
     const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
     let end = i + 1;
     while (end < lines.length && !close.test(lines[end])) end++;
-    if (end >= lines.length) throw new Error(`README.md:${i + 1}: the code fence is never closed`);
+    if (end >= lines.length) throw new Error(`${name}:${i + 1}: the code fence is never closed`);
     const lang = open[2].toLowerCase();
     if (lang === 'ts' || lang === 'typescript') {
       let previous = i - 1;
       while (previous >= 0 && lines[previous].trim() === '') previous--;
       blocks.push({
+        file: name,
         line: i + 1,
         heading,
         code: lines.slice(i + 1, end).join('\n'),
-        directives: parseDirectives(previous >= 0 ? lines[previous] : '', i + 1),
+        directives: parseDirectives(previous >= 0 ? lines[previous] : '', i + 1, name),
       });
     }
     i = end;
@@ -128,7 +137,7 @@ export function extractBlocks(markdown) {
 }
 
 /** Parses `<!-- readme: … -->` (or any other line: no directives). */
-export function parseDirectives(line, where) {
+export function parseDirectives(line, where, name = 'README.md') {
   const directives = { uses: [], with: undefined, runner: 'node', typecheckOnly: false };
   const m = /^\s*<!--\s*readme:(.*?)-->\s*$/.exec(line);
   if (!m) return directives;
@@ -140,19 +149,23 @@ export function parseDirectives(line, where) {
     else if (key === 'runner' && RUNNERS.includes(value)) directives.runner = value;
     else {
       throw new Error(
-        `README.md:${where}: unknown readme directive ${token} (known: uses=a,b with=${Object.keys(FIXTURES).join('|')} runner=${RUNNERS.join('|')} typecheck-only)`,
+        `${name}:${where}: unknown readme directive ${token} (known: uses=a,b with=${Object.keys(FIXTURES).join('|')} runner=${RUNNERS.join('|')} typecheck-only)`,
       );
     }
   }
   if (directives.runner === 'vitest' && directives.with) {
-    throw new Error(`README.md:${where}: a fixture (with=) does not apply to runner=vitest`);
+    throw new Error(`${name}:${where}: a fixture (with=) does not apply to runner=vitest`);
   }
   return directives;
 }
 
-/** The option names of the `## Configuration` table (its first column). */
+/**
+ * The option names of the client options table (the first column of the rows under a
+ * `## Configuration` or `## Client options` heading, up to the next `## ` heading).
+ */
 export function configurationTableOptions(markdown) {
-  const section = /^## Configuration\s*$([\s\S]*?)^## /m.exec(markdown)?.[1] ?? '';
+  const section =
+    /^## (?:Configuration|Client options)\s*$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(markdown)?.[1] ?? '';
   return [...section.matchAll(/^\|\s*`(\w+)`\s*\|/gm)].map((m) => m[1]);
 }
 
@@ -160,19 +173,22 @@ export function configurationTableOptions(markdown) {
 // The consumer project
 // ---------------------------------------------------------------------------------------------
 
-/** The module of one block: line 1 imports its `uses` (so line n+1 is README line fence+n). */
+/** The module of one block: line 1 imports its `uses` (so line n+1 is the Markdown line fence+n). */
 export function blockModule(block) {
   const head =
     block.directives.uses.length > 0
       ? `import { ${block.directives.uses.join(', ')} } from './prelude.js';`
-      : `// README.md:${block.line}`;
+      : `// ${block.file ?? 'README.md'}:${block.line}`;
   const exports = block.directives.with ? FIXTURES[block.directives.with] : [];
   const tail = exports.length > 0 ? `\nexport { ${exports.join(', ')} };\n` : '\n';
   return `${head}\n${block.code}${tail}`;
 }
 
+/** `README.md` → `README`, `docs/errors-and-retries.md` → `errors-and-retries`. */
+const slugOf = (file) => path.basename(file, '.md').replace(/[^\w-]/g, '_');
+
 const fileOf = (block) =>
-  `readme-${String(block.line).padStart(3, '0')}${block.directives.runner === 'vitest' ? '.test' : ''}.ts`;
+  `readme-${slugOf(block.file ?? 'README.md')}-${String(block.line).padStart(3, '0')}${block.directives.runner === 'vitest' ? '.test' : ''}.ts`;
 
 /**
  * A module that compiles only when the table lists exactly the keys of `ClientOptions`; the error
@@ -224,11 +240,15 @@ function runBlock(block, dir) {
   return runInGroup(process.execPath, args, { cwd: dir, env, timeoutMs: TIMEOUT_MS.node });
 }
 
-/** Rewrites `…/readme-061.ts:12:3` in an output to the line of `name` (README.md) it comes from. */
-function toReadmeLines(text, name) {
+/**
+ * Rewrites `…/readme-README-061.ts:12:3` in an output to the Markdown file and line it comes from;
+ * `names` maps a slug to its file's name.
+ */
+function toReadmeLines(text, names) {
   return text.replace(
-    /(?:[\w./\\-]*[\\/])?readme-(\d+)(?:\.test)?\.[jt]s:(\d+)(:\d+)?/g,
-    (_, fence, line, column) => `${name}:${Number(fence) + Number(line) - 1}${column ?? ''}`,
+    /(?:[\w./\\-]*[\\/])?readme-([\w-]+?)-(\d+)(?:\.test)?\.[jt]s:(\d+)(:\d+)?/g,
+    (match, slug, fence, line, column) =>
+      names.has(slug) ? `${names.get(slug)}:${Number(fence) + Number(line) - 1}${column ?? ''}` : match,
   );
 }
 
@@ -250,12 +270,28 @@ export async function main(argv = process.argv.slice(2)) {
   const { flag, value } = cliArgs(argv);
   const keep = flag('keep');
   const verbose = flag('verbose');
-  const readme = value('readme') ?? README;
-  const relativeName = path.relative(ROOT, path.resolve(readme)).split(path.sep).join('/');
-  const name = relativeName.startsWith('../') ? readme : relativeName;
-  const markdown = readFileSync(readme, 'utf8');
-  const blocks = extractBlocks(markdown);
-  const documented = configurationTableOptions(markdown);
+  const given = value('readme');
+  const nameOf = (file) => {
+    const relative = path.relative(ROOT, path.resolve(ROOT, file)).split(path.sep).join('/');
+    return relative.startsWith('../') ? file : relative;
+  };
+  const files = (given === undefined ? markdownFiles() : [given]).map((file) => ({
+    name: nameOf(file),
+    markdown: readFileSync(path.resolve(ROOT, file), 'utf8'),
+  }));
+  const names = new Map(files.map((f) => [slugOf(f.name), f.name]));
+  if (names.size !== files.length)
+    throw new Error('two Markdown files share a name: their blocks would collide');
+  const blocks = files.flatMap((f) => extractBlocks(f.markdown, f.name));
+  /** The client options tables: one per file that has one (README's, the configuration guide's). */
+  const tables = files
+    .map((f) => ({
+      name: f.name,
+      module: `config-table-${slugOf(f.name)}.ts`,
+      options: configurationTableOptions(f.markdown),
+    }))
+    .filter((t) => t.options.length > 0);
+  const label = given === undefined ? `${files.length} Markdown files` : files[0].name;
 
   const warning = ensureBuilt();
   if (warning) console.log(warning);
@@ -271,7 +307,8 @@ export async function main(argv = process.argv.slice(2)) {
     // The consumer project: the blocks, the support files, the table check.
     const dir = path.join(tmp, 'consumer');
     const support = ['prelude.ts', 'run.ts'];
-    const extraFiles = { 'config-table.ts': configTableModule(documented) };
+    const extraFiles = {};
+    for (const table of tables) extraFiles[table.module] = configTableModule(table.options);
     for (const file of support) extraFiles[file] = readFileSync(path.join(SUPPORT, file), 'utf8');
     for (const block of blocks) extraFiles[fileOf(block)] = blockModule(block);
     createConsumer({
@@ -308,25 +345,28 @@ export async function main(argv = process.argv.slice(2)) {
       report(false, 'support', `scripts/readme-blocks/${file} does not compile`, indent(text.join('\n')));
     }
 
-    const tableErrors = errorsOf('config-table.ts');
-    const tableProblems = tableErrors.map((d) =>
-      d.line === 3
-        ? `options of ClientOptions the table lacks: ${namesIn(d.message).join(', ')}`
-        : d.line === 4
-          ? `rows that are no option of ClientOptions: ${namesIn(d.message).join(', ')}`
-          : `${d.code}: ${d.message}`,
-    );
-    report(
-      tableErrors.length === 0,
-      'table',
-      `${name} ## Configuration lists the ${documented.length} options of ClientOptions`,
-      tableErrors.length === 0 ? undefined : indent(tableProblems.join('\n')),
-    );
+    for (const table of tables) {
+      const tableErrors = errorsOf(table.module);
+      const tableProblems = tableErrors.map((d) =>
+        d.line === 3
+          ? `options of ClientOptions the table lacks: ${namesIn(d.message).join(', ')}`
+          : d.line === 4
+            ? `rows that are no option of ClientOptions: ${namesIn(d.message).join(', ')}`
+            : `${d.code}: ${d.message}`,
+      );
+      report(
+        tableErrors.length === 0,
+        'table',
+        `${table.name}: the client options table lists the ${table.options.length} options of ClientOptions`,
+        tableErrors.length === 0 ? undefined : indent(tableProblems.join('\n')),
+      );
+    }
 
     // Every block that compiled is run, a few at a time.
     for (const block of blocks) {
       block.errors = errorsOf(fileOf(block)).map(
-        (d) => `${name}:${block.line + d.line - 1}:${d.column}: ${d.code}: ${toReadmeLines(d.message, name)}`,
+        (d) =>
+          `${block.file}:${block.line + d.line - 1}:${d.column}: ${d.code}: ${toReadmeLines(d.message, names)}`,
       );
     }
     const toRun = supportBroken
@@ -339,7 +379,7 @@ export async function main(argv = process.argv.slice(2)) {
     const runOf = new Map(toRun.map((block, i) => [block, runs[i]]));
 
     for (const block of blocks) {
-      const where = `${name}:${block.line} ${block.heading}`;
+      const where = `${block.file}:${block.line} ${block.heading}`;
       const run = runOf.get(block);
       if (block.errors.length > 0) report(false, 'typecheck', where, indent(block.errors.join('\n')));
       else if (block.directives.typecheckOnly) report(true, 'typecheck', `${where} (typecheck-only)`);
@@ -354,7 +394,7 @@ export async function main(argv = process.argv.slice(2)) {
         const why = run.timedOut
           ? `: did not end within ${TIMEOUT_MS[block.directives.runner] / 1000} s (a socket or timer left open?)`
           : `: exited with ${run.signal ?? run.code}`;
-        const output = toReadmeLines(run.output, name);
+        const output = toReadmeLines(run.output, names);
         report(
           ok,
           'run',
@@ -371,7 +411,7 @@ export async function main(argv = process.argv.slice(2)) {
   });
   const typecheckOnly = blocks.filter((b) => b.directives.typecheckOnly).length;
   console.log(
-    `\n${blocks.length} blocks of ${name}: ${blocks.length - typecheckOnly} type-checked and run, ${typecheckOnly} type-checked only; ${passed} passed, ${failed} failed; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `\n${blocks.length} blocks of ${label}: ${blocks.length - typecheckOnly} type-checked and run, ${typecheckOnly} type-checked only; ${passed} passed, ${failed} failed; ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return failed === 0 ? 0 : 1;
 }

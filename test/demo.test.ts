@@ -29,7 +29,8 @@ describe('npm run demo', () => {
       'retry: GET /merchant_api/v1/skus rate limited (429), waiting 50 ms as Retry-After asks',
       'webhook: shipment #1 is at the warehouse (delivered; version 2 says received)',
       'webhook: shipment #1 moved to arrived',
-      'webhook: shipment #1 is restocked: 2 items, 2 damaged',
+      // Units, not line items: what arrived, of how many, and how many were damaged.
+      'webhook: shipment #1 is restocked: 198 of 200 announced units arrived, 2 damaged (2 SKUs)',
       'the receiver answered 200 200 200 200 (every event verified and handled once)',
       '20/20: 19 created, 1 recovered, 0 existing',
       'the same import again: 20 existing, 0 created (nothing doubled)',
@@ -37,6 +38,13 @@ describe('npm run demo', () => {
     ]) {
       expect(first.stdout).toContain(line);
     }
-    expect(first.stdout).toMatch(/TEE-001\s+#1\s+116\s+2\s+116/);
+    // Inventory in words that cannot be misread: on hand, reserved, available (the API's `total`),
+    // for sale (the API's `stocked`), and why `total` equals `stocked` here.
+    expect(first.stdout).toMatch(/SKU\s+warehouse\s+on hand\s+reserved\s+available\s+for sale\n/);
+    expect(first.stdout).toMatch(/TEE-001\s+#1\s+118\s+2\s+116\s+116\n/);
+    expect(first.stdout).toContain(
+      "for sale (the API's `stocked`) = available, as no warehouse holds a buffer back",
+    );
+    expect(first.stdout).not.toMatch(/\d+ items, \d+ damaged|stocked\s+reserved\s+total/);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** The parts of scripts/readme-blocks.mjs under test (a script without declarations). */
@@ -9,14 +9,16 @@ interface Directives {
   typecheckOnly: boolean;
 }
 interface Block {
+  file?: string;
   line: number;
   heading: string;
   code: string;
   directives: Directives;
 }
 interface ReadmeBlocks {
-  extractBlocks(markdown: string): Block[];
-  parseDirectives(line: string, where: number): Directives;
+  markdownFiles(root?: string): string[];
+  extractBlocks(markdown: string, name?: string): Block[];
+  parseDirectives(line: string, where: number, name?: string): Directives;
   configurationTableOptions(markdown: string): string[];
   blockModule(block: Block): string;
 }
@@ -115,10 +117,40 @@ describe('readme-blocks extractor', () => {
     expect(script.configurationTableOptions(markdown)).toEqual(['apiToken', 'logLevel']);
   });
 
-  it('parses the README itself', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const blocks = script.extractBlocks(readme);
-    expect(blocks.length).toBeGreaterThan(10);
+  it('names the Markdown file in its messages and modules', () => {
+    expect(() => script.extractBlocks(`# T\n${fence}ts\n`, 'docs/webhooks.md')).toThrow(
+      /docs\/webhooks.md:2: .*never closed/,
+    );
+    const [block] = script.extractBlocks(`# T\n${fence}ts\nconst a = 1;\n${fence}\n`, 'docs/pagination.md');
+    expect(block?.file).toBe('docs/pagination.md');
+    expect(script.blockModule(block!).split('\n')[0]).toBe('// docs/pagination.md:2');
+  });
+
+  it('reads the client options table under `## Client options` too, up to the end of the file', () => {
+    const markdown = ['# Configuration', '## Client options', '| `timeout` | `60000` | per attempt |'].join(
+      '\n',
+    );
+    expect(script.configurationTableOptions(markdown)).toEqual(['timeout']);
+  });
+
+  it('checks README.md and every guide in docs/', () => {
+    const files = script.markdownFiles();
+    const guides = readdirSync(new URL('../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    expect(guides.length).toBeGreaterThanOrEqual(11);
+    expect(files).toEqual(['README.md', ...guides.map((name) => `docs/${name}`).sort()]);
+    for (const file of files) {
+      const markdown = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+      expect(() => script.extractBlocks(markdown, file), file).not.toThrow();
+    }
+  });
+
+  it('parses the README and the guides themselves', () => {
+    const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+    const readme = read('README.md');
+    expect(script.extractBlocks(readme).length).toBeGreaterThanOrEqual(5);
     expect(script.configurationTableOptions(readme)).toContain('rateLimit');
+    expect(script.configurationTableOptions(read('docs/configuration.md'))).toContain('rateLimit');
+    const all = script.markdownFiles().flatMap((file) => script.extractBlocks(read(file), file));
+    expect(all.length).toBeGreaterThan(30);
   });
 });
