@@ -71,7 +71,7 @@ export type MockControlErrorCode =
   | 'timeout'
   /**
    * The mock answered with an error status (`status`, `errors`, `hint`): e.g. 422 for an argument
-   * it refuses (`status: must be one of …`), 404 for an unknown id.
+   * it refuses (`status: Invalid option: expected one of …`), 404 for an unknown id.
    */
   | 'rejected'
   /**

@@ -117,18 +117,16 @@ export interface MockControlRouteInfo {
   description: string;
 }
 
-/** What a control handler gets. */
-interface ControlContext {
-  target: ControlTarget;
-  body: JsonValue | undefined;
-  query: URLSearchParams;
-  id: number;
-}
-
 /** One control route of the table: what `GET /__mock/` says of it, and its handler. */
-interface ControlRoute extends Omit<MockControlRouteInfo, 'query'> {
+interface ControlRoute extends Omit<MockControlRouteInfo, 'body' | 'query'> {
+  body?: string;
   query?: string;
-  handle: (ctx: ControlContext) => MockResult | Promise<MockResult>;
+  handle: (ctx: {
+    target: ControlTarget;
+    body: JsonValue | undefined;
+    query: URLSearchParams;
+    id: number;
+  }) => MockResult | Promise<MockResult>;
 }
 
 /** A rejected control body or query: answered 422 with the message. */
@@ -166,16 +164,14 @@ const EmptyBody = z.strictObject({});
  */
 function queryOf(query: URLSearchParams): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
+  const read = (key: string, v: string) =>
+    key === 'page' || key === 'limit'
+      ? Number(v)
+      : key === 'collections'
+        ? v.split(',').map((c) => c.trim())
+        : v;
   for (const key of new Set(query.keys())) {
-    const values = query
-      .getAll(key)
-      .map((v) =>
-        key === 'page' || key === 'limit'
-          ? Number(v)
-          : key === 'collections'
-            ? v.split(',').map((c) => c.trim())
-            : v,
-      );
+    const values = query.getAll(key).map((v) => read(key, v));
     out[key] = values.length > 1 ? values : values[0];
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -188,19 +184,19 @@ function answerDeliveries(target: ControlTarget, query: MockDeliveriesQuery | un
 }
 
 /** The deliveries query of a route, checked (`undefined` without parameters). */
-function deliveriesQueryOf(query: URLSearchParams): MockDeliveriesQuery | undefined {
+const deliveriesQueryOf = (query: URLSearchParams) => {
   const raw = queryOf(query);
   return raw && checkDeliveriesQuery(raw, bad);
-}
-
-/** A body as an object (`{}` when empty), its `null` fields left out: in a control body, `null` is absent. */
-function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
-  const object = checkInput(BodyObject, body ?? {}, refuseArgument('body', '', bad));
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
-}
+};
 
 /** The refusal of a body's fields: `body` for the body itself, a field by its path. */
 const refuseBody = refuseArgument('body', '', bad);
+
+/** A body as an object (`{}` when empty), its `null` fields left out: in a control body, `null` is absent. */
+function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
+  const object = checkInput(BodyObject, body ?? {}, refuseBody);
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
+}
 
 /** A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled). */
 function faultOf(body: JsonValue | undefined): MockFault {
@@ -233,7 +229,6 @@ const TABLE: readonly ControlRoute[] = [
     method: 'GET',
     path: CONTROL_PREFIX,
     handle: () => json(200, { routes: routeIndex() }),
-    body: null,
     answers: '200, { routes: [{ method, path, body, query, answers, description }] }',
     description: 'Lists every control route (this list). The one route that needs no token.',
   },
@@ -260,7 +255,6 @@ const TABLE: readonly ControlRoute[] = [
       checkInput(EmptyBody, fieldsOf(body), refuseBody);
       return attempt(201, `No order with id ${id}`, () => target.fulfill(id));
     },
-    body: null,
     answers: '201, the shipment',
     description: 'Fulfils a fulfillable order.',
   },
@@ -279,7 +273,6 @@ const TABLE: readonly ControlRoute[] = [
     method: 'GET',
     path: '/__mock/faults',
     handle: ({ target }) => json(200, { data: target.listFaults() }),
-    body: null,
     answers: '200, { data: [{ id, method, path, pathPattern, hits, remaining }] }',
     description: 'Lists the faults in force, oldest first.',
   },
@@ -303,7 +296,6 @@ const TABLE: readonly ControlRoute[] = [
     method: 'DELETE',
     path: '/__mock/faults',
     handle: ({ target }) => json(200, { removed: target.clearFaults() }),
-    body: null,
     answers: '200, { removed }',
     description: 'Removes every fault in force.',
   },
@@ -312,7 +304,6 @@ const TABLE: readonly ControlRoute[] = [
     path: '/__mock/faults/{id}',
     handle: ({ target, id }) =>
       target.removeFault(id) ? json(200, { removed: 1 }) : failure(404, `No fault with id ${id} in force`),
-    body: null,
     answers: '200, { removed: 1 }',
     description: 'Removes one fault.',
   },
@@ -323,7 +314,6 @@ const TABLE: readonly ControlRoute[] = [
       target.reset();
       return { status: 204 };
     },
-    body: null,
     answers: '204',
     description: 'Back to the initial state (records, faults, deliveries, request log).',
   },
@@ -331,7 +321,6 @@ const TABLE: readonly ControlRoute[] = [
     method: 'GET',
     path: '/__mock/deliveries',
     handle: ({ target, query }) => answerDeliveries(target, deliveriesQueryOf(query)),
-    body: null,
     query: DELIVERIES_QUERY,
     answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
     description: 'The webhook deliveries so far, oldest first.',
@@ -345,7 +334,6 @@ const TABLE: readonly ControlRoute[] = [
       await target.flush();
       return answerDeliveries(target, checked);
     },
-    body: null,
     query: DELIVERIES_QUERY,
     answers:
       'once none is in flight: 200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
@@ -368,7 +356,6 @@ const TABLE: readonly ControlRoute[] = [
       const raw = queryOf(query);
       return json(200, raw ? stateQueryAnswer(target.state(), checkStateQuery(raw, bad)) : target.state());
     },
-    body: null,
     query: `collection=<name> | collections=<name,name>, page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT}); names: ${MOCK_COLLECTIONS.join(', ')}`,
     answers:
       '200, the full snapshot without parameters; { data, pagination } for collection; { <name>: { data, pagination } } for collections',
@@ -394,7 +381,7 @@ function routeIndex(): MockControlRouteInfo[] {
   return TABLE.map(({ method, path, body, query, answers, description }) => ({
     method,
     path,
-    body,
+    body: body ?? null,
     query: query ?? null,
     answers,
     description,
