@@ -205,7 +205,10 @@ function faultOf(body: JsonValue | undefined): MockFault {
   try {
     return { ...rest, path: new RegExp(pathPattern) };
   } catch (error) {
-    return bad('pathPattern', `is not a valid RegExp (${(error as Error).message})`);
+    return bad(
+      'pathPattern',
+      `Invalid fault: pathPattern is not a valid RegExp (${(error as Error).message})`,
+    );
   }
 }
 

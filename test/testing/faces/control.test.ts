@@ -259,7 +259,7 @@ describe('faults', () => {
       [{ path: '/x', toString: 1 }, /^body: Unrecognized key: "toString"/],
       [{ status: 500 }, /^path: give either path .* or pathPattern/],
       [{ path: '/x', pathPattern: 'x' }, /^path: give either path .* or pathPattern/],
-      [{ pathPattern: '(' }, /^pathPattern: is not a valid RegExp/],
+      [{ pathPattern: '(' }, /^pathPattern: Invalid fault: pathPattern is not a valid RegExp/],
       [{ path: 7 }, /^path: Invalid input: expected string, received number$/],
       // The fault's other fields are checked by the fault machinery, as in-process.
       [{ path: '/x', status: 99 }, /^status: Invalid fault: /],
