@@ -12,7 +12,7 @@
 import * as z from 'zod/mini';
 import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
-import { checkInput } from './engine/check.js';
+import { checkInput, type Refuse } from './engine/check.js';
 import type { MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
 import type { MockControlRouteInfo } from './faces/control.js';
@@ -201,38 +201,23 @@ function argumentError(method: string, argument: string, problem: string): MockC
 
 /** A time-out in milliseconds: from 1 to what a timer can wait (2^31 - 1, about 24.8 days). */
 const Timeout = z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS));
+const BAD_TOKEN =
+  'must be a non-empty string of visible ASCII characters (no white space or control characters); the value is not shown';
 const Options = z.strictObject({
-  token: z.string().check(
-    z.regex(TOKEN, {
-      error:
-        'must be a non-empty string of visible ASCII characters (no white space or control characters); the value is not shown',
-    }),
-  ),
-  fetch: z.optional(
-    z.custom<MockConnectionFetch>((value) => typeof value === 'function', 'must be a function'),
-  ),
+  token: z.string().check(z.regex(TOKEN, BAD_TOKEN)),
+  fetch: z.optional(z.custom<MockConnectionFetch>((f) => typeof f === 'function', 'must be a function')),
   timeoutMs: z.optional(Timeout),
 });
 
 /** Options of one call (`flushWebhooks`). */
 const CallOptionsSchema = z.strictObject({ timeoutMs: z.optional(Timeout) });
 
-/**
- * `value` as `schema` reads it, or an `invalid_argument` of `method` naming the argument (`name`)
- * or its field (after `prefix`).
- */
-function checkArgument<S extends z.core.$ZodType>(
-  method: string,
-  name: string,
-  prefix: string,
-  schema: S,
-  value: unknown,
-): z.output<S> {
-  const refuse = (field: string, problem: string): never => {
+/** A refusal of an argument of `method`: an `invalid_argument` naming the field. */
+const refuseIn =
+  (method: string): Refuse =>
+  (field, problem) => {
     throw argumentError(method, field, problem);
   };
-  return checkInput(schema, value, refuseArgument(name, prefix, refuse));
-}
 
 /**
  * The query string of a query, each field as text (a list joined with commas), with `page` when it
@@ -252,37 +237,35 @@ function searchOf(query: object): string {
  * cannot be (a BigInt, a cycle, a throwing `toJSON`) is an `invalid_argument` naming `argument`.
  */
 function serialize(method: string, argument: string, value: unknown): string {
-  let text: string | undefined;
+  let problem = 'it is not a JSON value';
   try {
-    text = JSON.stringify(value);
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text;
   } catch (error) {
-    throw argumentError(method, argument, `cannot be sent as JSON: ${(error as Error).message}`);
+    problem = (error as Error).message;
   }
-  if (text === undefined)
-    throw argumentError(method, argument, 'cannot be sent as JSON: it is not a JSON value');
-  return text;
+  throw argumentError(method, argument, `cannot be sent as JSON: ${problem}`);
 }
 
-/** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */
-interface Expected {
-  /** What the answer must be, for the message (`a JSON object with a 'data' list`). */
-  what: string;
-  schema: z.core.$ZodType;
-}
+/**
+ * The shape a call expects of a 2xx answer (anything else is `invalid_response`): what it must be,
+ * for the message (`a JSON object with a 'data' list`), and its schema.
+ */
+type Expected = readonly [what: string, schema: z.core.$ZodType];
 
-const AN_OBJECT: Expected = { what: 'a JSON object', schema: z.looseObject({}) };
-const listIn = (key: string): Expected => ({
-  what: `a JSON object with a '${key}' list`,
-  schema: z.looseObject({ [key]: z.array(z.unknown()) }),
-});
-const A_PAGE: Expected = {
-  what: "a JSON object with a 'data' list and a 'pagination' object",
-  schema: z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) }),
-};
-const integerIn = (key: string, min: number): Expected => ({
-  what: `a JSON object with an integer '${key}'`,
-  schema: z.looseObject({ [key]: z.int().check(z.minimum(min)) }),
-});
+const AN_OBJECT: Expected = ['a JSON object', z.looseObject({})];
+const listIn = (key: string): Expected => [
+  `a JSON object with a '${key}' list`,
+  z.looseObject({ [key]: z.array(z.unknown()) }),
+];
+const A_PAGE = [
+  "a JSON object with a 'data' list and a 'pagination' object",
+  z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) }),
+] as const;
+const integerIn = (key: string, min: number): Expected => [
+  `a JSON object with an integer '${key}'`,
+  z.looseObject({ [key]: z.int().check(z.minimum(min)) }),
+];
 
 /** What a call sends and expects (see `call` in {@link connectMock}). */
 interface CallOptions {
@@ -300,13 +283,8 @@ function rootUrl(url: string | URL): string {
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
     throw argumentError('connectMock', 'url', 'must be an absolute http(s) URL');
   }
-  if (parsed.username || parsed.password) {
-    throw argumentError(
-      'connectMock',
-      'url',
-      'must not hold credentials: pass the token as the token option',
-    );
-  }
+  const credentials = 'must not hold credentials: pass the token as the token option';
+  if (parsed.username || parsed.password) throw argumentError('connectMock', 'url', credentials);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/__mock$/, '')}`;
 }
 
@@ -324,7 +302,7 @@ function rootUrl(url: string | URL): string {
  */
 export function connectMock(url: string | URL, options: ConnectMockOptions): MockConnection {
   const baseUrl = rootUrl(url);
-  const checked = checkArgument('connectMock', 'options', '', Options, options);
+  const checked = checkInput(Options, options, refuseArgument('options', '', refuseIn('connectMock')));
   const { token, fetch: send = (input, init) => globalThis.fetch(input, init) } = checked;
   const timeoutMs = checked.timeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
   /** `text` without the token. */
@@ -361,12 +339,9 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       clearTimeout(timer);
     }
     const { status, ok } = response;
+    const details = { code: 'invalid_response', route: label, status } as const;
     const invalid = (problem: string) =>
-      new MockControlError(`${label} answered ${status} with ${problem}`, {
-        code: 'invalid_response',
-        route: label,
-        status,
-      });
+      new MockControlError(`${label} answered ${status} with ${problem}`, details);
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
@@ -382,10 +357,9 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const error = { code: 'rejected', route: label, status, errors, hint } as const;
       throw new MockControlError(`${label} answered ${status}: ${detail}`, error);
     }
-    if (expect !== undefined && !z.safeParse(expect.schema, json).success) {
-      throw invalid(
-        text === '' ? `an empty body (expected ${expect.what})` : `a body that is not ${expect.what}`,
-      );
+    const [what, schema] = expect ?? [];
+    if (schema && !z.safeParse(schema, json).success) {
+      throw invalid(text === '' ? `an empty body (expected ${what})` : `a body that is not ${what}`);
     }
     return json as T;
   }
@@ -422,11 +396,10 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       return post(`/__mock/restocking_shipments/${encodeURIComponent(id)}/advance`, body);
     },
     fulfillOrder: async (id) => post(`/__mock/orders/${encodeURIComponent(id)}/fulfill`),
-    createReturn: async (orderId, options = {}) =>
-      post(
-        `/__mock/orders/${encodeURIComponent(orderId)}/returns`,
-        serialize('createReturn', 'options', options),
-      ),
+    async createReturn(orderId, options = {}) {
+      const body = serialize('createReturn', 'options', options);
+      return post(`/__mock/orders/${encodeURIComponent(orderId)}/returns`, body);
+    },
     async injectFault(fault) {
       // A RegExp path is sent as its source (pathPattern); the mock checks the fault.
       const { path, ...rest } = fault ?? {};
@@ -434,30 +407,25 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
         const problem = `cannot be a RegExp with flags (got ${path}) on a running mock: only the source is sent (pathPattern)`;
         throw argumentError('injectFault', 'path', problem);
       }
-      const body = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
-      const answer = await post<{ id: number }>(
-        '/__mock/faults',
-        serialize('injectFault', 'fault', body),
-        integerIn('id', 1),
-      );
-      const remove = async (): Promise<boolean> => {
-        try {
-          await call('DELETE', `/__mock/faults/${answer.id}`);
-          return true;
-        } catch (error) {
-          if (error instanceof MockControlError && error.status === 404) return false;
-          throw error;
-        }
-      };
-      return { id: answer.id, remove };
+      const sent = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
+      const body = serialize('injectFault', 'fault', sent);
+      const { id } = await post<{ id: number }>('/__mock/faults', body, integerIn('id', 1));
+      // Already used up or removed: the mock answers 404, `false`.
+      const remove = () =>
+        call('DELETE', `/__mock/faults/${id}`).then(
+          () => true,
+          (e) => (e instanceof MockControlError && e.status === 404 ? false : Promise.reject(e)),
+        );
+      return { id, remove };
     },
     faults: async () => listOf('data', 'GET', '/__mock/faults'),
     clearFaults: async () =>
       (await call<{ removed: number }>('DELETE', '/__mock/faults', { expect: integerIn('removed', 0) }))
         .removed,
     flushWebhooks: (async (query?: MockDeliveriesQuery, callOptions: MockCallOptions = {}) => {
-      const checked = checkArgument('flushWebhooks', 'options', 'options.', CallOptionsSchema, callOptions);
-      return pageOrAll('POST', '/__mock/webhooks/flush', query, checked.timeoutMs);
+      const refuse = refuseArgument('options', 'options.', refuseIn('flushWebhooks'));
+      const { timeoutMs: wait } = checkInput(CallOptionsSchema, callOptions, refuse);
+      return pageOrAll('POST', '/__mock/webhooks/flush', query, wait);
     }) as MockConnection['flushWebhooks'],
     deliveries,
     readDeliveries: deliveries,
