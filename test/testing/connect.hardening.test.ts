@@ -1,20 +1,14 @@
 /**
- * `connectMock` when the other side misbehaves or the arguments cannot be sent: a `fetch` that
- * ignores its signal (the time-out is still enforced), a body that never ends, a 2xx answer of the
+ * `connectMock` when the other side misbehaves or the arguments cannot be sent: a 2xx answer of the
  * wrong shape (`invalid_response`), time-outs a timer cannot hold, a token that is not a valid
- * header value (refused up front, never quoted, never kept in a `cause`), arguments JSON cannot
- * serialize (`invalid_argument` before anything is sent), and a custom `fetch` rejecting with its own
+ * header value (refused up front, never quoted), arguments JSON cannot serialize
+ * (`invalid_argument` before anything is sent), and a custom `fetch` rejecting with its own
  * `TimeoutError` (its failure, `unreachable`, not the connection's time-out). No network: a stub
  * `fetch`.
  */
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import {
-  connectMock,
-  type MockConnection,
-  type MockConnectionFetch,
-  MockControlError,
-} from '../../src/testing/index.js';
+import { connectMock, type MockConnection, MockControlError } from '../../src/testing/index.js';
 
 const URL_ = 'http://127.0.0.1:9';
 const TOKEN = 'tok_hardening_secret';
@@ -40,39 +34,6 @@ function answering(body: string, status = 200): MockConnection {
   });
 }
 
-describe('the time-out is enforced whatever the fetch does', () => {
-  test('a fetch that ignores its signal and never settles: timeout', async () => {
-    const hanging = connectMock(URL_, { token: TOKEN, timeoutMs: 30, fetch: () => new Promise(() => {}) });
-    const started = performance.now();
-    const error = await rejection(hanging.reset());
-    expect(error).toMatchObject({ code: 'timeout', route: 'POST /__mock/reset' });
-    expect(performance.now() - started).toBeLessThan(5_000);
-    // The per-call time-out of flushWebhooks too.
-    expect(await rejection(hanging.flushWebhooks(undefined, { timeoutMs: 20 }))).toMatchObject({
-      code: 'timeout',
-      message: expect.stringMatching(/within 20 ms$/),
-    });
-  });
-
-  test('a body that never ends (custom fetch): timeout', async () => {
-    const endless: MockConnectionFetch = async () =>
-      new Response(
-        new ReadableStream({
-          pull: () => new Promise(() => {}),
-        }),
-      );
-    const error = await rejection(
-      connectMock(URL_, { token: TOKEN, timeoutMs: 30, fetch: endless }).faults(),
-    );
-    expect(error.code).toBe('timeout');
-  });
-
-  test('a fetch rejecting with something that cannot be printed is still `unreachable`', async () => {
-    const odd = connectMock(URL_, { token: TOKEN, fetch: () => Promise.reject(Object.create(null)) });
-    expect((await rejection(odd.reset())).code).toBe('unreachable');
-  });
-});
-
 describe('time-outs a timer cannot hold are refused', () => {
   test.each([2 ** 31, 1e20, Number.MAX_SAFE_INTEGER])('timeoutMs %d', async (timeoutMs) => {
     expect(() => connectMock(URL_, { token: TOKEN, timeoutMs })).toThrow(
@@ -82,7 +43,9 @@ describe('time-outs a timer cannot hold are refused', () => {
       connectMock(URL_, { token: TOKEN }).flushWebhooks(undefined, { timeoutMs }),
     );
     expect(error).toMatchObject({ code: 'invalid_argument', argument: 'options.timeoutMs' });
-    expect(error.message).toMatch(/must be an integer from 1 to 2147483647/);
+    expect(error.message).toMatch(
+      /^flushWebhooks: options\.timeoutMs Too big: expected (number to be <=2147483647|int to be <=9007199254740991)$/,
+    );
   });
 
   test('the largest one is accepted', () => {
@@ -107,22 +70,6 @@ describe('the token', () => {
     expect(thrown).toBeInstanceOf(MockControlError);
     expect(thrown).toMatchObject({ code: 'invalid_argument', argument: 'token' });
     expect(inspect(thrown, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain('SECRET');
-  });
-
-  test('an error of the fetch that quotes the token is kept only redacted (message and cause)', async () => {
-    const leaky: MockConnectionFetch = async (_input, init) => {
-      const auth = (init.headers as Record<string, string>).authorization;
-      const inner = Object.assign(new Error(`socket said ${auth}`), { code: 'E_LEAK', token: TOKEN });
-      throw Object.assign(new TypeError(`bad header "${auth}"`, { cause: inner }), { headers: init.headers });
-    };
-    const error = await rejection(connectMock(URL_, { token: TOKEN, fetch: leaky }).reset());
-    expect(error.code).toBe('unreachable');
-    const dump = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true });
-    expect(dump).not.toContain(TOKEN);
-    expect(JSON.stringify(error)).not.toContain(TOKEN);
-    // What helps debugging stays: the name, the redacted message, the code of the cause.
-    expect(error.cause).toMatchObject({ name: 'TypeError', message: 'bad header "Bearer ***"' });
-    expect((error.cause as Error).cause).toMatchObject({ message: 'socket said Bearer ***', code: 'E_LEAK' });
   });
 });
 

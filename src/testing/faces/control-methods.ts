@@ -1,0 +1,405 @@
+/**
+ * The control methods the in-process mock (`MockApi`) and a connection to a running mock
+ * (`MockConnection`) share: their arguments and answers, and one checker per operation (a zod
+ * schema through `checkInput`), which the control routes (`faces/control.ts`) use too, so the
+ * in-process method, the route and a connection (which passes on the route's 422) refuse the same
+ * values with the same words.
+ */
+import * as z from 'zod/mini';
+import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
+import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
+import type { MockRestockQuantities } from '../domain/restocking.js';
+import {
+  isRestockingStatusName,
+  RESTOCKING_STATUS_NAMES,
+  type RestockingStatusV1,
+  type RestockingStatusV2,
+  restockingStatus,
+  toV1Status,
+} from '../domain/restocking-status.js';
+import type { MockStateSnapshot } from '../domain/snapshot.js';
+import type { MockWebhookDelivery } from '../domain/webhook-event.js';
+import { checkInput, type Refuse } from '../engine/check.js';
+import { pageOf } from '../engine/collection.js';
+import type { FaultSummary, MockFault, MockFaultHandle } from '../engine/faults.js';
+import { isIdText } from '../engine/router.js';
+import {
+  deliveryStatus,
+  MOCK_DELIVERY_STATUSES,
+  type MockDeliveryStatus,
+  type MockRedeliverFilter,
+} from '../engine/webhook-delivery.js';
+
+export type { Refuse } from '../engine/check.js';
+
+/**
+ * `T` as the in-process mock answers it (`Remote` false) or as a connection to a running mock
+ * does (`Remote` true: a promise of it).
+ */
+export type MockControlAnswer<T, Remote extends boolean> = Remote extends true ? Promise<T> : T;
+
+/** A fault injected through a connection (see `MockConnection.injectFault`). */
+export interface MockRemoteFaultHandle {
+  /** The fault's id (as `faults()` lists it). */
+  readonly id: number;
+  /** Removes the fault: `true` when it was in force, `false` when it was already used up or removed. */
+  remove(): Promise<boolean>;
+}
+
+/**
+ * The handle `injectFault` gives: the in-process {@link MockFaultHandle} (live counters, removed at
+ * once) or, through a connection, a {@link MockRemoteFaultHandle} (its id; removed by a call).
+ */
+export type MockInjectedFault<Remote extends boolean> = Remote extends true
+  ? Promise<MockRemoteFaultHandle>
+  : MockFaultHandle;
+
+/** The query of `readState` / `state` for one list of the snapshot. */
+export interface MockStateQuery<C extends MockCollectionName> {
+  /** The list to read. */
+  collection: C;
+  /** The page, from 1. Default 1. */
+  page?: number;
+  /** Records per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/** The query of `readState` / `state` for several lists of the snapshot (each paginated). */
+export interface MockStateCollectionsQuery<C extends MockCollectionName> {
+  /** The lists to read. */
+  collections: readonly C[];
+  /** The page of each list, from 1. Default 1. */
+  page?: number;
+  /** Records per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/**
+ * Which webhook deliveries to read, and which page of them (`GET /__mock/deliveries?…`,
+ * `readDeliveries(query)`, `flushWebhooks(query)`). Every filter given must match.
+ */
+export interface MockDeliveriesQuery {
+  /** Only the delivery of this event (`x-service-event-id`). */
+  eventId?: string;
+  /** Only the deliveries to this receiver URL. */
+  url?: string;
+  /** Only the deliveries in this state (see {@link MockDeliveryStatus}). */
+  status?: MockDeliveryStatus;
+  /** The page, from 1. Default 1. */
+  page?: number;
+  /** Deliveries per page, 1 to 1000. Default 50. */
+  limit?: number;
+}
+
+/** A page of the webhook deliveries that match a {@link MockDeliveriesQuery}, oldest first. */
+export interface MockDeliveriesPage {
+  /** The deliveries of the page (with their bodies). */
+  data: MockWebhookDelivery[];
+  /** Where the page lies among the deliveries that match. */
+  pagination: MockStatePagination;
+}
+
+/**
+ * The control methods the in-process mock (`MockApi`, `Remote` false) and a connection to a running
+ * mock (`MockConnection`, `Remote` true) share: the same arguments and results, the connection's
+ * wrapped in a promise. Two differences remain, as far as a remote allows: `injectFault` gives a
+ * live handle in-process and a {@link MockRemoteFaultHandle} remotely; and the in-process
+ * `api.state` / `api.deliveries` are properties while a connection's `state()` / `deliveries()` are
+ * methods — `readState()` / `readDeliveries()` are the names both share. A connection's
+ * `flushWebhooks` also takes a per-call `{ timeoutMs }`.
+ */
+export interface MockControlMethods<Remote extends boolean = false> {
+  /** Moves a restocking shipment to `status` and returns its version 1 view. */
+  advanceRestockingShipment(
+    id: number,
+    status: RestockingStatusV1 | RestockingStatusV2,
+    quantities?: MockRestockQuantities,
+  ): MockControlAnswer<MockRestockingShipmentV1, Remote>;
+  /** Fulfils a fulfillable order and returns the shipment created. */
+  fulfillOrder(id: number): MockControlAnswer<MockShipment, Remote>;
+  /** Records a return of a fulfilled order and returns it. */
+  createReturn(orderId: number, options?: MockReturnOptions): MockControlAnswer<MockReturn, Remote>;
+  /** The faults in force, oldest first. */
+  faults(): MockControlAnswer<FaultSummary[], Remote>;
+  /** Removes every fault in force; returns how many there were. */
+  clearFaults(): MockControlAnswer<number, Remote>;
+  /**
+   * Sends again the webhook deliveries that were given up (every one, or those to `filter.url`; with
+   * `filter.eventId`, that delivery whatever its outcome): same record, event id and body, a fresh
+   * budget of attempts. Returns the deliveries re-queued.
+   */
+  redeliverWebhooks(filter?: MockRedeliverFilter): MockControlAnswer<MockWebhookDelivery[], Remote>;
+  /** Back to the initial state. */
+  reset(): MockControlAnswer<void, Remote>;
+  /**
+   * Adds a fault (see {@link MockFault}). In-process: a {@link MockFaultHandle} (live counters,
+   * `remove()` at once); through a connection: a {@link MockRemoteFaultHandle} (a RegExp `path` is
+   * sent as its source, and one with flags is refused).
+   */
+  injectFault(fault: MockFault): MockInjectedFault<Remote>;
+  /**
+   * Waits until no webhook delivery is in flight (delivered or given up), then resolves with every
+   * delivery, oldest first — a promise in-process too.
+   */
+  flushWebhooks(): Promise<MockWebhookDelivery[]>;
+  /** Waits until no webhook delivery is in flight, then resolves with a page of those matching `query`. */
+  flushWebhooks(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
+  /**
+   * Every webhook delivery so far, oldest first (copies). The in-process mock also has the property
+   * `api.deliveries` (the same list); a connection's `deliveries()` is this method.
+   */
+  readDeliveries(): MockControlAnswer<MockWebhookDelivery[], Remote>;
+  /** A page of the webhook deliveries matching `query`, oldest first. */
+  readDeliveries(query: MockDeliveriesQuery): MockControlAnswer<MockDeliveriesPage, Remote>;
+  /**
+   * Every record of the mock (the whole snapshot: large after a long test; prefer a query). The
+   * in-process mock also has the property `api.state` (the same snapshot); a connection's `state()`
+   * is this method.
+   */
+  readState(): MockControlAnswer<MockStateSnapshot, Remote>;
+  /** One page of one list of the snapshot, oldest record first. */
+  readState<C extends MockCollectionName>(
+    query: MockStateQuery<C>,
+  ): MockControlAnswer<MockStatePage<C>, Remote>;
+  /** One page of each list named. */
+  readState<C extends MockCollectionName>(
+    query: MockStateCollectionsQuery<C>,
+  ): MockControlAnswer<{ [K in C]: MockStatePage<K> }, Remote>;
+}
+
+/** The lists of the state snapshot, by name (`GET /__mock/state?collection=<name>`). */
+export type MockCollectionName = keyof MockStateSnapshot;
+
+/** Every list of the snapshot (the compiler holds this to {@link MockCollectionName}). */
+const COLLECTIONS = {
+  skus: true,
+  orders: true,
+  restockingShipments: true,
+  restockingShipmentsV2: true,
+  shipments: true,
+  returns: true,
+  warehouses: true,
+  requests: true,
+} as const satisfies Record<MockCollectionName, true>;
+
+/** The names {@link MockCollectionName} allows, in the snapshot's order. */
+export const MOCK_COLLECTIONS: readonly MockCollectionName[] = Object.keys(
+  COLLECTIONS,
+) as MockCollectionName[];
+
+/** The default page size of `GET /__mock/state?collection=…`. */
+export const STATE_DEFAULT_LIMIT = 50;
+/** The largest page size of `GET /__mock/state?collection=…`. */
+export const STATE_MAX_LIMIT = 1000;
+
+/** The pagination block of a page of the state (the API's names). */
+export interface MockStatePagination {
+  /** The page answered (from 1). */
+  current_page: number;
+  /** Pages in the collection at this page size (0 when it is empty). */
+  page_count: number;
+  /** Records in the collection. */
+  item_count: number;
+  /** The page size. */
+  items_per_page: number;
+}
+
+/** A page of one list of the state snapshot, oldest record first. */
+export interface MockStatePage<C extends MockCollectionName> {
+  /** The records of the page. */
+  data: MockStateSnapshot[C];
+  /** Where the page lies in the list. */
+  pagination: MockStatePagination;
+}
+
+/**
+ * A {@link Refuse} for the checks of one argument, which name the argument itself `''` and its
+ * fields by their path in it (`eventId`, `items[0].quantity`): the argument is reported as `name`,
+ * a field with `prefix` before it (`filter.` gives `filter.eventId`; `''` names a body's fields alone).
+ */
+export function refuseArgument(name: string, prefix: string, refuse: Refuse): Refuse {
+  return (field, problem) => refuse(field === '' ? name : `${prefix}${field}`, problem);
+}
+
+const Id = z.int().check(z.minimum(1));
+const Count = z.int().check(z.minimum(0));
+const Text = z.optional(z.string().check(z.minLength(1)));
+const PageNumber = z.optional(Id);
+const PageSize = z.optional(z.int().check(z.minimum(1), z.maximum(STATE_MAX_LIMIT)));
+const Figure = z.optional(
+  z.union([Count, z.record(z.string().check(z.refine(isIdText)), Count)], {
+    error: 'must be an integer >= 0 or an object of such integers keyed by sku id',
+  }),
+);
+const Quantities = z.strictObject({ arrived: Figure, damaged: Figure, missing: Figure });
+const ReturnItem = z
+  .strictObject({
+    sku_id: z.optional(Id),
+    merchant_sku_id: z.optional(z.string()),
+    quantity: Id,
+    reason: z.optional(z.nullable(z.string())),
+    message: z.optional(z.nullable(z.string())),
+  })
+  .check(
+    z.refine((item) => item.sku_id !== undefined || item.merchant_sku_id !== undefined, {
+      error: 'is required (or merchant_sku_id)',
+      path: ['sku_id'],
+    }),
+  );
+const ReturnOptions = z.strictObject({
+  items: z.optional(z.array(ReturnItem).check(z.minLength(1))),
+  reason: z.optional(z.enum(RETURN_REASONS)),
+  carrier: z.optional(z.string()),
+});
+const RedeliverFilter = z.strictObject({ eventId: Text, url: Text });
+const DeliveriesQuery = z.extend(RedeliverFilter, {
+  status: z.optional(z.enum(MOCK_DELIVERY_STATUSES)),
+  page: PageNumber,
+  limit: PageSize,
+});
+const Collection = z.enum(MOCK_COLLECTIONS);
+const StateQuery = z
+  .strictObject({
+    collection: z.optional(Collection),
+    collections: z.optional(z.array(Collection).check(z.minLength(1))),
+    page: PageNumber,
+    limit: PageSize,
+  })
+  .check(
+    z.refine((q) => (q.collection === undefined) !== (q.collections === undefined), {
+      error: 'give either collection or collections',
+      path: ['collection'],
+    }),
+  );
+
+/** A record id given to a control method (an integer >= 1), or a refusal naming the argument `name`. */
+export function checkRecordId(value: unknown, name: string, refuse: Refuse): number {
+  return checkInput(Id, value, refuse, name);
+}
+
+/**
+ * The status given to `advanceRestockingShipment` (in-process, by its route, by the command
+ * line's `advance`), checked before anything changes: a version 1 or version 2 status name
+ * (`received` is version 2's `delivered`), else a refusal naming `name`.
+ */
+export function checkRestockingStatus(
+  value: unknown,
+  name: string,
+  refuse: Refuse,
+): RestockingStatusV1 | RestockingStatusV2 {
+  return checkInput(z.enum(RESTOCKING_STATUS_NAMES), value, refuse, name);
+}
+
+/**
+ * Restock quantities checked, in-process and by `POST /__mock/restocking_shipments/{id}/advance`:
+ * only `arrived`, `damaged` and `missing`, each an integer >= 0 or an object of such integers keyed
+ * by sku id, and given only when `status` restocks (`restocked`; a status that is no status name is
+ * left to its own check). `refuse` gets `''` for the quantities themselves (see
+ * {@link refuseArgument}). Returns a copy, or `undefined` when no figure is given.
+ */
+export function checkRestockQuantities(
+  quantities: unknown,
+  status: unknown,
+  refuse: Refuse,
+): MockRestockQuantities | undefined {
+  if (quantities === undefined) return undefined;
+  const checked = checkInput(Quantities, quantities, refuse);
+  const given = (['arrived', 'damaged', 'missing'] as const).find((name) => checked[name] !== undefined);
+  if (given === undefined) return undefined;
+  if (isRestockingStatusName(status) && !restockingStatus(toV1Status(status)).restocks) {
+    refuse(given, `must be left out: quantities apply only when moving to 'restocked', not '${status}'`);
+  }
+  return checked as MockRestockQuantities;
+}
+
+/**
+ * Return options checked, in-process and by `POST /__mock/orders/{id}/returns`: only `items` (a
+ * non-empty array of `{ sku_id | merchant_sku_id, quantity, reason?, message? }`, an item's
+ * `reason` and `message` strings or `null`), `reason` (a return reason) and `carrier` (a string).
+ * `refuse` gets `''` for the options themselves (see {@link refuseArgument}). Returns a copy.
+ */
+export function checkReturnOptions(options: unknown, refuse: Refuse): MockReturnOptions {
+  return checkInput(ReturnOptions, options, refuse) as MockReturnOptions;
+}
+
+/**
+ * A redeliver filter checked, in-process and by `POST /__mock/webhooks/redeliver`: only `eventId`
+ * and `url`, each a non-empty string when given. `refuse` gets `''` for the filter itself.
+ */
+export function checkRedeliverFilter(filter: unknown, refuse: Refuse): MockRedeliverFilter {
+  return checkInput(RedeliverFilter, filter, refuse) as MockRedeliverFilter;
+}
+
+/** A {@link MockDeliveriesQuery} checked (in-process, or parsed from a route's query string). */
+export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDeliveriesQuery {
+  return checkInput(DeliveriesQuery, given, refuseArgument('query', '', refuse)) as MockDeliveriesQuery;
+}
+
+/** The page `page` (1-based) of `all`, in its order, with the pagination block. */
+function listPage<T>(
+  all: readonly T[],
+  page: number,
+  limit: number,
+): { data: T[]; pagination: MockStatePagination } {
+  const p = pageOf(all.length, (i) => all[i]!, page, limit);
+  return {
+    data: p.items,
+    pagination: {
+      current_page: p.page,
+      page_count: p.pageCount,
+      item_count: p.itemCount,
+      items_per_page: p.limit,
+    },
+  };
+}
+
+/** One page of the deliveries matching `query` (already checked), oldest first. */
+export function deliveriesPage(
+  all: readonly MockWebhookDelivery[],
+  query: MockDeliveriesQuery,
+): MockDeliveriesPage {
+  const { eventId, url, status, page = 1, limit = STATE_DEFAULT_LIMIT } = query;
+  const chosen = all.filter(
+    (d) =>
+      (eventId === undefined || d.eventId === eventId) &&
+      (url === undefined || d.url === url) &&
+      (status === undefined || deliveryStatus(d) === status),
+  );
+  return listPage(chosen, page, limit);
+}
+
+/** A state query checked: the lists to read, whether one was named alone, and the page. */
+export interface CheckedStateQuery {
+  /** The lists, in the order asked. */
+  names: MockCollectionName[];
+  /** `collection` (one page) rather than `collections` (a page of each). */
+  one: boolean;
+  /** The page, from 1. */
+  page: number;
+  /** The page size. */
+  limit: number;
+}
+
+/** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked. */
+export function checkStateQuery(given: unknown, refuse: Refuse): CheckedStateQuery {
+  const {
+    collection,
+    collections,
+    page = 1,
+    limit = STATE_DEFAULT_LIMIT,
+  } = checkInput(StateQuery, given, refuseArgument('query', '', refuse));
+  return { names: collections ?? [collection!], one: collections === undefined, page, limit };
+}
+
+/** The answer to a checked state query: one page, or a page of each list. */
+export function stateQueryAnswer(
+  snapshot: MockStateSnapshot,
+  query: CheckedStateQuery,
+):
+  | MockStatePage<MockCollectionName>
+  | Partial<Record<MockCollectionName, MockStatePage<MockCollectionName>>> {
+  const { names, one, page, limit } = query;
+  const pageOfList = (name: MockCollectionName) =>
+    listPage<unknown>(snapshot[name], page, limit) as MockStatePage<MockCollectionName>;
+  return one ? pageOfList(names[0]!) : Object.fromEntries(names.map((n) => [n, pageOfList(n)]));
+}
