@@ -834,7 +834,10 @@ const table = [
       `| ${r.id} | ${r.what} | ${r.baseline} | ${r.goal} | ${r.result} | ${r.met === null ? 'reported' : r.met ? 'yes' : 'no'} |`,
   ),
 ].join('\n');
-if (quick) console.log('\nQuick run (part of npm test): the harness works; run `npm run bench` for figures.');
+if (quick)
+  console.log(
+    '\nQuick run (part of npm run test:ecosystem): the harness works; run `npm run bench` for figures.',
+  );
 else console.log(`\n${table}\n`);
 
 if (!quick) {

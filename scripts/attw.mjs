@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * Are the types wrong? `attw` on the packed package, every entry point, every resolution mode.
- * Packs with `--ignore-scripts` (`attw --pack .` would run `prepare`, a full rebuild, in the middle
- * of the checks). One rule is ignored, for one documented reason: `./testing` is ESM only (msw is,
- * and the kit has a top-level await), so `require` resolves it to ESM (`cjs-resolves-to-esm`); the
- * consumer type tests check that `.` and `./schemas` resolve to CommonJS declarations from CommonJS.
+ * Packs with `--ignore-scripts`, as the other checks do: `test:dist` builds dist/ before them.
+ * One rule is ignored, for one documented reason: `./testing` is ESM only (msw is, and the kit has
+ * a top-level await), so `require` resolves it to ESM (`cjs-resolves-to-esm`); the consumer type
+ * tests check that `.` and `./schemas` resolve to CommonJS declarations from CommonJS.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

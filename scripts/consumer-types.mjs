@@ -2,7 +2,10 @@
 /**
  * Consumer type tests: compiles small consumer projects against the BUILT and PACKED package (what
  * `npm install merchant-fulfillment` gives), with several TypeScript versions, with and without the
- * optional peer `msw` installed. `npm run test:types`.
+ * optional peer `msw` installed. `npm run test:types` (part of `npm test`) compiles with the
+ * project's TypeScript only, nothing downloaded (`--ts=6.0 --resolution=none`);
+ * `npm run test:types:all` (part of `npm run test:ecosystem`) runs the whole matrix: TypeScript 5.5
+ * and 7 too, and every `moduleResolution`.
  *
  *   node scripts/consumer-types.mjs [--build] [--ts=5.5,6.0,7] [--variant=with-msw,without-msw]
  *                                   [--resolution=node10,node16-esm,node16-cjs,bundler|none]

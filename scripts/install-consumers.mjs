@@ -5,28 +5,34 @@
  * and used there as a consumer would. `npm run test:install`.
  *
  *   node scripts/install-consumers.mjs [--build] [--msw=2.0.0,^2,^3] [--jobs=N] [--keep] [--verbose]
- *                                      [--try-peer-range='^2.0.0 || ^3.0.0']
+ *                                      [--try-peer-range='^2.0.0 || ^3.0.0'] [--examples-from=DIR]
  *
  * - The consumers, one per msw version: for each supported msw major (`MSW_MAJORS`), its floor (the
  *   lowest version the packed package.json's `peerDependencies.msw` accepts, e.g. `2.0.0` for
  *   `^2.0.0 || ^3.0.0`) and its newest (`^2`). `--msw` replaces that list: an exact version is a
  *   "floor" consumer, a range a "newest" one.
  * - A floor consumer installs the package and msw only (no test runner, no TypeScript); a newest
- *   consumer also installs vitest (this repository's version), as the README's example needs.
+ *   consumer also installs vitest (this repository's version), as the examples need.
+ * - The examples: every ```ts block of README.md and docs/**\/*.md that imports msw, extracted at
+ *   each run and used AS WRITTEN, the same text beside msw 2 and msw 3 (a reader copies one block;
+ *   `mswExamples`). A block marked `<!-- readme: runner=vitest -->` is also run with vitest; a
+ *   block marked `uses=a,b` imports those names from scripts/readme-blocks/prelude.ts, as the
+ *   README block checker does.
  * - Cases, one line each: `[peer range]` (the packed range names every supported major);
  *   per consumer `install` (`npm install --prefer-offline --no-audit --no-fund` exits 0),
- *   `versions` (the wanted msw installed, once, and this package), `README example` (newest only:
- *   the block under "### With msw" in README.md, extracted at each run, run with `vitest run`;
- *   for msw 2 with the replacement the README gives in a `// msw 2: { … }` comment applied),
- *   `kit` (test/consumer-types/install/msw-kit.ts run with node: the msw face beyond the README)
- *   and `types` (this repository's `tsc` on those files with the consumer options of
- *   test/consumer-types/tsconfig.json, skipLibCheck false; errors in the dependencies' own
- *   declarations, msw's or vitest's, are printed as notes, not counted).
+ *   `versions` (the wanted msw installed, once, and this package), `<file>:<line> runs` (newest
+ *   only: each vitest example), `kit` (test/consumer-types/install/msw-kit.ts run with node: the
+ *   msw face beyond the README), and `types` (this repository's `tsc` on those files with the
+ *   consumer options of test/consumer-types/tsconfig.json, skipLibCheck false; one case per file,
+ *   `types: README.md:<line> as written, with msw <version>` for each example; errors in the
+ *   dependencies' own declarations, msw's or vitest's, are printed as notes, not counted).
  * - `--build` rebuilds dist/ first (else it is built only when missing). `--jobs` bounds how many
  *   CPU-heavy steps (vitest, node, tsc) run at once; installs run side by side. `--keep` keeps the
  *   consumers and prints their folder; `--verbose` prints every output line of a failing case.
  *   `--try-peer-range` tries a peer range before package.json has it: the consumers get a copy of
  *   the tarball with that range (a trial, labelled as such; the test is the run without it).
+ *   `--examples-from` reads README.md and docs/ from DIR instead (to try an example before
+ *   changing the README).
  *
  * The consumers live in one `os.tmpdir()` folder, removed at the end (also on Ctrl-C). Only the
  * npm registry is reached (npm install); the mock answers in-process (msw). Every child process has
@@ -34,7 +40,7 @@
  * goes first in the children's PATH, so npm and its lifecycle scripts use it too).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { consumerCompilerOptions, parseDiagnostics, SOURCES } from './consumer-types.mjs';
 import { caseReporter, cliArgs, runMain, seconds } from './lib/cli.mjs';
@@ -44,36 +50,74 @@ import { cores, runProcess, WINDOWS, withTempDir } from './lib/process.mjs';
 /** The msw majors the package supports: its peer range must accept each. */
 export const MSW_MAJORS = [2, 3];
 const KIT_FILE = 'msw-kit.ts';
-const README_FILE = 'readme-msw.test.ts';
 const MINUTE = 60_000;
 const TIMEOUTS = { install: 5 * MINUTE, vitest: 2 * MINUTE, node: MINUTE, tsc: 2 * MINUTE };
 
 // ---------------------------------------------------------------------------------------------
-// The README's example
+// The msw examples of README.md and docs/
 // ---------------------------------------------------------------------------------------------
 
-/** The first ```ts block under the README heading `### With msw…`, before the next heading. */
-export function readmeMswExample(readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')) {
-  const lines = readme.split(/\r?\n/);
-  const start = lines.findIndex((line) => /^###\s+With msw\b/.test(line));
-  if (start < 0) throw new Error('README.md has no "### With msw" section');
-  const end = lines.findIndex((line, i) => i > start && /^#{1,3}\s/.test(line));
-  const section = lines.slice(start + 1, end < 0 ? undefined : end);
-  const open = section.findIndex((line) => /^```(ts|typescript)\s*$/.test(line));
-  const close = section.findIndex((line, i) => i > open && /^```\s*$/.test(line));
-  if (open < 0 || close < 0) throw new Error('the "### With msw" section of README.md has no ```ts block');
-  return `${section.slice(open + 1, close).join('\n')}\n`;
+/** The Markdown files whose msw examples the consumers compile: README.md and docs/**\/*.md. */
+export function markdownFiles(root = ROOT) {
+  const docs = path.join(root, 'docs');
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return walk(full);
+      return entry.name.endsWith('.md') ? [full] : [];
+    });
+  return [path.join(root, 'README.md'), ...(existsSync(docs) ? walk(docs).sort() : [])];
 }
 
+const IMPORTS_MSW = /\bfrom\s+['"]msw(\/[^'"]*)?['"]/;
+
 /**
- * The example as an msw 2 user writes it: on a line ending in `// msw 2: { … }`, the first `{ … }`
- * is replaced by the comment's (msw 3 renamed options of `listen()`). Lines without one stay.
+ * Every ```ts block of `markdown` that imports msw, exactly as written: `{ where, code, uses, run }`.
+ * The block-checker's directive (`<!-- readme: … -->`, the last non-blank line before the fence)
+ * is read for `uses=a,b` (names imported from scripts/readme-blocks/prelude.ts, as there) and
+ * `runner=vitest` (a test file: run with vitest here too); other blocks are type-checked only.
  */
-export function forMsw2(example) {
-  return example.replace(
-    /^(.*?)\{[^{}\n]*\}(.*?)\s*\/\/\s*msw 2:\s*(\{[^{}\n]*\})\s*$/gm,
-    (_line, before, after, replacement) => `${before}${replacement}${after}`,
-  );
+export function mswBlocks(markdown, name) {
+  const lines = markdown.split(/\r?\n/);
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i])) continue;
+    const close = lines.findIndex((line, j) => j > i && /^```\s*$/.test(line));
+    if (close < 0) break;
+    const code = `${lines.slice(i + 1, close).join('\n')}\n`;
+    let before = i - 1;
+    while (before >= 0 && lines[before].trim() === '') before--;
+    const directive = /^<!--\s*readme:(.*)-->\s*$/.exec(lines[before] ?? '')?.[1] ?? '';
+    const tokens = directive.trim().split(/\s+/).filter(Boolean);
+    const uses =
+      tokens
+        .find((t) => t.startsWith('uses='))
+        ?.slice(5)
+        .split(',')
+        .filter(Boolean) ?? [];
+    if (IMPORTS_MSW.test(code)) {
+      blocks.push({ where: `${name}:${i + 1}`, code, uses, run: tokens.includes('runner=vitest') });
+    }
+    i = close;
+  }
+  return blocks;
+}
+
+/** The msw blocks of README.md and docs/, each with the consumer file it becomes. */
+export function mswExamples(root = ROOT) {
+  return markdownFiles(root).flatMap((file) => {
+    const name = path.relative(root, file).split(path.sep).join('/');
+    return mswBlocks(readFileSync(file, 'utf8'), name).map((block) => {
+      const line = block.where.split(':').pop();
+      const base = `example-${name.replace(/\.md$/, '').replace(/[^\w]+/g, '-')}-${line}`;
+      // A vitest test file's name must end in .test.ts for vitest to pick it up.
+      const file = block.run ? `${base}.test.ts` : `${base}.ts`;
+      // Line 1 imports the `uses` names, as the block checker does.
+      const prelude =
+        block.uses.length > 0 ? `import { ${block.uses.join(', ')} } from './prelude.js';\n` : '';
+      return { ...block, file, source: `${prelude}${block.code}` };
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,8 +146,6 @@ function matches(version, spec) {
   if (m[2] === undefined) return true;
   return minor > Number(m[2]) || (minor === Number(m[2]) && patch >= Number(m[3]));
 }
-
-const majorOf = (spec) => Number(/\d+/.exec(spec)?.[0]);
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: bounded, stopped by process group
@@ -173,7 +215,7 @@ function eresolve(output) {
 }
 
 /** Builds, installs and exercises one consumer; returns its cases. */
-async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
+async function exercise({ consumer, dir, tarball, vitestSpec, examples, cpu }) {
   const cases = [];
   const add = (name, ok, details = [], notes = []) => cases.push({ name, ok, details, notes });
   mkdirSync(dir, { recursive: true });
@@ -220,32 +262,30 @@ async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
 
   const files = [KIT_FILE];
   copyFileSync(path.join(SOURCES, 'install', KIT_FILE), path.join(dir, KIT_FILE));
-  if (consumer.readme) {
-    const msw2 = majorOf(msw ?? consumer.spec) === 2;
-    const source = msw2 ? forMsw2(example) : example;
-    writeFileSync(path.join(dir, README_FILE), source);
-    files.unshift(README_FILE);
-    // msw 2 does not know msw 3's onUnhandledFrame: it ignores it at run time, tsc refuses it.
-    const unadapted =
-      msw2 && /\bonUnhandledFrame\b/.test(source)
-        ? [
-            "note: the example passes msw 3's onUnhandledFrame and no `// msw 2: { onUnhandledRequest: … }` on that line",
-          ]
-        : [];
+  // The examples as written, the same text for msw 2 and msw 3: a reader copies one block.
+  const shown = consumer.readme ? examples : [];
+  for (const example of shown) {
+    writeFileSync(path.join(dir, example.file), example.source);
+    files.push(example.file);
+  }
+  if (shown.some((example) => example.uses.length > 0)) {
+    copyFileSync(path.join(ROOT, 'scripts', 'readme-blocks', 'prelude.ts'), path.join(dir, 'prelude.ts'));
+    files.push('prelude.ts');
+  }
+  for (const example of shown.filter((e) => e.run)) {
     const vitest = await cpu(() =>
-      run(process.execPath, [path.join(modules, 'vitest', 'vitest.mjs'), 'run', README_FILE], {
+      run(process.execPath, [path.join(modules, 'vitest', 'vitest.mjs'), 'run', example.file], {
         cwd: dir,
         timeout: TIMEOUTS.vitest,
       }),
     );
     const ran = /Tests\s+\d+ passed/.test(vitest.output) && !/Tests\s.*\bfailed\b/.test(vitest.output);
     add(
-      `README example (vitest ${version('vitest') ?? '?'}, ${seconds(vitest.ms)})`,
+      `${example.where} runs (vitest ${version('vitest') ?? '?'}, ${seconds(vitest.ms)})`,
       vitest.code === 0 && !vitest.timedOut && ran,
       vitest.code === 0 && !ran
         ? ['vitest passed no test', ...tail(vitest.output, 20)]
         : failedRun(vitest, 'vitest run'),
-      unadapted,
     );
   }
 
@@ -271,19 +311,32 @@ async function exercise({ consumer, dir, tarball, vitestSpec, example, cpu }) {
     `${d.file ? `${path.relative(dir, d.file)}(${d.line},${d.column})` : '(global)'}: ${d.code}: ${d.message.split('\n')[0]}`;
   const ours = path.join(modules, PACKAGE) + path.sep;
   const inDependency = (d) => d.file?.startsWith(modules + path.sep) && !d.file.startsWith(ours);
-  const counted = diagnostics.filter((d) => !inDependency(d));
   const foreign = diagnostics.filter(inDependency);
   const crashed = tsc.timedOut || tsc.signal || (tsc.code !== 0 && diagnostics.length === 0);
+  const typescript = `tsc ${version('typescript', path.join(ROOT, 'node_modules')) ?? '?'}`;
   add(
-    `types (tsc ${version('typescript', path.join(ROOT, 'node_modules')) ?? '?'}: ${files.join(', ')}, ${seconds(tsc.ms)})`,
-    !crashed && counted.length === 0,
-    crashed ? failedRun(tsc, 'tsc') : counted.map(show),
+    `types (${typescript}, ${seconds(tsc.ms)})`,
+    !crashed,
+    crashed ? failedRun(tsc, 'tsc') : [],
     foreign.length > 0
       ? [
           `note: ${foreign.length} error(s) in dependencies' own declarations, not counted (first: ${show(foreign[0])})`,
         ]
       : [],
   );
+  if (crashed) return cases;
+  // One case per file: the kit's, and each example under the Markdown line of its fence.
+  const inFile = (file) => diagnostics.filter((d) => d.file === path.join(dir, file));
+  add(`types: ${KIT_FILE}`, inFile(KIT_FILE).length === 0, inFile(KIT_FILE).map(show));
+  for (const example of shown) {
+    const errors = inFile(example.file);
+    add(`types: ${example.where} as written, with msw ${msw}`, errors.length === 0, errors.map(show));
+  }
+  const elsewhere = diagnostics.filter(
+    (d) =>
+      !inDependency(d) && !files.some((file) => d.file === path.join(dir, file) && file !== 'prelude.ts'),
+  );
+  if (elsewhere.length > 0) add('types: other files', false, elsewhere.map(show));
   return cases;
 }
 
@@ -300,6 +353,7 @@ function parseArgs(argv) {
     msw: list('msw')?.filter(Boolean),
     tryPeerRange: value('try-peer-range'),
     jobs: number('jobs'),
+    examplesFrom: value('examples-from'),
   };
 }
 
@@ -337,7 +391,9 @@ export async function main(argv = process.argv.slice(2)) {
   const args = parseArgs(argv);
   const warning = ensureBuilt({ force: args.build });
   if (warning) console.log(warning);
-  const example = readmeMswExample();
+  const examples = mswExamples(args.examplesFrom ? path.resolve(args.examplesFrom) : ROOT);
+  if (!examples.some((e) => e.where.startsWith('README.md:')))
+    throw new Error('README.md has no msw example');
   const vitestSpec = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies
     ?.vitest;
   if (!vitestSpec) throw new Error('package.json has no vitest devDependency');
@@ -369,7 +425,7 @@ export async function main(argv = process.argv.slice(2)) {
     }));
     const cpu = slots(args.jobs ?? Math.max(1, Math.floor(cores() / 2)));
     const work = consumers.map((consumer) =>
-      exercise({ consumer, dir: path.join(tmp, consumer.id), tarball, vitestSpec, example, cpu }).catch(
+      exercise({ consumer, dir: path.join(tmp, consumer.id), tarball, vitestSpec, examples, cpu }).catch(
         (error) => [{ name: 'crashed', ok: false, details: String(error.stack ?? error).split('\n') }],
       ),
     );
