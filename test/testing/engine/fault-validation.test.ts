@@ -15,18 +15,7 @@ describe('injectFault refuses a fault whose answer cannot be built', () => {
     [
       'a BigInt body',
       { body: 1n },
-      /^Invalid fault: body must be a JSON value that can be serialized \(it holds a BigInt\)$/,
-    ],
-    [
-      'a body whose toJSON throws',
-      {
-        body: {
-          toJSON() {
-            throw new Error('boom');
-          },
-        },
-      },
-      /^Invalid fault: body must be a JSON value that can be serialized$/,
+      /^Invalid fault: body must be a JSON value that can be serialized \(.*BigInt.*\)$/,
     ],
     ['a function body', { body: () => 1 }, /^Invalid fault: body must be a JSON value$/],
     [
