@@ -6,15 +6,7 @@
  */
 import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipments.js';
 import type { JsonValue } from '../engine/json.js';
-import {
-  describeKey,
-  describeValue,
-  Fields,
-  Invalid,
-  isBlank,
-  isObject,
-  isShortDigits,
-} from '../engine/validation.js';
+import { Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
 import { createBatch, receive } from './inventory.js';
 import {
   INITIAL_RESTOCKING_STATUS,
@@ -231,31 +223,6 @@ export function updateRestockingShipment(
   return record;
 }
 
-/**
- * The domain's own guard on `quantities` (the faces check them first, with the kit's one checker
- * `checkRestockQuantities`): every figure an integer >= 0 (one number, or a record keyed by SKU
- * id). A bad figure is described by its kind, a string by its length, and a key that is not a
- * short run of digits by its length too (either may be a secret given by mistake).
- */
-function checkQuantities(quantities: MockRestockQuantities): void {
-  for (const name of RESTOCK_FIGURES) {
-    const value = quantities[name];
-    const figures =
-      typeof value === 'object' && value !== null
-        ? Object.entries(value).map(([key, figure]) => [isShortDigits(key) ? key : describeKey(key), figure])
-        : value === undefined
-          ? []
-          : [['all', value]];
-    for (const [skuId, figure] of figures) {
-      if (!Number.isInteger(figure) || (figure as number) < 0) {
-        throw new TypeError(
-          `${name} quantity (${String(skuId)}) must be an integer >= 0, got ${describeValue(figure)}`,
-        );
-      }
-    }
-  }
-}
-
 function quantityFor(quantities: MockQuantities | undefined, skuId: number): number | undefined {
   return typeof quantities === 'object' ? quantities[skuId] : quantities;
 }
@@ -318,7 +285,6 @@ export function advanceRestocking(
   if (quantities !== undefined && !reached.restocks) {
     throw new TypeError(`Quantities apply only when moving to 'restocked', not '${status}'`);
   }
-  if (quantities !== undefined) checkQuantities(quantities);
   if (next === record.status) return false;
   const at = now.toISOString();
   if (restockingStatus(record.status).restocks) {

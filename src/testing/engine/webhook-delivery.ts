@@ -257,7 +257,7 @@ export class WebhookDispatcher<M extends object> {
         );
         delivery.statusCodes.push(response.status);
         // Not awaited: a body whose `cancel` never settles must not hold the delivery.
-        release(response);
+        response.body?.cancel().catch(() => {});
         if (response.ok) {
           delivery.delivered = true;
           delivery.error = null;
@@ -292,33 +292,12 @@ export class WebhookDispatcher<M extends object> {
  * work behind `promise` heeds the signal (its late outcome is then ignored).
  */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  promise.catch(() => {});
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-}
-
-/** Lets go of an answer's body (errors ignored: only the status counts). */
-function release(response: Response): void {
-  try {
-    response.body?.cancel().catch(() => {});
-  } catch {
-    // Not a standard body: nothing to release.
-  }
+  return Promise.race([promise, aborted]);
 }
 
 /** A copy of a delivery record (its list of status codes copied too). */
