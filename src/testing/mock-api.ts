@@ -201,10 +201,7 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/**
- * A `refuse` for the in-process methods: a `TypeError` naming the method and the field (never with
- * what a getter or Proxy trap threw: its message may hold a secret).
- */
+/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
 function refuseIn(method: string): Refuse {
   return (field, problem) => {
     throw new TypeError(`${method}: ${field} ${problem}`);
@@ -246,13 +243,11 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     if (seed) applySeed(fresh, seed, config, config.now());
     return fresh;
   };
-  const onChange = config.onChange;
+  const { onChange } = config;
   const changed = (): void => {
     try {
       onChange?.();
-    } catch {
-      // A failing listener does not change the answer.
-    }
+    } catch {} // A failing listener does not change the answer.
   };
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();

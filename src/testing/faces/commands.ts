@@ -8,7 +8,6 @@
  * else by its length), since it may be a token pasted in the wrong place.
  */
 import type * as Util from 'node:util';
-import { builtinModule } from '../../core/builtin.js';
 import { connectMock, type MockConnection, MockControlError } from '../connect.js';
 import type { MockReturnOptions } from '../domain/outbound.js';
 import type { MockQuantities } from '../domain/restocking.js';
@@ -16,6 +15,7 @@ import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
 import { describeText } from '../engine/validation.js';
 import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
+import { processEnv, readArgs } from './args.js';
 import {
   checkRestockingStatus,
   MOCK_COLLECTIONS,
@@ -88,62 +88,6 @@ function usage(message: string): never {
   throw new UsageError(message);
 }
 
-/** A command line as {@link readArgs} reads it. */
-export interface ReadArgs {
-  /** The words (and short options such as `-3` or `-h`), each once, in order. */
-  positionals: string[];
-  /** The values of each string option, in order. */
-  values: Map<string, string[]>;
-  /** The boolean options given. */
-  flags: Set<string>;
-}
-
-/**
- * Reads `args` with `node:util`'s `parseArgs` (Node 22+, Bun, Deno), not strict: an unknown option
- * (worded by `unknown`), a boolean given a value, a string option without one or given twice (unless
- * `multiple`) is passed to `fail` in the kit's words, never echoing what was typed.
- */
-export function readArgs(
-  args: readonly string[],
-  options: Util.ParseArgsOptionsConfig,
-  unknown: (arg: string) => string,
-  fail: (message: string) => never = usage,
-): ReadArgs {
-  const util = builtinModule<typeof Util>('node:util');
-  if (!util) throw new Error('The command line needs node:util (Node.js 22+, Bun or Deno).');
-  const { tokens } = util.parseArgs({
-    args: [...args],
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const read: ReadArgs = { positionals: [], values: new Map(), flags: new Set() };
-  let last = -1;
-  for (const token of tokens) {
-    const arg = args[token.index]!;
-    if (token.kind === 'positional' || (token.kind === 'option' && !arg.startsWith('--'))) {
-      // Once per argument, though parseArgs reads `-34` as two short options.
-      if (token.index !== last) read.positionals.push(arg);
-      last = token.index;
-      continue;
-    }
-    if (token.kind !== 'option' || !Object.hasOwn(options, token.name)) fail(unknown(arg));
-    const { name, value } = token;
-    if (options[name]!.type === 'boolean') {
-      if (token.inlineValue) fail(`Option '--${name}' takes no value`);
-      read.flags.add(name);
-      continue;
-    }
-    if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--')))
-      fail(`Option '--${name}' needs a value`);
-    const list = read.values.get(name) ?? [];
-    if (list.length > 0 && !options[name]!.multiple) fail(`Option '--${name}' is given twice`);
-    read.values.set(name, [...list, value]);
-  }
-  return read;
-}
-
 /** A parsed command line. */
 interface Parsed {
   command: string;
@@ -161,8 +105,8 @@ interface Outcome {
 
 /** A subcommand: its arguments, its options (besides the common ones) and what it does. */
 interface Command {
-  args: readonly string[];
-  options: readonly string[];
+  args?: readonly string[];
+  options?: readonly string[];
   run(mock: MockConnection, parsed: Parsed): Promise<Outcome>;
 }
 
@@ -294,7 +238,6 @@ const FILTERS = ['status', 'event-id', 'receiver', 'page', 'limit'];
 
 const fulfil: Command = {
   args: ['order-id'],
-  options: [],
   async run(mock, { args }) {
     const shipment = await mock.fulfillOrder(idOf(args[0]!, 'order-id'));
     const line = `Order ${shipment.order_id} fulfilled: shipment ${shipment.id} (${shipment.status})`;
@@ -341,7 +284,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   'flush-webhooks': {
-    args: [],
     options: [...FILTERS, 'timeout'],
     async run(mock, parsed) {
       const query = deliveriesQuery(parsed);
@@ -355,7 +297,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   deliveries: {
-    args: [],
     options: FILTERS,
     async run(mock, parsed) {
       const query = deliveriesQuery(parsed);
@@ -363,7 +304,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   redeliver: {
-    args: [],
     options: ['event-id', 'receiver'],
     async run(mock, parsed) {
       const queued = await mock.redeliverWebhooks(eventFilter(parsed));
@@ -372,8 +312,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   faults: {
-    args: [],
-    options: [],
     async run(mock) {
       const faults = await mock.faults();
       const list = faults.map(
@@ -385,25 +323,14 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   'clear-faults': {
-    args: [],
-    options: [],
-    async run(mock) {
+    run: async (mock) => {
       const removed = await mock.clearFaults();
       return { result: { removed }, line: `Removed ${plural(removed, 'fault')}` };
     },
   },
-  reset: {
-    args: [],
-    options: [],
-    async run(mock) {
-      await mock.reset();
-      return { result: null, line: 'The mock was reset' };
-    },
-  },
-  state: { args: [], options: ['collection', 'collections', 'page', 'limit'], run: state },
+  reset: { run: (mock) => mock.reset().then(() => ({ result: null, line: 'The mock was reset' })) },
+  state: { options: ['collection', 'collections', 'page', 'limit'], run: state },
   routes: {
-    args: [],
-    options: [],
     async run(mock) {
       const routes = await mock.routes();
       return { result: routes, line: routes.map((r) => `${r.method} ${r.path}`).join(', ') };
@@ -426,30 +353,27 @@ function parse(argv: readonly string[]): Parsed | 'help' {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') return 'help';
   const spec = Object.hasOwn(TABLE, command) ? TABLE[command]! : usage(unknownCommand(command));
+  const { args = [], options = [] } = spec;
   const table: Util.ParseArgsOptionsConfig = { json: { type: 'boolean' }, help: { type: 'boolean' } };
-  for (const name of [...spec.options, 'url', 'token'])
+  for (const name of [...options, 'url', 'token'])
     table[name] = { type: 'string', multiple: name === 'item' };
-  const known = [...spec.options, 'url', 'token', 'json', 'help'].map((n) => `--${n}`).join(', ');
+  const known = [...options, 'url', 'token', 'json', 'help'].map((n) => `--${n}`).join(', ');
   const read = readArgs(
     rest,
     table,
     (arg) => `Unknown option for '${command}', got ${describeText(arg)} (expected ${known})`,
+    usage,
   );
   if (read.flags.has('help') || read.positionals.includes('-h')) return 'help';
   const { positionals } = read;
-  const names = spec.args.map((n) => `<${n}>`).join(' ');
-  if (positionals.length < spec.args.length)
-    usage(`'${command}' needs ${names}: missing <${spec.args[positionals.length]}>`);
-  if (positionals.length > spec.args.length) {
-    const takes = spec.args.length === 0 ? 'takes options only' : `takes ${names}`;
-    usage(`Unexpected argument, got ${describeText(positionals[spec.args.length]!)} ('${command}' ${takes})`);
+  const names = args.map((n) => `<${n}>`).join(' ');
+  if (positionals.length < args.length)
+    usage(`'${command}' needs ${names}: missing <${args[positionals.length]}>`);
+  if (positionals.length > args.length) {
+    const takes = args.length === 0 ? 'takes options only' : `takes ${names}`;
+    usage(`Unexpected argument, got ${describeText(positionals[args.length]!)} ('${command}' ${takes})`);
   }
   return { command, args: positionals, values: read.values, json: read.flags.has('json') };
-}
-
-/** The process's environment, where the runtime has one. */
-export function processEnv(): Readonly<Record<string, string | undefined>> {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 }
 
 /**
