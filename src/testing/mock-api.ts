@@ -267,6 +267,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     urls: config.webhooks,
     ...config.webhookRetry,
     fetch: () => config.webhookFetch ?? globalThis.fetch,
+    secret: config.tokens[0]!,
     timers,
   });
   let handlers: MockHandler[] | undefined;
@@ -279,7 +280,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     const record = epoch.state.restockingShipments.get(id);
     if (!record) return undefined;
     if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
-      dispatcher.emit(statusUpdatedEvent(record, config.tokens[0]!));
+      dispatcher.emit(statusUpdatedEvent(record));
       changed();
     }
     return restockingV1View(record);
