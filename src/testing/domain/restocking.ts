@@ -210,14 +210,10 @@ export function updateRestockingShipment(
   if (!restockingStatus(record.status).editable) return new Invalid([NOT_EDITABLE]);
   const draft = readShipment(state, body, version, record);
   if (draft instanceof Invalid) return draft;
-  if (draft.warehouse_id !== undefined) record.warehouse_id = draft.warehouse_id;
-  if (draft.estimated_arrival_date !== undefined)
-    record.estimated_arrival_date = draft.estimated_arrival_date;
-  if (draft.delivery_option !== undefined) record.delivery_option = draft.delivery_option;
-  if (draft.tracking_code !== undefined) record.tracking_code = draft.tracking_code;
-  if (draft.po_number !== undefined) record.po_number = draft.po_number;
-  if (draft.supplier_name !== undefined) record.supplier_name = draft.supplier_name;
-  if (draft.priority !== undefined && draft.priority !== null) record.priority = draft.priority;
+  // The fields sent (version 2 sends them all): `priority` is never null here (false when omitted).
+  const { items: _, ...fields } = draft;
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) Object.assign(record, { [key]: value });
   record.items = toItems(state, draft.items ?? []);
   record.updated_at = now.toISOString();
   return record;
