@@ -43,7 +43,7 @@ export interface MockFault {
   /**
    * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. At most
    * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack. It must
-   * serialize (no BigInt, no `toJSON` that throws): the mock keeps its JSON copy, taken at once.
+   * serialize (no BigInt): the mock keeps its JSON copy, taken at once.
    */
   body?: JsonValue;
   /**
