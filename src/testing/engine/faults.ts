@@ -147,13 +147,15 @@ const FaultSchema = z.strictObject({
   reset: BOOLEAN,
   after: BOOLEAN,
   body: z.optional(z.unknown()),
-  headers: z.optional(z.record(z.string(), z.string(), says('must be an object of strings'))),
+  headers: z.optional(
+    z.record(z.string(), z.string(says('must be a string')), says('must be an object of strings')),
+  ),
 });
 
 /** Refuses `field` of a fault (its top-level name is what the control route reports). */
 function refuse(field: string, problem: string): never {
   const top = field.split(/[.[:]/)[0] || 'fault';
-  throw new InvalidFault(top, `${field || 'fault'} ${problem}`);
+  throw new InvalidFault(top, field ? `${field} ${problem}` : problem);
 }
 
 /**
