@@ -149,11 +149,10 @@ export interface MockApi extends MockControlMethods {
    * naming the argument for an id that is not an integer >= 1 or a `status` that is no status name
    * (the names listed, the value described by its kind, a string by its length: never shown), as
    * the route and a connection refuse it, before anything changes. `quantities` are checked
-   * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker), each field read
-   * once: a `TypeError` naming the field for quantities that are not an object, an unknown field, a
-   * figure that is not an integer >= 0 (or an object of such integers keyed by sku id), a key that
-   * is not an sku id (described by its length: `quantities.arrived[<a key of 9 characters>]`),
-   * quantities with a status other than `restocked`, or a field that cannot be read.
+   * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker): a `TypeError`
+   * naming the field for quantities that are not an object, an unknown field, a figure that is not
+   * an integer >= 0 (or an object of such integers keyed by sku id), a key that is not an sku id,
+   * or quantities with a status other than `restocked`.
    */
   advanceRestockingShipment(
     id: number,
@@ -167,14 +166,14 @@ export interface MockApi extends MockControlMethods {
   fulfillOrder(id: number): MockShipment;
   /**
    * Records a return of a fulfilled order and returns it. `options` are checked as `POST
-   * /__mock/orders/{id}/returns` checks its body (one checker), each field read once: a `TypeError`
-   * naming the field for a bad one (`createReturn: options.items[0].quantity must be an integer >=
-   * 1, got 0`), an unknown field, options that are not an object or cannot be read.
+   * /__mock/orders/{id}/returns` checks its body (one checker): a `TypeError` naming the field for
+   * a bad one (`createReturn: options.items[0].quantity must be an integer >= 1, got 0`), an unknown
+   * field, or options that are not an object.
    */
   createReturn(orderId: number, options?: MockReturnOptions): MockReturn;
   /**
-   * Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. A bad fault,
-   * or one whose fields cannot be read, is a `TypeError` naming the field (`Invalid fault: …`).
+   * Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. A bad fault
+   * is a `TypeError` naming the field (`Invalid fault: …`; an unknown field with the closest name).
    */
   injectFault(fault: MockFault): MockFaultHandle;
   /** The faults in force, oldest first (as `GET /__mock/faults` lists them). */
@@ -187,8 +186,9 @@ export interface MockApi extends MockControlMethods {
    * its outcome (a delivered one too, to test a receiver's dedupe). The same record is re-queued:
    * same event id and body, a fresh budget of attempts, `redeliveries` counted up. Returns copies of
    * the deliveries re-queued (at once: await {@link flushWebhooks} to see them delivered). The
-   * filter is checked as `POST /__mock/webhooks/redeliver` checks it (one checker): a `TypeError` naming the field for a bad one (not an object, an `eventId` or
-   * `url` that is not a non-empty string, an unknown field, a field that cannot be read).
+   * filter is checked as `POST /__mock/webhooks/redeliver` checks it (one checker): a `TypeError`
+   * naming the field for a bad one (not an object, an `eventId` or `url` that is not a non-empty
+   * string, an unknown field).
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];
   /**
@@ -201,10 +201,7 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/**
- * A `refuse` for the in-process methods: a `TypeError` naming the method and the field (never with
- * what a getter or Proxy trap threw: its message may hold a secret).
- */
+/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
 function refuseIn(method: string): Refuse {
   return (field, problem) => {
     throw new TypeError(`${method}: ${field} ${problem}`);
@@ -246,13 +243,11 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     if (seed) applySeed(fresh, seed, config, config.now());
     return fresh;
   };
-  const onChange = config.onChange;
+  const { onChange } = config;
   const changed = (): void => {
     try {
       onChange?.();
-    } catch {
-      // A failing listener does not change the answer.
-    }
+    } catch {} // A failing listener does not change the answer.
   };
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
@@ -272,6 +267,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     urls: config.webhooks,
     ...config.webhookRetry,
     fetch: () => config.webhookFetch ?? globalThis.fetch,
+    secret: config.tokens[0]!,
     timers,
   });
   let handlers: MockHandler[] | undefined;
@@ -284,7 +280,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     const record = epoch.state.restockingShipments.get(id);
     if (!record) return undefined;
     if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
-      dispatcher.emit(statusUpdatedEvent(record, config.tokens[0]!));
+      dispatcher.emit(statusUpdatedEvent(record));
       changed();
     }
     return restockingV1View(record);
@@ -430,7 +426,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     createReturn(orderId, returnOptions = {}) {
       const refuse: Refuse = refuseIn('createReturn');
       const checkedId = checkRecordId(orderId, 'orderId', refuse);
-      // Checked as `POST /__mock/orders/{id}/returns` checks a body (one checker), each field read once.
+      // Checked as `POST /__mock/orders/{id}/returns` checks a body (one checker).
       const record = returnOf(
         checkedId,
         checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse)),

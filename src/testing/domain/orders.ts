@@ -3,30 +3,17 @@
  * references, COD total, unique merchant order id) and the status machine of spec section 3.2,
  * with the stock each fulfillable order reserves.
  */
-import { FINANCIAL_STATUSES } from '../../schemas/orders.js';
+import * as z from 'zod/mini';
+import { AddressSchema, FINANCIAL_STATUSES } from '../../schemas/orders.js';
 import type { JsonValue } from '../engine/json.js';
 import { Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
 import { release, reserve } from './inventory.js';
 import type { MockAddress } from './resources.js';
 import type { MockState, OrderItemRecord, OrderRecord, SkuRecord } from './state.js';
 
-/** Address fields in the spec's order. */
-const ADDRESS_FIELDS = [
-  'full_name',
-  'first_name',
-  'last_name',
-  'company',
-  'line1',
-  'line2',
-  'city',
-  'postal_code',
-  'province_or_state_code',
-  'country_code',
-  'email',
-  'phone',
-  'parcel_point_id',
-] as const;
-const ADDRESS_REQUIRED = ['full_name', 'line1', 'city', 'postal_code', 'country_code'] as const;
+/** Address fields in the spec's order, and those it requires (the SDK's address schema says which). */
+const ADDRESS_FIELDS = Object.keys(AddressSchema.shape) as (keyof MockAddress)[];
+const ADDRESS_REQUIRED = ADDRESS_FIELDS.filter((key) => !z.safeParse(AddressSchema.shape[key], null).success);
 /** The order totals: integers in cents, each `null` when not given. */
 export const ORDER_TOTALS = [
   'total_price_in_cents',

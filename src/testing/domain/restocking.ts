@@ -6,15 +6,7 @@
  */
 import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipments.js';
 import type { JsonValue } from '../engine/json.js';
-import {
-  describeKey,
-  describeValue,
-  Fields,
-  Invalid,
-  isBlank,
-  isObject,
-  isShortDigits,
-} from '../engine/validation.js';
+import { Fields, Invalid, isBlank, isObject } from '../engine/validation.js';
 import { createBatch, receive } from './inventory.js';
 import {
   INITIAL_RESTOCKING_STATUS,
@@ -218,42 +210,13 @@ export function updateRestockingShipment(
   if (!restockingStatus(record.status).editable) return new Invalid([NOT_EDITABLE]);
   const draft = readShipment(state, body, version, record);
   if (draft instanceof Invalid) return draft;
-  if (draft.warehouse_id !== undefined) record.warehouse_id = draft.warehouse_id;
-  if (draft.estimated_arrival_date !== undefined)
-    record.estimated_arrival_date = draft.estimated_arrival_date;
-  if (draft.delivery_option !== undefined) record.delivery_option = draft.delivery_option;
-  if (draft.tracking_code !== undefined) record.tracking_code = draft.tracking_code;
-  if (draft.po_number !== undefined) record.po_number = draft.po_number;
-  if (draft.supplier_name !== undefined) record.supplier_name = draft.supplier_name;
-  if (draft.priority !== undefined && draft.priority !== null) record.priority = draft.priority;
+  // The fields sent (version 2 sends them all): `priority` is never null here (false when omitted).
+  const { items: _, ...fields } = draft;
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) Object.assign(record, { [key]: value });
   record.items = toItems(state, draft.items ?? []);
   record.updated_at = now.toISOString();
   return record;
-}
-
-/**
- * The domain's own guard on `quantities` (the faces check them first, with the kit's one checker
- * `checkRestockQuantities`): every figure an integer >= 0 (one number, or a record keyed by SKU
- * id). A bad figure is described by its kind, a string by its length, and a key that is not a
- * short run of digits by its length too (either may be a secret given by mistake).
- */
-function checkQuantities(quantities: MockRestockQuantities): void {
-  for (const name of RESTOCK_FIGURES) {
-    const value = quantities[name];
-    const figures =
-      typeof value === 'object' && value !== null
-        ? Object.entries(value).map(([key, figure]) => [isShortDigits(key) ? key : describeKey(key), figure])
-        : value === undefined
-          ? []
-          : [['all', value]];
-    for (const [skuId, figure] of figures) {
-      if (!Number.isInteger(figure) || (figure as number) < 0) {
-        throw new TypeError(
-          `${name} quantity (${String(skuId)}) must be an integer >= 0, got ${describeValue(figure)}`,
-        );
-      }
-    }
-  }
 }
 
 function quantityFor(quantities: MockQuantities | undefined, skuId: number): number | undefined {
@@ -318,7 +281,6 @@ export function advanceRestocking(
   if (quantities !== undefined && !reached.restocks) {
     throw new TypeError(`Quantities apply only when moving to 'restocked', not '${status}'`);
   }
-  if (quantities !== undefined) checkQuantities(quantities);
   if (next === record.status) return false;
   const at = now.toISOString();
   if (restockingStatus(record.status).restocks) {

@@ -62,48 +62,39 @@ interface ListQuery {
   range: CreatedRange;
 }
 
-/** A malformed list query: which parameter and what is wrong with it. */
-interface RefusedQuery {
-  hint: string;
-}
-
-/** Reads `page`, `limit` and `created_at[...]`, or says which one is malformed and why. */
-function listQuery(query: URLSearchParams, pageSize: number): ListQuery | RefusedQuery {
-  const int = (name: string, fallback: number): number | RefusedQuery => {
-    const raw = query.get(name);
-    if (raw === null || raw === '') return fallback;
-    if (/^\d{1,9}$/.test(raw) && Number(raw) >= 1) return Number(raw);
-    return {
-      hint: `query parameter ${name} must be an integer from 1 to 999999999, got ${describeText(raw)}`,
-    };
-  };
-  const page = int('page', 1);
-  if (typeof page !== 'number') return page;
-  const limit = int('limit', pageSize);
-  if (typeof limit !== 'number') return limit;
+/** Reads `page`, `limit` and `created_at[...]`, or says which one is malformed and why (a hint). */
+function listQuery(query: URLSearchParams, pageSize: number): ListQuery | string {
   const range: CreatedRange = {};
+  const figures = { page: 1, limit: pageSize };
+  for (const name of ['page', 'limit'] as const) {
+    const raw = query.get(name);
+    if (raw === null || raw === '') continue;
+    if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
+      return `query parameter ${name} must be an integer from 1 to 999999999, got ${describeText(raw)}`;
+    figures[name] = Number(raw);
+  }
   for (const bound of ['gte', 'gt', 'lte', 'lt'] as const) {
     const name = `created_at[${bound}]`;
     const raw = query.get(name);
     if (raw === null) continue;
     const ms = Date.parse(raw);
-    if (Number.isNaN(ms)) {
-      return {
-        hint: `query parameter ${name} must be a date-time such as 2025-01-01T00:00:00Z, got ${describeText(raw)}`,
-      };
-    }
+    if (Number.isNaN(ms))
+      return `query parameter ${name} must be a date-time such as 2025-01-01T00:00:00Z, got ${describeText(raw)}`;
     range[bound] = ms;
   }
-  return { page, limit, range };
+  return { ...figures, range };
 }
 
 /**
- * The provider's terse `400 bad request` for a malformed list query, with the mock-only
- * `x-mock-hint` header naming the parameter and what is wrong with it (the body unchanged; the
- * value refused never quoted but for a short run of digits).
+ * A list route: its query read, then `list`. A malformed query is the provider's terse `400 bad
+ * request`, with the mock-only `x-mock-hint` header naming the parameter and what is wrong with it
+ * (the value refused never quoted but for a short run of digits).
  */
-function badQuery(refused: RefusedQuery): MockResult {
-  return withHint(failure(400, 'bad request'), refused.hint);
+function listRoute(pageSize: number, list: (ctx: Context, q: ListQuery) => MockResult): Handler {
+  return (ctx) => {
+    const q = listQuery(ctx.query, pageSize);
+    return typeof q === 'string' ? withHint(failure(400, 'bad request'), q) : list(ctx, q);
+  };
 }
 
 /** The version 1 list envelope. */
@@ -128,9 +119,7 @@ function includesBatches(query: URLSearchParams): boolean {
   return listParam(query, 'include').some((v) => v.split(',').some((part) => part.trim() === 'batches'));
 }
 
-function listSkus(ctx: Context, pageSize: number): MockResult {
-  const q = listQuery(ctx.query, pageSize);
-  if ('hint' in q) return badQuery(q);
+function listSkus(ctx: Context, q: ListQuery): MockResult {
   const codes = listParam(ctx.query, 'merchant_sku_ids');
   const view = (sku: Parameters<typeof skuView>[0]) => skuView(sku, ctx.state);
   if (codes.length === 0) return envelope(ctx.state.skus.page(q.range, q.page, q.limit), view);
@@ -144,28 +133,18 @@ function listSkus(ctx: Context, pageSize: number): MockResult {
   );
 }
 
-function listOrders(ctx: Context, pageSize: number): MockResult {
-  const q = listQuery(ctx.query, pageSize);
-  if ('hint' in q) return badQuery(q);
+function listOrders(ctx: Context, q: ListQuery): MockResult {
   const batches = includesBatches(ctx.query);
   return envelope(ctx.state.orders.page(q.range, q.page, q.limit), (o) => orderView(o, batches));
 }
 
 /** A list of stored outbound records (shipments, returns), whose bodies are fixed. */
-function listStored<T extends Timestamped & { view: unknown }>(
-  pick: (state: MockState) => Collection<T>,
-  pageSize: number,
-): Handler {
-  return (ctx) => {
-    const q = listQuery(ctx.query, pageSize);
-    if ('hint' in q) return badQuery(q);
-    return envelope(pick(ctx.state).page(q.range, q.page, q.limit), (r) => r.view);
-  };
+function listStored<T extends Timestamped & { view: unknown }>(pick: (state: MockState) => Collection<T>) {
+  return (ctx: Context, q: ListQuery): MockResult =>
+    envelope(pick(ctx.state).page(q.range, q.page, q.limit), (r) => r.view);
 }
 
-function listWarehouses(ctx: Context, pageSize: number): MockResult {
-  const q = listQuery(ctx.query, pageSize);
-  if ('hint' in q) return badQuery(q);
+function listWarehouses(ctx: Context, q: ListQuery): MockResult {
   const all = ctx.state.warehouses;
   return envelope(
     pageOf(all.length, (i) => all[i]!, q.page, q.limit),
@@ -207,7 +186,7 @@ function apiRoutes(settings: ApiSettings): Route[] {
     {
       segments: ['v1', 'skus'],
       methods: {
-        GET: (ctx) => listSkus(ctx, pageSize),
+        GET: listRoute(pageSize, listSkus),
         POST: (ctx) => written(createSku(ctx.state, ctx.body, ctx.now), 201, (s) => skuView(s, ctx.state)),
       },
     },
@@ -237,7 +216,7 @@ function apiRoutes(settings: ApiSettings): Route[] {
     {
       segments: ['v1', 'orders'],
       methods: {
-        GET: (ctx) => listOrders(ctx, pageSize),
+        GET: listRoute(pageSize, listOrders),
         POST: (ctx) =>
           written(createOrder(ctx.state, ctx.body, ctx.now, blockedCountries), 201, (o) =>
             orderView(o, false),
@@ -270,8 +249,24 @@ function apiRoutes(settings: ApiSettings): Route[] {
     },
     ...restockingRoutes(1, merchantId),
     ...restockingRoutes(2, merchantId),
-    { segments: ['v1', 'shipments'], methods: { GET: listStored((s) => s.shipments, pageSize) } },
-    { segments: ['v1', 'returns'], methods: { GET: listStored((s) => s.returns, pageSize) } },
+    {
+      segments: ['v1', 'shipments'],
+      methods: {
+        GET: listRoute(
+          pageSize,
+          listStored((s) => s.shipments),
+        ),
+      },
+    },
+    {
+      segments: ['v1', 'returns'],
+      methods: {
+        GET: listRoute(
+          pageSize,
+          listStored((s) => s.returns),
+        ),
+      },
+    },
     {
       segments: ['v1', 'returns', ':id'],
       methods: {
@@ -281,7 +276,7 @@ function apiRoutes(settings: ApiSettings): Route[] {
         },
       },
     },
-    { segments: ['v1', 'warehouses'], methods: { GET: (ctx) => listWarehouses(ctx, pageSize) } },
+    { segments: ['v1', 'warehouses'], methods: { GET: listRoute(pageSize, listWarehouses) } },
   ];
 }
 

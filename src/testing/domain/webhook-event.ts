@@ -22,11 +22,10 @@ export interface MockWebhookDelivery extends WebhookDelivery, StatusUpdate {
   body: string;
 }
 
-/** The event for a shipment that has just moved to its current status, signed with `secret`. */
-export function statusUpdatedEvent(record: RestockingRecord, secret: string): WebhookEvent<StatusUpdate> {
+/** The event for a shipment that has just moved to its current status. */
+export function statusUpdatedEvent(record: RestockingRecord): WebhookEvent<StatusUpdate> {
   return {
     body: JSON.stringify(restockingV1View(record)),
-    secret,
     about: { restockingShipmentId: record.id, status: record.status },
   };
 }

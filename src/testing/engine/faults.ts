@@ -2,10 +2,11 @@
  * Injected faults: failures (a status, or a dropped connection) and delays for chosen routes, each
  * for a number of requests, so merchants can test their retry handling.
  */
+import * as z from 'zod/mini';
+import { checkInput } from './check.js';
 import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
-import { guarded, readFields } from './validation.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -42,7 +43,7 @@ export interface MockFault {
   /**
    * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. At most
    * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack. It must
-   * serialize (no BigInt, no `toJSON` that throws): the mock keeps its JSON copy, taken at once.
+   * serialize (no BigInt): the mock keeps its JSON copy, taken at once.
    */
   body?: JsonValue;
   /**
@@ -77,8 +78,6 @@ interface ActiveFault {
   readonly id: number;
   readonly spec: MockFault;
   readonly method: string | undefined;
-  /** The mock's copy of a RegExp `path`. */
-  readonly pattern: RegExp | undefined;
   remaining: number;
   hits: number;
 }
@@ -126,34 +125,37 @@ export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value Node's server and `fetch` both accept: no control character but tab, no code over 0xFF. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-function check(condition: boolean, field: string, message: string): void {
-  if (!condition) throw new InvalidFault(field, message);
-}
+const says = (error: string) => ({ error });
+const BOOLEAN = z.optional(z.boolean(says('must be a boolean')));
+const AT_LEAST_0 = says('must be >= 0');
 
-/**
- * The result of `read`, a read of the caller's `field` (where a getter or Proxy trap may throw): a
- * throw is an {@link InvalidFault} naming the field (`Invalid fault: headers could not be read …`).
- */
-function readOf<T>(field: string, read: () => T): T {
-  return guarded(field, read, refuseRead);
-}
+/** What a fault may hold (each field's problem in the kit's words); `headers` are checked after. */
+const FaultSchema = z.strictObject({
+  path: z.union([z.string(), z.instanceof(RegExp)], says('must be a string or a RegExp')),
+  method: z.optional(z.string(says('must be a string'))),
+  status: z.optional(z.int(says('must be an integer from 200 to 599')).check(z.minimum(200), z.maximum(599))),
+  times: z.optional(z.int(says('must be an integer > 0')).check(z.positive(says('must be an integer > 0')))),
+  retryAfter: z.optional(z.number(AT_LEAST_0).check(z.minimum(0, AT_LEAST_0))),
+  latency: z.optional(
+    z
+      .number(AT_LEAST_0)
+      .check(
+        z.minimum(0, AT_LEAST_0),
+        z.maximum(MAX_DELAY_MS, says(`must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`)),
+      ),
+  ),
+  reset: BOOLEAN,
+  after: BOOLEAN,
+  body: z.optional(z.unknown()),
+  headers: z.optional(
+    z.record(z.string(), z.string(says('must be a string')), says('must be an object of strings')),
+  ),
+});
 
-/** Refuses a read of the caller's `field` that threw (never keeping what was thrown). */
-function refuseRead(field: string, problem: string): never {
-  throw new InvalidFault(field, `${field} ${problem}`);
-}
-
-/** The JSON text of a fault's `body`, or a refusal naming `body` (a BigInt, a throwing toJSON, …). */
-function bodyText(body: unknown): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(body);
-  } catch (error) {
-    const why = error instanceof Error && /bigint/i.test(error.message) ? ' (it holds a BigInt)' : '';
-    throw new InvalidFault('body', `body must be a JSON value that can be serialized${why}`);
-  }
-  check(typeof text === 'string', 'body', 'body must be a JSON value');
-  return text as string;
+/** Refuses `field` of a fault (its top-level name is what the control route reports). */
+function refuse(field: string, problem: string): never {
+  const top = field.split(/[.[:]/)[0] || 'fault';
+  throw new InvalidFault(top, field ? `${field} ${problem}` : problem);
 }
 
 /**
@@ -161,111 +163,42 @@ function bodyText(body: unknown): string {
  * changes nothing): its `body` through JSON, its `headers` as a fresh object.
  */
 function validate(given: MockFault): MockFault {
-  // Copied first, each field read once: what is checked is what is kept (a getter could answer
-  // differently on a second read). A getter or Proxy trap that throws is refused naming the field
-  // (`path could not be read …`), or `fault` when its keys cannot be listed.
-  const fields = readFields(given, 'fault', refuseRead, '');
-  check(fields !== undefined, 'fault', 'expected an object');
-  const fault = fields as unknown as MockFault;
-  const { path } = fault;
-  check(
-    typeof path === 'string' || readOf('path', () => path instanceof RegExp),
-    'path',
-    'path must be a string or a RegExp',
-  );
-  check(fault.method === undefined || typeof fault.method === 'string', 'method', 'method must be a string');
-  check(
-    fault.status === undefined ||
-      (Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599),
-    'status',
-    'status must be an integer from 200 to 599',
-  );
-  check(
-    fault.times === undefined || (Number.isInteger(fault.times) && fault.times > 0),
-    'times',
-    'times must be an integer > 0',
-  );
-  check(
-    fault.latency === undefined ||
-      (typeof fault.latency === 'number' && Number.isFinite(fault.latency) && fault.latency >= 0),
-    'latency',
-    'latency must be >= 0',
-  );
-  check(
-    fault.latency === undefined || fault.latency <= MAX_DELAY_MS,
-    'latency',
-    `latency must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`,
-  );
-  check(
-    fault.retryAfter === undefined ||
-      (typeof fault.retryAfter === 'number' && Number.isFinite(fault.retryAfter) && fault.retryAfter >= 0),
-    'retryAfter',
-    'retryAfter must be >= 0',
-  );
-  check(
-    fault.body === undefined || !readOf('body', () => jsonDepthExceeds(fault.body, MAX_JSON_DEPTH)),
-    'body',
-    `body must nest at most ${MAX_JSON_DEPTH} levels deep`,
-  );
-  const body = fault.body === undefined ? undefined : (JSON.parse(bodyText(fault.body)) as JsonValue);
-  check(fault.reset === undefined || typeof fault.reset === 'boolean', 'reset', 'reset must be a boolean');
-  check(fault.after === undefined || typeof fault.after === 'boolean', 'after', 'after must be a boolean');
-  let headers: Record<string, string> | undefined;
-  const givenHeaders = fault.headers;
-  if (givenHeaders !== undefined) {
-    check(
-      typeof givenHeaders === 'object' &&
-        givenHeaders !== null &&
-        !readOf('headers', () => Array.isArray(givenHeaders)),
-      'headers',
-      'headers must be an object of strings',
-    );
-    headers = {};
-    for (const [name, value] of readOf('headers', () => Object.entries(givenHeaders))) {
-      check(typeof value === 'string', 'headers', 'headers must be an object of strings');
-      // A bad name is described by its length, not quoted (as every refused string of the kit).
-      check(
-        HEADER_NAME.test(name),
-        'headers',
-        `headers: a header name must be an HTTP token, got a name of ${name.length} characters`,
+  const fault = checkInput(FaultSchema, given, refuse) as MockFault;
+  if (fault.path instanceof RegExp) fault.path = new RegExp(fault.path.source, fault.path.flags);
+  for (const [name, value] of Object.entries(fault.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) refuse('headers:', `a header name must be an HTTP token, got '${name}'`);
+    if (!HEADER_VALUE.test(value)) {
+      refuse(
+        'headers:',
+        `the value of ${name} must be a valid header value (no line break or control character, no character over U+00FF)`,
       );
-      check(
-        HEADER_VALUE.test(value),
-        'headers',
-        `headers: the value of ${name} must be a valid header value (no line break or control character, no character over U+00FF)`,
-      );
-      headers[name] = value;
     }
   }
-  if (body !== undefined) fault.body = body;
-  if (headers !== undefined) fault.headers = headers;
-  return fault;
-}
-
-/** Whether the fault only slows requests down (no status, body, reset or headers). */
-function delayOnly(fault: MockFault): boolean {
-  return (
-    fault.latency !== undefined &&
-    fault.status === undefined &&
-    fault.body === undefined &&
-    !fault.reset &&
-    fault.retryAfter === undefined &&
-    fault.headers === undefined
-  );
+  if (fault.body === undefined) return fault;
+  if (jsonDepthExceeds(fault.body, MAX_JSON_DEPTH)) {
+    refuse('body', `must nest at most ${MAX_JSON_DEPTH} levels deep`);
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(fault.body);
+  } catch (error) {
+    refuse('body', `must be a JSON value that can be serialized (${(error as Error).message})`);
+  }
+  if (text === undefined) refuse('body', 'must be a JSON value');
+  return { ...fault, body: JSON.parse(text) as JsonValue };
 }
 
 function effectOf(fault: MockFault): FaultEffect {
   const latency = fault.latency ?? 0;
   const after = fault.after === true;
-  if (delayOnly(fault)) return { latency, result: undefined, after };
-  if (fault.reset) return { latency, result: { status: 0, drop: true }, after };
-  const status = fault.status ?? 503;
-  const result =
-    fault.body !== undefined ? { status, body: fault.body } : failure(status, STATUS_TEXT[status] ?? 'error');
-  const headers: Record<string, string> =
-    status === 401 ? { 'www-authenticate': 'Bearer', ...fault.headers } : { ...fault.headers };
-  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
-  result.headers = headers;
+  const { status: given, body, reset, retryAfter, headers } = fault;
+  const answers = [given, body, reset || undefined, retryAfter, headers].some((v) => v !== undefined);
+  if (fault.latency !== undefined && !answers) return { latency, result: undefined, after };
+  if (reset) return { latency, result: { status: 0, drop: true }, after };
+  const status = given ?? 503;
+  const result = body !== undefined ? { status, body } : failure(status, STATUS_TEXT[status] ?? 'error');
+  result.headers = status === 401 ? { 'www-authenticate': 'Bearer', ...headers } : { ...headers };
+  if (retryAfter !== undefined) result.headers['retry-after'] = String(retryAfter);
   return { latency, result, after };
 }
 
@@ -282,30 +215,18 @@ export interface FaultSummary {
   remaining: number | null;
 }
 
-/** The mock's copy of a fault's RegExp `path` (none for a string), its `source` and `flags` read once. */
-function patternOf(spec: MockFault): RegExp | undefined {
-  return typeof spec.path === 'string' ? undefined : new RegExp(spec.path.source, spec.path.flags);
-}
-
 /**
- * A fault checked, copied and compiled once (see {@link prepare}): what {@link Faults.addPrepared}
- * adds as it is, as often as needed (the `faults` option at every `reset()`), without reading or
- * checking the caller's fault again.
+ * A fault checked and copied once (see {@link prepare}): what {@link Faults.addPrepared} adds as it
+ * is, as often as needed (the `faults` option at every `reset()`).
  */
-export interface PreparedFault {
-  /** The copy of the fault the mock keeps. */
-  readonly spec: MockFault;
-  /** The mock's copy of a RegExp `path` (`undefined` for a string). */
-  readonly pattern: RegExp | undefined;
-}
+export type PreparedFault = MockFault;
 
 /**
- * Checks a fault (its pattern compiled too) and returns the copy to add: later changes to `given`
+ * Checks a fault and returns the copy to add (a RegExp `path` copied too): later changes to `given`
  * change nothing. Throws an {@link InvalidFault} naming the field.
  */
 export function prepare(given: MockFault): PreparedFault {
-  const spec = validate(given);
-  return { spec, pattern: patternOf(spec) };
+  return validate(given);
 }
 
 /** The faults of one mock, first match wins. Each gets an id (from 1). */
@@ -319,14 +240,12 @@ export class Faults {
   }
 
   /** Adds a fault {@link prepare} checked already (nothing is read or checked again) and returns its handle. */
-  addPrepared(prepared: PreparedFault): MockFaultHandle {
-    const { spec, pattern } = prepared;
+  addPrepared(spec: PreparedFault): MockFaultHandle {
     this.#lastId += 1;
     const fault: ActiveFault = {
       id: this.#lastId,
       spec,
       method: spec.method?.toUpperCase(),
-      pattern,
       remaining: spec.times ?? Number.POSITIVE_INFINITY,
       hits: 0,
     };
@@ -364,7 +283,7 @@ export class Faults {
       id: f.id,
       method: f.method ?? null,
       path: typeof f.spec.path === 'string' ? f.spec.path : null,
-      pathPattern: f.pattern === undefined ? null : f.pattern.source,
+      pathPattern: typeof f.spec.path === 'string' ? null : f.spec.path.source,
       hits: f.hits,
       remaining: Number.isFinite(f.remaining) ? f.remaining : null,
     }));
@@ -375,9 +294,9 @@ export class Faults {
     if (this.#active.length === 0) return undefined;
     const fault = this.#active.find((f) => {
       if (f.method !== undefined && f.method !== method) return false;
-      if (f.pattern === undefined) return f.spec.path === path;
-      f.pattern.lastIndex = 0;
-      return f.pattern.test(path);
+      if (typeof f.spec.path === 'string') return f.spec.path === path;
+      f.spec.path.lastIndex = 0;
+      return f.spec.path.test(path);
     });
     if (!fault) return undefined;
     fault.hits += 1;

@@ -130,36 +130,36 @@ function parseBody(request: MockRequest): ReadJson {
 export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
   const { tokens, timers, now } = setup;
 
-  /** Answers an API request against `at` (the epoch it started in). */
+  /**
+   * Answers an API request against `at` (the epoch it started in): a fault first (with `after`,
+   * once the request is handled), then the API.
+   */
   async function answer(
     at: Epoch<S>,
     request: MockRequest,
     token: string | undefined,
     body: ReadJson,
   ): Promise<MockResult> {
-    const { limiter } = at;
-    const known = token !== undefined && tokens.has(token);
     const fault = at.faults.take(request.method, request.path);
-    if (fault?.after) {
-      // Handle the request first (its change is made), then answer as the fault says.
-      const handled = await handle(at, request, token, body);
-      await timers.delay(fault.latency);
-      if (setup.epoch() !== at) return resetDuringRequest();
-      if (!fault.result) return handled;
-      return { ...fault.result, headers: { ...handled.headers, ...fault.result.headers } };
-    }
-    if (fault) {
+    if (fault && !fault.after) {
       await timers.delay(fault.latency);
       if (setup.epoch() !== at) return resetDuringRequest();
       if (fault.result) {
-        const used = known ? limiter.used(token, now().getTime()) : 0;
+        const used = token !== undefined && tokens.has(token) ? at.limiter.used(token, now().getTime()) : 0;
         return {
           ...fault.result,
-          headers: { ...rateLimitHeaders(limiter, used), ...fault.result.headers },
+          headers: { ...rateLimitHeaders(at.limiter, used), ...fault.result.headers },
         };
       }
     }
-    return handle(at, request, token, body);
+    const handled = await handle(at, request, token, body);
+    if (!fault?.after) return handled;
+    // The request was handled (its change made): now the fault's latency and answer.
+    await timers.delay(fault.latency);
+    if (setup.epoch() !== at) return resetDuringRequest();
+    return fault.result
+      ? { ...fault.result, headers: { ...handled.headers, ...fault.result.headers } }
+      : handled;
   }
 
   /** Latency, authentication, the rate limit, the route: the API's own answer. */

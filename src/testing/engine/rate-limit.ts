@@ -18,8 +18,6 @@ export interface RateVerdict {
   allowed: boolean;
   /** Requests counted in the window (this one included when allowed). */
   used: number;
-  /** The limit. */
-  max: number;
   /** When refused: milliseconds until a slot frees up. */
   retryAfterMs: number;
 }
@@ -49,15 +47,10 @@ export class RateLimiter {
     const used = window.times.length - window.head;
     if (this.enforce && used >= this.max) {
       const oldest = window.times[window.head]!;
-      return {
-        allowed: false,
-        used,
-        max: this.max,
-        retryAfterMs: Math.max(1, oldest + this.windowMs - nowMs),
-      };
+      return { allowed: false, used, retryAfterMs: Math.max(1, oldest + this.windowMs - nowMs) };
     }
     window.times.push(nowMs);
-    return { allowed: true, used: used + 1, max: this.max, retryAfterMs: 0 };
+    return { allowed: true, used: used + 1, retryAfterMs: 0 };
   }
 
   /** Requests of `key` counted in the window at `nowMs`, without counting one more. */

@@ -105,13 +105,14 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** Returns the `fetch` to use (looked up at each attempt). */
   fetch: () => DeliveryFetch;
+  /** The signing secret of every delivery. */
+  secret: string;
   timers: Timers;
 }
 
-/** One event to send: its body, the signing secret, and what it is about (copied into its records). */
+/** One event to send: its body, and what it is about (copied into its records). */
 export interface WebhookEvent<M extends object> {
   body: string;
-  secret: string;
   about: M;
 }
 
@@ -119,8 +120,6 @@ export interface WebhookEvent<M extends object> {
 export class WebhookDispatcher<M extends object> {
   readonly #options: DispatcherOptions;
   #deliveries: (WebhookDelivery & M)[] = [];
-  /** The signing secret of each delivery (kept for redeliveries). */
-  readonly #secrets = new WeakMap<WebhookDelivery, string>();
   readonly #inFlight = new Set<Promise<void>>();
   /** The last delivery queued for each receiver URL. */
   #tails = new Map<string, Promise<void>>();
@@ -147,7 +146,6 @@ export class WebhookDispatcher<M extends object> {
         redeliveries: 0,
       };
       this.#deliveries.push(delivery);
-      this.#secrets.set(delivery, event.secret);
       this.#queue(delivery);
     }
   }
@@ -178,11 +176,10 @@ export class WebhookDispatcher<M extends object> {
   /** Runs `delivery` after the last one queued for its receiver. */
   #queue(delivery: WebhookDelivery & M): void {
     const { url } = delivery;
-    const secret = this.#secrets.get(delivery) ?? '';
     const cancelled = this.#abort.signal;
     const previous = this.#tails.get(url) ?? Promise.resolve();
     const run = previous
-      .then(() => this.#run(delivery, secret, cancelled))
+      .then(() => this.#run(delivery, cancelled))
       .catch((error: unknown) => {
         delivery.error = messageOf(error);
       })
@@ -223,8 +220,8 @@ export class WebhookDispatcher<M extends object> {
     this.#deliveries = [];
   }
 
-  async #run(delivery: WebhookDelivery, secret: string, cancelled: AbortSignal): Promise<void> {
-    const { attempts, initialDelayMs, timeoutMs, timers } = this.#options;
+  async #run(delivery: WebhookDelivery, cancelled: AbortSignal): Promise<void> {
+    const { attempts, initialDelayMs, timeoutMs, timers, secret } = this.#options;
     delivery.signature = await signWebhook({ body: delivery.body, secret });
     const headers = {
       'content-type': 'application/json',
@@ -257,7 +254,7 @@ export class WebhookDispatcher<M extends object> {
         );
         delivery.statusCodes.push(response.status);
         // Not awaited: a body whose `cancel` never settles must not hold the delivery.
-        release(response);
+        response.body?.cancel().catch(() => {});
         if (response.ok) {
           delivery.delivered = true;
           delivery.error = null;
@@ -292,33 +289,12 @@ export class WebhookDispatcher<M extends object> {
  * work behind `promise` heeds the signal (its late outcome is then ignored).
  */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  promise.catch(() => {});
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-}
-
-/** Lets go of an answer's body (errors ignored: only the status counts). */
-function release(response: Response): void {
-  try {
-    response.body?.cancel().catch(() => {});
-  } catch {
-    // Not a standard body: nothing to release.
-  }
+  return Promise.race([promise, aborted]);
 }
 
 /** A copy of a delivery record (its list of status codes copied too). */

@@ -16,7 +16,8 @@ import type { MockRequestEvent } from '../engine/request-log.js';
 import { describeText } from '../engine/validation.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
-import { argTokens, COMMANDS_USAGE, processEnv, unknownCommand } from './commands.js';
+import { processEnv, readArgs } from './args.js';
+import { COMMANDS_USAGE, unknownCommand } from './commands.js';
 import { corsPolicy } from './cors.js';
 import type { MockServer } from './listen.js';
 import { FileProblem, readJsonFile, removeStaleTemps, StateSaver } from './state-file.js';
@@ -114,36 +115,29 @@ type Parsed =
   | { kind: 'run'; values: Map<string, string[]>; flags: Set<string> }
   | { kind: 'help' | 'version' };
 
+/** A usage mistake of the server's command line: the message, then the usage. */
+function fail(message: string): never {
+  throw new CliUsageError(`${message}\n\n${CLI_USAGE}`);
+}
+
 function parseArgs(argv: readonly string[]): Parsed {
-  const values = new Map<string, string[]>();
-  const flags = new Set<string>();
-  for (const token of argTokens(argv, OPTIONS)) {
-    const arg = argv[token.index]!;
-    if (token.kind === 'positional' || (token.kind === 'option' && !arg.startsWith('--'))) {
-      if (arg === '-h' || arg === '-v') return { kind: arg === '-h' ? 'help' : 'version' };
-      // A first word is a command mistyped (the bin sends every known one to the subcommands).
-      const problem =
-        token.index === 0 && !arg.startsWith('-')
-          ? unknownCommand(arg)
-          : `Unexpected argument, got ${describeText(arg)}`;
-      throw new CliUsageError(`${problem}\n\n${CLI_USAGE}`);
-    }
-    if (token.kind !== 'option' || !Object.hasOwn(OPTIONS, token.name))
-      throw new CliUsageError(`Unknown option, got ${describeText(arg)}\n\n${CLI_USAGE}`);
-    const { name, value } = token;
-    if (OPTIONS[name]!.type === 'boolean') {
-      if (token.inlineValue) throw new CliUsageError(`Option '--${name}' takes no value`);
-      if (name === 'help' || name === 'version') return { kind: name };
-      flags.add(name);
-      continue;
-    }
-    if (value === undefined || value === '')
-      throw new CliUsageError(`Option '--${name}' needs a value\n\n${CLI_USAGE}`);
-    const list = values.get(name) ?? [];
-    if (!OPTIONS[name]!.multiple && list.length > 0)
-      throw new CliUsageError(`Option '--${name}' is given twice`);
-    values.set(name, [...list, value]);
+  const { positionals, values, flags } = readArgs(
+    argv,
+    OPTIONS,
+    (arg) => `Unknown option, got ${describeText(arg)}`,
+    fail,
+  );
+  const word = positionals.find((arg) => arg !== '-h' && arg !== '-v');
+  // A first word is a command mistyped (the bin sends every known one to the subcommands).
+  if (word !== undefined) {
+    fail(
+      word === argv[0] && !word.startsWith('-')
+        ? unknownCommand(word)
+        : `Unexpected argument, got ${describeText(word)}`,
+    );
   }
+  if (flags.has('help') || positionals.includes('-h')) return { kind: 'help' };
+  if (flags.has('version') || positionals.includes('-v')) return { kind: 'version' };
   return { kind: 'run', values, flags };
 }
 
@@ -159,31 +153,19 @@ function integer(values: Map<string, string[]>, name: string, min: number, max?:
 }
 
 /** `--rate-limit 100/60000` (100 requests per 60 s), or `--rate-limit 100` (per minute). */
-function rateLimit(values: Map<string, string[]>): MockApiOptions['rateLimit'] {
-  const raw = values.get('rate-limit')?.[0];
-  if (raw === undefined) return undefined;
-  const match = /^(\d{1,9})(?:\/(\d{1,12}))?$/.exec(raw);
-  const requests = Number(match?.[1]);
-  const perMs = match?.[2] === undefined ? 60_000 : Number(match[2]);
-  if (!match || requests < 1 || perMs < 1) {
+function rateLimit(raw: string): MockApiOptions['rateLimit'] {
+  const match = /^([1-9]\d{0,8})(?:\/([1-9]\d{0,11}))?$/.exec(raw);
+  if (!match) {
     throw new CliUsageError(
       `Option '--rate-limit' must be <requests>/<ms> with integers >= 1 (e.g. 100/60000), got ${describeText(raw)}`,
     );
   }
-  return { requests, perMs };
+  return { requests: Number(match[1]), perMs: Number(match[2] ?? 60_000) };
 }
 
-/** `--webhook-attempts`, `--webhook-backoff`, `--webhook-timeout`: the `webhookRetry` option. */
-function webhookRetry(values: Map<string, string[]>): MockApiOptions['webhookRetry'] {
-  const attempts = integer(values, 'webhook-attempts', 1);
-  const initialDelayMs = integer(values, 'webhook-backoff', 0);
-  const timeoutMs = integer(values, 'webhook-timeout', 1);
-  if (attempts === undefined && initialDelayMs === undefined && timeoutMs === undefined) return undefined;
-  return {
-    ...(attempts === undefined ? {} : { attempts }),
-    ...(initialDelayMs === undefined ? {} : { initialDelayMs }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  };
+/** `object` without its `undefined` fields (an option not given is left out). */
+function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
 
 /** A clean message for a server that cannot listen (no stack trace). */
@@ -248,36 +230,36 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
     return undefined;
   }
   const { values, flags } = parsed;
-  const options: MockApiOptions = {};
-  // The subcommands read FULFILLMENT_MOCK_TOKEN: a mock started in the same shell accepts it too.
-  const envToken = (io.env ?? processEnv()).FULFILLMENT_MOCK_TOKEN?.trim();
-  const tokens = values.get('token') ?? (envToken ? [envToken] : undefined);
-  if (tokens) options.tokens = tokens;
-  const webhooks = values.get('webhook');
-  if (webhooks) options.webhooks = webhooks;
-  const blocked = values.get('blocked-country');
-  for (const code of blocked ?? []) {
+  for (const code of values.get('blocked-country') ?? []) {
     if (!/^[A-Za-z]{2}$/.test(code)) {
       throw new CliUsageError(
         `Option '--blocked-country' must be a 2-letter country code, got ${describeText(code)}`,
       );
     }
   }
-  if (blocked) options.blockedCountries = blocked;
-  const pageSize = integer(values, 'page-size', 1);
-  if (pageSize !== undefined) options.pageSize = pageSize;
-  const latency = integer(values, 'latency', 0);
-  if (latency !== undefined) options.latency = latency;
-  const limit = rateLimit(values);
-  if (limit) options.rateLimit = limit;
-  const retry = webhookRetry(values);
-  if (retry) options.webhookRetry = retry;
+  // The subcommands read FULFILLMENT_MOCK_TOKEN: a mock started in the same shell accepts it too.
+  const envToken = (io.env ?? processEnv()).FULFILLMENT_MOCK_TOKEN?.trim();
+  const rate = values.get('rate-limit')?.[0];
+  const retry = defined({
+    attempts: integer(values, 'webhook-attempts', 1),
+    initialDelayMs: integer(values, 'webhook-backoff', 0),
+    timeoutMs: integer(values, 'webhook-timeout', 1),
+  });
+  const options: MockApiOptions = defined({
+    tokens: values.get('token') ?? (envToken ? [envToken] : undefined),
+    webhooks: values.get('webhook'),
+    blockedCountries: values.get('blocked-country'),
+    pageSize: integer(values, 'page-size', 1),
+    latency: integer(values, 'latency', 0),
+    rateLimit: rate === undefined ? undefined : rateLimit(rate),
+    webhookRetry: Object.keys(retry).length > 0 ? retry : undefined,
+    onRequest: flags.has('quiet') ? undefined : (event: MockRequestEvent) => out(requestLine(event)),
+  });
   const port = integer(values, 'port', 0, 65_535) ?? 4010;
   const host = values.get('host')?.[0] ?? '127.0.0.1';
   const cors = values.get('cors');
   // Checked before anything is done (a stale temporary file removed, a mock created).
   if (cors) corsOption(cors);
-  if (!flags.has('quiet')) options.onRequest = (event) => out(requestLine(event));
 
   const stateFile = values.get('state')?.[0];
   const seedFile = values.get('seed')?.[0];

@@ -1,9 +1,10 @@
 /**
  * Injected faults (`engine/faults.ts`): statuses, dropped connections, delays, and their counters.
  */
-import { afterEach, describe, expect, test } from 'vitest';
-import type { MockServer } from '../../../src/testing/index.js';
-import { mockRequest, testApi } from '../helpers.js';
+import { afterEach, describe, expect, it, test } from 'vitest';
+import { APITimeoutError, FulfillmentClient, InternalServerError } from '../../../src/index.js';
+import type { MockFault, MockServer } from '../../../src/testing/index.js';
+import { createSku, mockRequest, orderBody, TOKEN, testApi } from '../helpers.js';
 
 const WAREHOUSES = '/merchant_api/v1/warehouses';
 const ORDERS = '/merchant_api/v1/orders';
@@ -119,5 +120,216 @@ describe('faults', () => {
     expect(limited.headers.get('retry-after')).toBe('1.5');
     expect(limited.body).toEqual({ success: false, errors: ['rate limit exceeded'] });
     expect((await mockRequest(server.url, 'GET', ORDERS)).status).toBe(200);
+  });
+});
+
+/**
+ * What `injectFault` refuses at once (`engine/faults.ts`), so that a fault in force can always
+ * build its answer: a body JSON cannot serialize, a header name or value `fetch` / `node:http`
+ * reject, a latency a timer cannot wait. And the copy it keeps: changing the caller's object later
+ * changes nothing. Over `POST /__mock/faults` the same refusals are a 422 naming the field.
+ */
+describe('what a fault may hold', () => {
+  const WAREHOUSES = '/merchant_api/v1/warehouses';
+
+  describe('injectFault refuses a fault whose answer cannot be built', () => {
+    test.each([
+      [
+        'a BigInt body',
+        { body: 1n },
+        /^Invalid fault: body must be a JSON value that can be serialized \(.*BigInt.*\)$/,
+      ],
+      ['a function body', { body: () => 1 }, /^Invalid fault: body must be a JSON value$/],
+      [
+        'a header name with a space',
+        { headers: { 'bad name': 'v' } },
+        /^Invalid fault: headers: a header name must be an HTTP token/,
+      ],
+      [
+        'a header value with CR LF',
+        { headers: { 'x-a': 'a\r\nb' } },
+        /^Invalid fault: headers: the value of x-a must be a valid header value/,
+      ],
+      [
+        'a header value with NUL',
+        { headers: { 'x-a': 'a\0b' } },
+        /^Invalid fault: headers: the value of x-a/,
+      ],
+      [
+        'a header value over U+00FF',
+        { headers: { 'x-a': '\u0100' } },
+        /^Invalid fault: headers: the value of x-a/,
+      ],
+      [
+        'a latency a timer cannot wait',
+        { latency: 2 ** 31 },
+        /^Invalid fault: latency must be at most 2147483647 ms/,
+      ],
+      ['a huge latency', { latency: 1e20 }, /^Invalid fault: latency must be at most 2147483647 ms/],
+    ])('%s', async (_, extra, message) => {
+      const api = testApi();
+      expect(() => api.injectFault({ path: WAREHOUSES, ...(extra as object) } as MockFault)).toThrow(
+        TypeError,
+      );
+      expect(() => api.injectFault({ path: WAREHOUSES, ...(extra as object) } as MockFault)).toThrow(message);
+      expect(api.faults()).toEqual([]);
+      expect((await mockRequest(api, 'GET', WAREHOUSES)).status).toBe(200);
+    });
+
+    test('and createMockApi({ faults }) likewise', () => {
+      expect(() => testApi({ faults: [{ path: WAREHOUSES, latency: 2 ** 31 }] })).toThrow(
+        /latency must be at most/,
+      );
+      expect(() => testApi({ faults: [{ path: WAREHOUSES, body: 1n as never }] })).toThrow(
+        /body must be a JSON value/,
+      );
+    });
+
+    test('the largest latency, valid headers and bodies are accepted', () => {
+      const api = testApi();
+      expect(() =>
+        api.injectFault({
+          path: WAREHOUSES,
+          latency: 2 ** 31 - 1,
+          headers: { 'x-Custom_1': 'a value\twith tab, é' },
+          body: { toJSON: () => ({ ok: true }) } as never,
+          times: 1,
+        }),
+      ).not.toThrow();
+      api.clearFaults();
+    });
+  });
+
+  describe('injectFault keeps a copy of the fault', () => {
+    test('changing the object after injecting changes nothing', async () => {
+      const api = testApi();
+      const spec = {
+        path: WAREHOUSES,
+        status: 503,
+        body: { errors: ['first'] },
+        headers: { 'x-a': 'one' } as Record<string, string>,
+      };
+      api.injectFault(spec);
+      spec.status = 42;
+      spec.path = '/other';
+      spec.body.errors.push('second');
+      spec.headers['x-a'] = 'a\r\nb';
+      spec.headers['bad name'] = 'v';
+      const answer = await mockRequest(api, 'GET', WAREHOUSES);
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({ errors: ['first'] });
+      expect(answer.headers.get('x-a')).toBe('one');
+      expect(api.faults()[0]).toMatchObject({ path: WAREHOUSES });
+    });
+
+    test('a body with toJSON is answered as it serialized when injected', async () => {
+      const api = testApi();
+      let n = 0;
+      api.injectFault({ path: WAREHOUSES, status: 500, body: { toJSON: () => ({ n: ++n }) } as never });
+      expect((await mockRequest(api, 'GET', WAREHOUSES)).body).toEqual({ n: 1 });
+      expect((await mockRequest(api, 'GET', WAREHOUSES)).body).toEqual({ n: 1 });
+    });
+  });
+
+  describe('POST /__mock/faults names the field refused', () => {
+    test.each([
+      [{ path: WAREHOUSES, headers: { 'bad name': 'v' } }, 'headers'],
+      [{ path: WAREHOUSES, headers: { 'x-a': 'a\r\nb' } }, 'headers'],
+      [{ path: WAREHOUSES, latency: 2 ** 31 }, 'latency'],
+      [{ pathPattern: '(' }, 'pathPattern'],
+    ])('%j', async (fault, field) => {
+      const api = testApi();
+      const answer = await mockRequest(api, 'POST', '/__mock/faults', fault);
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors[0]).toMatch(new RegExp(`^${field}: Invalid fault: `));
+      expect(api.faults()).toEqual([]);
+    });
+  });
+});
+
+/**
+ * Faults with `after: true`: the request is handled (its change made), then the answer is replaced
+ * or held back. The ambiguous failures a client cannot tell from "nothing happened".
+ */
+describe('faults after the request is handled', () => {
+  const ORDERS = '/merchant_api/v1/orders';
+
+  async function ordersIn(api: ReturnType<typeof testApi>): Promise<string[]> {
+    const answer = await mockRequest(api, 'GET', `${ORDERS}?limit=100`);
+    return (answer.body.data as { merchant_order_id: string }[]).map((o) => o.merchant_order_id);
+  }
+
+  describe('faults applied after the request is handled', () => {
+    it('store-then-5xx: the order is stored, the answer is the fault', async () => {
+      const api = testApi();
+      await createSku(api, 'A');
+      const fault = api.injectFault({ method: 'POST', path: ORDERS, status: 500, after: true, times: 1 });
+      const answer = await mockRequest(api, 'POST', ORDERS, orderBody('O-1', 'A'));
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ success: false, errors: ['internal server error'] });
+      expect(fault.hits).toBe(1);
+      expect(await ordersIn(api)).toEqual(['O-1']);
+      // The retry meets the provider's duplicate answer.
+      const again = await mockRequest(api, 'POST', ORDERS, orderBody('O-1', 'A'));
+      expect(again.status).toBe(422);
+      expect(await ordersIn(api)).toEqual(['O-1']);
+    });
+
+    it('store-then-reset: the order is stored, the connection dropped', async () => {
+      const api = testApi();
+      await createSku(api, 'A');
+      api.injectFault({ method: 'POST', path: ORDERS, reset: true, after: true, times: 1 });
+      await expect(mockRequest(api, 'POST', ORDERS, orderBody('O-2', 'A'))).rejects.toThrow(TypeError);
+      expect(await ordersIn(api)).toEqual(['O-2']);
+    });
+
+    it('store-then-timeout: the order is stored before the client gives up', async () => {
+      const api = testApi();
+      await createSku(api, 'A');
+      api.injectFault({ method: 'POST', path: ORDERS, latency: 300, after: true, times: 1 });
+      const client = new FulfillmentClient({
+        apiToken: TOKEN,
+        baseUrl: api.baseUrl,
+        fetch: api.fetch,
+        timeout: 50,
+        logLevel: 'off',
+      });
+      const error = await client.orders.create(orderBody('O-3', 'A') as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APITimeoutError);
+      expect(await ordersIn(api)).toEqual(['O-3']); // the order exists although the client saw a timeout
+    });
+
+    it('a refused request stays refused: after-faults never turn a 422 into a stored order', async () => {
+      const api = testApi();
+      await createSku(api, 'A');
+      const fault = api.injectFault({ method: 'POST', path: ORDERS, status: 503, after: true, times: 1 });
+      const client = new FulfillmentClient({
+        apiToken: TOKEN,
+        baseUrl: api.baseUrl,
+        fetch: api.fetch,
+        maxRetries: 0,
+      });
+      const bad = { ...orderBody('O-4', 'NOPE') };
+      const error = await client.orders.create(bad as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InternalServerError); // 503 is not retried for a POST
+      expect(fault.hits).toBe(1);
+      expect(await ordersIn(api)).toEqual([]); // the unknown SKU was refused underneath
+    });
+
+    it('after must be a boolean, through the API and the control route', async () => {
+      const api = testApi();
+      expect(() => api.injectFault({ path: ORDERS, after: 'yes' as never })).toThrow(
+        /after must be a boolean/,
+      );
+      const added = await mockRequest(api, 'POST', '/__mock/faults', {
+        path: ORDERS,
+        status: 500,
+        after: true,
+      });
+      expect(added.status).toBe(201);
+      const refused = await mockRequest(api, 'POST', '/__mock/faults', { path: ORDERS, after: 1 });
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.body)).toMatch(/after must be a boolean/);
+    });
   });
 });

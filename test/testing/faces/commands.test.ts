@@ -300,10 +300,7 @@ describe('runCommand against a listening mock', () => {
     [['return', '1', '--item', 'x'], /^--item must be <sku_id>=<quantity>, got a string of 1 character$/],
     [['reset', '--url'], /^Option '--url' needs a value$/],
     [['reset', '--url', '--json'], /^Option '--url' needs a value$/],
-    [
-      ['reset', '--json=yes'],
-      /^Unknown option for 'reset', got a string of 10 characters \(expected --url, /,
-    ],
+    [['reset', '--json=yes'], /^Option '--json' takes no value$/],
     [['reset', '--constructor'], /^Unknown option for 'reset', got a string of 13 characters/],
     [['fulfil', '-12'], /^<order-id> must be an integer >= 1, got '-12'$/],
     [

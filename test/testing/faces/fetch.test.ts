@@ -1,7 +1,13 @@
 /**
  * The Fetch API face (`faces/fetch.ts`): `api.fetch` and `api.handle`.
  */
-import { describe, expect, test } from 'vitest';
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it, test } from 'vitest';
 import { FulfillmentClient } from '../../../src/index.js';
 import { createMockApi } from '../../../src/testing/index.js';
 import { mockRequest, TOKEN } from '../helpers.js';
@@ -25,5 +31,51 @@ describe('api.fetch', () => {
     const api = createMockApi({ tokens: [TOKEN], baseUrl: 'https://example.test/api/' });
     expect(api.baseUrl).toBe('https://example.test/api');
     expect((await mockRequest(api, 'GET', '/merchant_api/v1/warehouses')).status).toBe(200);
+  });
+});
+
+/**
+ * The kit for edge runtimes: `createMockApi()` with `api.fetch` bundles for the browser platform
+ * (no `http` import is reachable: `listen()` looks `node:http` up when called), and the bundle
+ * answers requests.
+ */
+describe('bundled for edge runtimes', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mf-edge-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('the testing kit bundled for the browser platform', () => {
+    it('bundles without any Node built-in and answers through api.fetch', async () => {
+      const entry = path.join(dir, 'entry.ts');
+      const kit = path.resolve('src/testing/index.ts').split(path.sep).join('/');
+      writeFileSync(
+        entry,
+        `import { createMockApi } from '${kit}';\n` +
+          'export async function probe() {\n' +
+          '  const api = createMockApi();\n' +
+          "  const url = api.baseUrl + '/merchant_api/v1/warehouses';\n" +
+          "  const res = await api.fetch(url, { headers: { authorization: 'Bearer ' + api.token } });\n" +
+          '  return { status: res.status, body: await res.json() };\n' +
+          '}\n',
+      );
+      const out = path.join(dir, 'bundle.mjs');
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        outfile: out,
+        logLevel: 'silent',
+        metafile: true,
+      });
+      expect(result.errors).toEqual([]);
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.some((file) => /^(node:)?(http|https|net|fs)$/.test(file))).toBe(false);
+      const { probe } = (await import(pathToFileURL(out).href)) as {
+        probe: () => Promise<{ status: number; body: unknown }>;
+      };
+      const answer = await probe();
+      expect(answer.status).toBe(200);
+      expect(Array.isArray((answer.body as { data?: unknown }).data ?? answer.body)).toBe(true);
+    });
   });
 });

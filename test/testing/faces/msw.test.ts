@@ -3,7 +3,7 @@
  */
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { FulfillmentClient } from '../../../src/index.js';
 import { createMockApi } from '../../../src/testing/index.js';
 import { mockRequest, TOKEN } from '../helpers.js';
@@ -109,5 +109,43 @@ describe('msw face', () => {
     });
     const page = await client.warehouses.list();
     expect(page.data.map((w) => w.id)).toEqual([1, 2, 3]);
+  });
+});
+
+/**
+ * The msw face (`faces/msw.ts`) when the optional peer `msw` is missing.
+ */
+describe('without msw', () => {
+  afterEach(() => {
+    vi.doUnmock('msw');
+    vi.resetModules();
+  });
+
+  test('without msw the kit still loads and serves HTTP; only .handlers throws, saying what to install', async () => {
+    vi.resetModules();
+    vi.doMock('msw', () => {
+      throw new Error("Cannot find package 'msw'");
+    });
+    const { createMockApi } = await import('../../../src/testing/index.js');
+    const api = createMockApi({ tokens: ['t'] });
+    let error: unknown;
+    try {
+      void api.handlers;
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(
+      /optional peer dependency 'msw' \(v2 or v3\).*npm install --save-dev msw/,
+    );
+    expect((error as Error).message).toMatch(/Loading msw failed/);
+    expect((error as Error).cause).toBeInstanceOf(Error);
+    const server = await api.listen();
+    try {
+      const answer = await mockRequest(server.url, 'GET', '/merchant_api/v1/warehouses', undefined, 't');
+      expect(answer.status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The command line's argument reader, shared by the server's options (`cli.ts`) and the
+ * subcommands (`commands.ts`): `node:util`'s `parseArgs`, not strict, so that each refusal is worded
+ * as the kit words it.
+ */
+import type * as Util from 'node:util';
+import { builtinModule } from '../../core/builtin.js';
+
+/** A command line as {@link readArgs} reads it. */
+export interface ReadArgs {
+  /** The words (and short options such as `-3` or `-h`), each once, in order. */
+  positionals: string[];
+  /** The values of each string option, in order. */
+  values: Map<string, string[]>;
+  /** The boolean options given. */
+  flags: Set<string>;
+}
+
+/**
+ * Reads `args` with `node:util`'s `parseArgs` (Node 22+, Bun, Deno), not strict: an unknown option
+ * (worded by `unknown`), a boolean given a value, a string option without one or given twice (unless
+ * `multiple`) is passed to `fail` in the kit's words, never echoing what was typed.
+ */
+export function readArgs(
+  args: readonly string[],
+  options: Util.ParseArgsOptionsConfig,
+  unknown: (arg: string) => string,
+  fail: (message: string) => never,
+): ReadArgs {
+  const util = builtinModule<typeof Util>('node:util');
+  if (!util) throw new Error('The command line needs node:util (Node.js 22+, Bun or Deno).');
+  const { tokens } = util.parseArgs({
+    args: [...args],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const read: ReadArgs = { positionals: [], values: new Map(), flags: new Set() };
+  let last = -1;
+  for (const token of tokens) {
+    const arg = args[token.index]!;
+    if (token.kind === 'positional' || (token.kind === 'option' && !arg.startsWith('--'))) {
+      // Once per argument, though parseArgs reads `-34` as two short options.
+      if (token.index !== last) read.positionals.push(arg);
+      last = token.index;
+      continue;
+    }
+    if (token.kind !== 'option' || !Object.hasOwn(options, token.name)) fail(unknown(arg));
+    const { name, value } = token;
+    if (options[name]!.type === 'boolean') {
+      if (token.inlineValue) fail(`Option '--${name}' takes no value`);
+      read.flags.add(name);
+      continue;
+    }
+    if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--')))
+      fail(`Option '--${name}' needs a value`);
+    const list = read.values.get(name) ?? [];
+    if (list.length > 0 && !options[name]!.multiple) fail(`Option '--${name}' is given twice`);
+    read.values.set(name, [...list, value]);
+  }
+  return read;
+}
+
+/** The process's environment, where the runtime has one. */
+export function processEnv(): Readonly<Record<string, string | undefined>> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+}
