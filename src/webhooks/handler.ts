@@ -4,24 +4,19 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-import { closest, describe } from '../core/describe.js';
+import { closest, describe, isObject } from '../core/describe.js';
 import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
 import { type ClaimingStore, claimingStore } from './dedupe.js';
-import {
-  type BodyOutcome,
-  readNodeBody,
-  readRequestBody,
-  type WebhookAnswer,
-  writeNodeAnswer,
-} from './node.js';
+import { readNodeBody, readRequestBody, type WebhookAnswer, writeNodeAnswer } from './node.js';
 import {
   invalid,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
+  type WebhookBody,
   type WebhookErrorContext,
   type WebhookHandler,
   type WebhookHandlerOptions,
@@ -58,7 +53,7 @@ const MAX_WARNED_STATUSES = 32;
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
-  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+  if (value != null && !isObject(value)) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
@@ -66,24 +61,20 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
   }
   const handlers = new Map<string, EventHandler>();
   for (const [key, handler] of Object.entries(value ?? {})) {
-    if (key === 'received') {
-      throw invalid(
-        'on.received',
-        "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-          "'received' is called 'delivered'. Use 'on.delivered'.",
-      );
-    }
+    const near = closest(key, STATUSES);
     if (!STATUSES.includes(key)) {
-      const near = closest(key, STATUSES);
       throw invalid(
         `on.${key}`,
-        `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one of ` +
-          `${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
+        key === 'received'
+          ? "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
+              "'received' is called 'delivered'. Use 'on.delivered'."
+          : `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one ` +
+              `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
-    if (typeof handler === 'function') handlers.set(key, handler as EventHandler);
-    else if (handler !== undefined)
+    if (handler !== undefined && typeof handler !== 'function')
       throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
+    if (handler) handlers.set(key, handler as EventHandler);
   }
   return handlers;
 }
@@ -105,14 +96,11 @@ const METHOD_NOT_ALLOWED: WebhookAnswer = {
   headers: { allow: 'POST' },
 };
 
-/** Calls `fn`, swallowing what it throws or rejects with. */
-function safely(fn: () => unknown): void {
-  try {
-    Promise.resolve(fn()).catch(() => {});
-  } catch {
-    // A failing error hook must not change the answer.
-  }
-}
+/** Calls `fn` later, swallowing what it throws or rejects with. */
+const safely = (fn: () => unknown): void =>
+  void Promise.resolve()
+    .then(fn)
+    .catch(() => {});
 
 /**
  * The default `onError`: the receiver's failures (answered 5xx, or a response already sent) on
@@ -270,34 +258,38 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   /**
-   * Verifies, deduplicates and routes one call whose raw body was read, or answers the refusal of
-   * the body reader (stage `body`; `configuration` for a 5xx): `undefined` when a Node client went
-   * away (no one to answer).
+   * The answer to a request (`POST` only) whose raw body `read` gives: verified, deduplicated and
+   * routed, or the refusal of the body (stage `body`; `configuration` for a 5xx) or of the
+   * verification; `undefined` when a Node client went away (no one to answer).
    */
-  const answer = async (
-    headers: WebhookHeaders,
-    body: BodyOutcome,
+  const answer = async <R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders }>(
+    request: R,
+    read: (request: R, limit: number) => Promise<WebhookBody>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     let event: RestockingShipmentStatusUpdatedEvent;
-    const read = !(body instanceof WebhookVerificationError);
+    let wasRead = false;
     try {
-      if (!read) throw body;
-      event = await verifyChecked(toBody(body, limit), headers, checked);
+      const body = await read(request, limit);
+      wasRead = true;
+      event = await verifyChecked(toBody(body, limit), request.headers, checked);
     } catch (error) {
-      const known = error instanceof WebhookVerificationError;
-      const reason = known ? error.reason : 'verification_failed';
-      const status = !known || reason === 'parsed_body' ? 500 : reason === 'body_too_large' ? 413 : 400;
-      const gone = node && !read && reason === 'invalid_body';
-      const stage = read ? 'verification' : status === 500 ? 'configuration' : 'body';
+      const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
+      const status =
+        reason === 'body_too_large'
+          ? 413
+          : reason === 'parsed_body' || reason === 'verification_failed'
+            ? 500
+            : 400;
+      const gone = node && !wasRead && reason === 'invalid_body';
+      const stage = wasRead ? 'verification' : status === 500 ? 'configuration' : 'body';
       report(error, { stage, responseStatus: gone ? null : status });
+      if (gone) return undefined;
       // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
-      return {
-        status,
-        body: { error: reason, message: (error as Error).message },
-        ...(!read && status === 413 && { headers: { connection: 'close' } }),
-      };
+      if (status === 500) return { status, body: { error: reason } };
+      const close = !wasRead && status === 413 && { headers: { connection: 'close' } };
+      return { status, body: { error: reason, message: (error as Error).message }, ...close };
     }
     const context = { eventId: event.id, shipmentStatus: event.data.status };
     if (!store) return (await run(event, context)) ? ok() : FAILED;
@@ -306,40 +298,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const first = await within(pending, wait);
       return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
     }
+    // `handle` never rejects: every outcome is an answer.
     const mine = handle(store, event, context);
     inFlight.set(event.id, mine);
-    try {
-      return await mine;
-    } finally {
-      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
-    }
-  };
-
-  /**
-   * The answer to a request (`POST` only) whose raw body `read` gives (see `answer`). What throws
-   * unforeseen (the request misbehaves) is answered 500.
-   */
-  const answerBody = async <
-    R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders },
-  >(
-    request: R,
-    read: (request: R, limit: number) => BodyOutcome | Promise<BodyOutcome>,
-    node: boolean,
-  ): Promise<WebhookAnswer | undefined> => {
-    try {
-      if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
-      return await answer(request.headers, await read(request, limit), node);
-    } catch (error) {
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      return { status: 500, body: { error: 'internal_error' } };
-    }
+    const result = await mine;
+    inFlight.delete(event.id);
+    return result;
   };
 
   const fetchFace = async (request: Request): Promise<Response> => {
-    if (typeof request?.method !== 'string') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    const result = (await answerBody(request, readRequestBody, false))!;
+    const result = (await answer(request, readRequestBody, false))!;
     return new Response(JSON.stringify(result.body), {
       status: result.status,
       headers: { 'content-type': 'application/json', ...result.headers },
@@ -347,7 +315,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await answerBody(req, readNodeBody, true);
+    const result = await answer(req, readNodeBody, true);
     if (result === undefined || writeNodeAnswer(res, result)) return;
     report(
       new WebhookVerificationError(
