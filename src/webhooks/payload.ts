@@ -12,6 +12,7 @@
 import { isObject } from '../core/describe.js';
 import { listIssues, ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
+import { WebhookVerificationError } from './types.js';
 
 /** The most issues collected (the walk then stops), and how many a message names. */
 const MAX_ISSUES = 100;
@@ -119,22 +120,33 @@ function shipment(v: unknown, w: Walk): void {
   v.restocking_shipment_items = list(v.restocking_shipment_items, 'restocking_shipment_items', w, item);
 }
 
+const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
+
 /**
- * A freshly parsed JSON value (nobody else holds it: it is completed in place) as a version 1
- * restocking shipment, parsed leniently: what `parseResponse(RestockingShipmentV1Schema, json,
- * 'lenient')` returns, or the same {@link ResponseValidationError}, whose `body` is `original()`
- * (the value as received), whose `issues` are the first 100, and whose message names the first 10
- * and counts the others.
+ * A verified body as a version 1 restocking shipment, parsed leniently: what
+ * `parseResponse(RestockingShipmentV1Schema, json, 'lenient')` returns; or `invalid_payload`, for a
+ * body that is not UTF-8 JSON, or with the same {@link ResponseValidationError} as cause: its `body`
+ * is the value as received, its `issues` the first 100, and its message (echoed in the handler's
+ * 400 answer: bounded) names the first 10 and counts the others.
  */
-export function parseShipmentPayload(json: unknown, original: () => unknown): RestockingShipmentV1 {
+export function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
+  let text: string;
+  let json: unknown;
+  try {
+    text = typeof body === 'string' ? body : textDecoder.decode(body);
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
+  }
   const w = new Walk();
-  shipment(json, w);
+  shipment(json, w); // in place: nobody else holds what `JSON.parse` just returned
   if (w.issues.length === 0) return json as RestockingShipmentV1;
   const extra = Math.max(0, w.issues.length - SHOWN_ISSUES) + (w.more ? 1 : 0);
   const more = extra === 0 ? '' : `; … and ${w.more ? 'at least ' : ''}${extra} more`;
-  throw new ResponseValidationError({
-    body: original(),
+  const cause = new ResponseValidationError({
+    body: JSON.parse(text),
     issues: w.issues,
     message: `Webhook body is not a restocking shipment: ${listIssues(w.issues.slice(0, SHOWN_ISSUES))}${more}`,
   });
+  throw new WebhookVerificationError('invalid_payload', cause.message, { cause });
 }

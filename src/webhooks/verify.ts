@@ -4,10 +4,9 @@
  * check of the options every webhook function takes.
  */
 import { closest, describe, isObject } from '../core/describe.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
-import { parseShipmentPayload } from './payload.js';
+import { parsePayload } from './payload.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
@@ -263,25 +262,4 @@ function parseSignature(value: string | undefined, source: string): string {
     'malformed_signature',
     `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
   );
-}
-
-const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
-
-/** Parses a verified body as JSON and as a version 1 restocking shipment (see `payload.ts`). */
-function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
-  let text: string;
-  let json: unknown;
-  try {
-    text = typeof body === 'string' ? body : textDecoder.decode(body);
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
-  }
-  try {
-    return parseShipmentPayload(json, () => JSON.parse(text));
-  } catch (cause) {
-    // A ResponseValidationError whose message names the first issues and counts the others (see
-    // `payload.ts`): bounded, since the handler echoes it in its 400 answer.
-    throw new WebhookVerificationError('invalid_payload', (cause as Error).message, { cause });
-  }
 }

@@ -11,7 +11,7 @@ import type * as z from 'zod/mini';
 import { ResponseValidationError } from '../../src/core/errors.js';
 import { parseResponse } from '../../src/core/validation.js';
 import { RestockingShipmentV1Schema } from '../../src/schemas/restocking-shipment-records.js';
-import { parseShipmentPayload } from '../../src/webhooks/payload.js';
+import { parsePayload } from '../../src/webhooks/payload.js';
 
 /** Property cases per generator (bounded, inside `npm test`). */
 const RUNS = 400;
@@ -30,7 +30,13 @@ function both(text: string): { zod: Outcome; mirror: Outcome } {
   };
   return {
     zod: run((json) => parseResponse(RestockingShipmentV1Schema, json, 'lenient')),
-    mirror: run((json) => parseShipmentPayload(json, () => JSON.parse(text))),
+    mirror: run(() => {
+      try {
+        return parsePayload(text);
+      } catch (error) {
+        throw (error as Error).cause ?? error;
+      }
+    }),
   };
 }
 
