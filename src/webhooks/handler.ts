@@ -48,9 +48,6 @@ const OPTIONS = [
   'eventIdHeader',
 ] satisfies (keyof WebhookHandlerOptions)[];
 
-/** At most this many unknown statuses are logged (each once). */
-const MAX_WARNED_STATUSES = 32;
-
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
   if (value != null && !isObject(value)) {
@@ -83,6 +80,12 @@ const ok = (duplicate = false): WebhookAnswer => ({
   status: 200,
   body: duplicate ? { received: true, duplicate: true } : { received: true },
 });
+/** The status of a refusal, by reason (400 for the others). */
+const STATUS_OF: Partial<Record<string, number>> = {
+  body_too_large: 413,
+  parsed_body: 500,
+  verification_failed: 500,
+};
 const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
 /**
  * The answer to a delivery whose event id is being handled elsewhere (another process holds the
@@ -192,7 +195,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
   /** Event ids being handled in this process → the answer of that handling, once it ends. */
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
-  /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
+  /** Unknown statuses already logged (when there is no `onEvent`), at most 32. */
   const warned = new Set<string>();
   type Context = { eventId: string; shipmentStatus: string };
 
@@ -203,7 +206,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
     const status = context.shipmentStatus;
     const handler = handlers.get(status) ?? onEvent;
-    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < MAX_WARNED_STATUSES) {
+    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < 32) {
       // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
       // shown quoted, at most 64 characters).
       warned.add(status);
@@ -235,7 +238,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     let claim: unknown;
     try {
       claim = await claiming.claim(event.id, token);
-      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
+      if (!['new', 'in_progress', 'done'].includes(claim as string)) {
         throw new TypeError(
           `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
         );
@@ -262,26 +265,21 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
    * routed, or the refusal of the body (stage `body`; `configuration` for a 5xx) or of the
    * verification; `undefined` when a Node client went away (no one to answer).
    */
-  const answer = async <R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders }>(
-    request: R,
-    read: (request: R, limit: number) => Promise<WebhookBody>,
+  const answer = async (
+    request: { readonly method?: string | undefined; readonly headers: WebhookHeaders },
+    read: (limit: number) => Promise<WebhookBody>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
     if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     let event: RestockingShipmentStatusUpdatedEvent;
     let wasRead = false;
     try {
-      const body = await read(request, limit);
+      const body = await read(limit);
       wasRead = true;
       event = await verifyChecked(toBody(body, limit), request.headers, checked);
     } catch (error) {
       const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
-      const status =
-        reason === 'body_too_large'
-          ? 413
-          : reason === 'parsed_body' || reason === 'verification_failed'
-            ? 500
-            : 400;
+      const status = STATUS_OF[reason] ?? 400;
       const gone = node && !wasRead && reason === 'invalid_body';
       const stage = wasRead ? 'verification' : status === 500 ? 'configuration' : 'body';
       report(error, { stage, responseStatus: gone ? null : status });
@@ -307,7 +305,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const fetchFace = async (request: Request): Promise<Response> => {
-    const result = (await answer(request, readRequestBody, false))!;
+    const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
     return new Response(JSON.stringify(result.body), {
       status: result.status,
       headers: { 'content-type': 'application/json', ...result.headers },
@@ -315,7 +313,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await answer(req, readNodeBody, true);
+    const result = await answer(req, (limit) => readNodeBody(req, limit), true);
     if (result === undefined || writeNodeAnswer(res, result)) return;
     report(
       new WebhookVerificationError(
