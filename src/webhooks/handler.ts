@@ -76,10 +76,10 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
   return handlers;
 }
 
-const ok = (duplicate = false): WebhookAnswer => ({
-  status: 200,
-  body: duplicate ? { received: true, duplicate: true } : { received: true },
-});
+const OK: WebhookAnswer = { status: 200, body: { received: true } };
+const DUPLICATE: WebhookAnswer = { status: 200, body: { received: true, duplicate: true } };
+/** The deduplicator of `deduplicator: false`: every delivery is new. */
+const NONE: ClaimingStore = { claim: async () => 'new', complete: () => {}, release: () => {} };
 /** The status of a refusal, by reason (400 for the others). */
 const STATUS_OF: Partial<Record<string, number>> = {
   body_too_large: 413,
@@ -184,7 +184,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
   const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
   const onError = options.onError ?? defaultOnError;
-  const store = claimingStore(options.deduplicator);
+  const store = claimingStore(options.deduplicator) ?? NONE;
   const wait = options.duplicateWaitMs ?? 5000;
   if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
     const got = typeof wait === 'number' ? wait : describe(wait);
@@ -197,14 +197,32 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
   /** Unknown statuses already logged (when there is no `onEvent`), at most 32. */
   const warned = new Set<string>();
-  type Context = { eventId: string; shipmentStatus: string };
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
-  /** Calls the event's handler; `false` (reported) when it throws or rejects. */
-  const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
-    const status = context.shipmentStatus;
+  /**
+   * Claims the event under a fresh token (this attempt's), calls its handler, then completes the
+   * claim once handled or releases it when handling fails (see `claimingStore`).
+   */
+  const handle = async (event: RestockingShipmentStatusUpdatedEvent): Promise<WebhookAnswer> => {
+    const status = event.data.status;
+    const context = { eventId: event.id, shipmentStatus: status };
+    const token = crypto.randomUUID();
+    let claim: unknown;
+    try {
+      claim = await store.claim(event.id, token);
+      if (!['new', 'in_progress', 'done'].includes(claim as string)) {
+        throw new TypeError(
+          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+        );
+      }
+    } catch (error) {
+      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+      safely(() => store.release(event.id, token)); // the store may have recorded the claim
+      return { status: 500, body: { error: 'deduplicator_failed' } };
+    }
+    if (claim !== 'new') return claim === 'done' ? DUPLICATE : IN_PROGRESS;
     const handler = handlers.get(status) ?? onEvent;
     if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < 32) {
       // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
@@ -216,48 +234,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
           'them (or to silence this notice).',
       );
     }
+    let handled = true;
     try {
-      await handler?.(event.data, { ...event, status: event.data.status });
-      return true;
+      await handler?.(event.data, { ...event, status });
     } catch (error) {
+      handled = false;
       report(error, { stage: 'handler', responseStatus: 500, ...context });
-      return false;
     }
-  };
-
-  /**
-   * `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`),
-   * all under one fresh token: this attempt's.
-   */
-  const handle = async (
-    claiming: ClaimingStore,
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: Context,
-  ): Promise<WebhookAnswer> => {
-    const token = crypto.randomUUID();
-    let claim: unknown;
     try {
-      claim = await claiming.claim(event.id, token);
-      if (!['new', 'in_progress', 'done'].includes(claim as string)) {
-        throw new TypeError(
-          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
-        );
-      }
-    } catch (error) {
-      // The id dropped best-effort: the store may have recorded it.
-      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-      safely(() => claiming.release(event.id, token));
-      return { status: 500, body: { error: 'deduplicator_failed' } };
-    }
-    if (claim !== 'new') return claim === 'done' ? ok(true) : IN_PROGRESS;
-    const handled = await run(event, context);
-    try {
-      await (handled ? claiming.complete(event.id, token) : claiming.release(event.id, token));
+      await (handled ? store.complete(event.id, token) : store.release(event.id, token));
     } catch (error) {
       // Handled: still answered 200 (a retry may then be handled again).
       report(error, { stage: 'deduplicator', responseStatus: handled ? 200 : 500, ...context });
     }
-    return handled ? ok() : FAILED;
+    return handled ? OK : FAILED;
   };
 
   /**
@@ -289,15 +279,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const close = !wasRead && status === 413 && { headers: { connection: 'close' } };
       return { status, body: { error: reason, message: (error as Error).message }, ...close };
     }
-    const context = { eventId: event.id, shipmentStatus: event.data.status };
-    if (!store) return (await run(event, context)) ? ok() : FAILED;
+    if (options.deduplicator === false) return handle(event);
     const pending = inFlight.get(event.id);
     if (pending) {
       const first = await within(pending, wait);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
+      return first === undefined ? IN_PROGRESS : first.status === 200 ? DUPLICATE : first;
     }
     // `handle` never rejects: every outcome is an answer.
-    const mine = handle(store, event, context);
+    const mine = handle(event);
     inFlight.set(event.id, mine);
     const result = await mine;
     inFlight.delete(event.id);
