@@ -8,9 +8,9 @@ import { invalid, type WebhookDeduplicator } from './types.js';
 /** One remembered id: its state, when it entered it, the claim's token, its neighbours by recency. */
 interface Entry {
   readonly id: string;
-  state: 'done' | 'in_progress';
-  at: number;
-  token: string | undefined;
+  readonly state: 'done' | 'in_progress';
+  readonly at: number;
+  readonly token: string | undefined;
   older: Entry;
   newer: Entry;
 }
@@ -92,13 +92,9 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
     return now - entry.at >= (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
   }
 
-  #unlink(entry: Entry): void {
+  #drop(entry: Entry): void {
     entry.older.newer = entry.newer;
     entry.newer.older = entry.older;
-  }
-
-  #drop(entry: Entry): void {
-    this.#unlink(entry);
     this.#entries.delete(entry.id);
   }
 
@@ -112,20 +108,13 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 
   /** Records `id` in `state` from `now` (with the claim's `token`), as the most recently used. */
   #record(id: string, state: Entry['state'], now: number, token?: string): void {
+    const old = this.#entries.get(id);
+    if (old) this.#drop(old);
+    else if (this.#entries.size >= this.#maxEntries) this.#drop(this.#ring.newer);
     const ring = this.#ring;
-    let entry = this.#entries.get(id);
-    if (entry) this.#unlink(entry);
-    else {
-      if (this.#entries.size >= this.#maxEntries) this.#drop(ring.newer);
-      entry = { id, state, at: now, token, older: ring, newer: ring };
-      this.#entries.set(id, entry);
-    }
-    entry.state = state;
-    entry.at = now;
-    entry.token = token;
-    entry.older = ring.older;
-    entry.newer = ring;
+    const entry: Entry = { id, state, at: now, token, older: ring.older, newer: ring };
     ring.older = ring.older.newer = entry;
+    this.#entries.set(id, entry);
   }
 
   /**
