@@ -66,13 +66,11 @@ export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer>
   const size = !isString ? body.byteLength : body.length * 3 > maxBytes ? utf8Length(body) : 0;
   if (size > maxBytes) throw tooLarge(size, maxBytes);
   if (isString) return nodeCrypto() ? body : encoder.encode(body);
-  const view = ArrayBuffer.isView(body)
+  const bytes = ArrayBuffer.isView(body)
     ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
-    : body;
+    : new Uint8Array(body);
   // Bytes over a SharedArrayBuffer are copied (Web Crypto and TextDecoder refuse them).
-  return view instanceof Uint8Array && view.buffer instanceof ArrayBuffer
-    ? (view as Uint8Array<ArrayBuffer>)
-    : new Uint8Array(view);
+  return (bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice()) as Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -117,23 +115,15 @@ export function preferWebCrypto(on: boolean): void {
 type Subtle = typeof crypto.subtle;
 type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
 
-function subtle(): Subtle {
-  const value = globalThis.crypto?.subtle;
-  if (!value)
-    throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
-  return value;
-}
-
 /** Imported HMAC keys by secret, least recently used first (at most 16; a failed import is dropped). */
 const keys = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
+const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 
-function hmacKey(secret: string): Promise<HmacKey> {
+function hmacKey(subtle: Subtle, secret: string): Promise<HmacKey> {
   let key = keys.get(secret);
   keys.delete(secret);
   if (key === undefined) {
-    key = subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
+    key = subtle.importKey('raw', encoder.encode(secret), HMAC, false, ['sign']);
     key.catch(() => keys.get(secret) === key && keys.delete(secret));
     if (keys.size >= 16) keys.delete(keys.keys().next().value!);
   }
@@ -148,9 +138,12 @@ function hmacKey(secret: string): Promise<HmacKey> {
 export function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): string | Promise<string> {
   const node = nodeCrypto();
   if (node) return node.createHmac('sha256', secret).update(body).digest('hex');
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle)
+    throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  return hmacKey(secret)
-    .then((key) => subtle().sign('HMAC', key, bytes))
+  return hmacKey(subtle, secret)
+    .then((key) => subtle.sign('HMAC', key, bytes))
     .then((mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''));
 }
 

@@ -7,7 +7,6 @@
 import { closest, describe, isObject } from '../core/describe.js';
 import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
 import { type ClaimingStore, claimingStore } from './dedupe.js';
 import { readNodeBody, readRequestBody, type WebhookAnswer, writeNodeAnswer } from './node.js';
@@ -21,18 +20,14 @@ import {
   type WebhookHandler,
   type WebhookHandlerOptions,
   type WebhookHeaders,
-  type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
 import { checkOptions, verifyChecked } from './verify.js';
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
-type EventHandler = (
-  shipment: RestockingShipmentV1,
-  event: RestockingShipmentStatusUpdatedEvent & { status: string },
-) => unknown;
+type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
 
-/** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
+/** The status keys of `on`: the version 1 statuses, in the SDK's order. */
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */

@@ -24,7 +24,6 @@ export async function signWebhook(options: {
   return hmac(o.secrets[0]!, o.body);
 }
 
-/** The option names of {@link createWebhookHeaders}. */
 const HEADERS_OPTIONS = ['body', 'secret', 'eventId', 'signatureHeader', 'eventIdHeader'];
 
 /**
