@@ -43,6 +43,13 @@ const OPTIONS = [
   'eventIdHeader',
 ] satisfies (keyof WebhookHandlerOptions)[];
 
+/** The option `name`, a function or absent (`null` too). */
+function functionOf<F>(name: string, value: F): F | undefined {
+  if (value != null && typeof value !== 'function')
+    throw invalid(name, `must be a function, got ${describe(value)}.`);
+  return value ?? undefined;
+}
+
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
   if (value != null && !isObject(value)) {
@@ -53,8 +60,8 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
   }
   const handlers = new Map<string, EventHandler>();
   for (const [key, handler] of Object.entries(value ?? {})) {
-    const near = closest(key, STATUSES);
     if (!STATUSES.includes(key)) {
+      const near = closest(key, STATUSES);
       throw invalid(
         `on.${key}`,
         key === 'received'
@@ -64,9 +71,8 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
               `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
-    if (handler !== undefined && typeof handler !== 'function')
-      throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
-    if (handler) handlers.set(key, handler as EventHandler);
+    const f = functionOf(`on.${key}`, handler as EventHandler | undefined);
+    if (f) handlers.set(key, f);
   }
   return handlers;
 }
@@ -171,14 +177,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
   const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
-  for (const name of ['onEvent', 'onError'] as const) {
-    const value = options[name];
-    if (value !== undefined && value !== null && typeof value !== 'function') {
-      throw invalid(name, `must be a function, got ${describe(value)}.`);
-    }
-  }
-  const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
-  const onError = options.onError ?? defaultOnError;
+  const onEvent = functionOf('onEvent', options.onEvent);
+  const onError = functionOf('onError', options.onError) ?? defaultOnError;
   const store = claimingStore(options.deduplicator) ?? NONE;
   const wait = options.duplicateWaitMs ?? 5000;
   if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
