@@ -9,7 +9,7 @@ import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import { toBody } from './crypto.js';
 import { type ClaimingStore, claimingStore } from './dedupe.js';
-import { readNodeBody, readRequestBody, type WebhookAnswer, writeNodeAnswer } from './node.js';
+import { readNodeBody, readRequestBody } from './node.js';
 import {
   invalid,
   type NodeWebhookRequest,
@@ -23,6 +23,9 @@ import {
   WebhookVerificationError,
 } from './types.js';
 import { checkOptions, verifyChecked } from './verify.js';
+
+/** An answer: status, JSON body, headers besides `content-type: application/json`. */
+type WebhookAnswer = { status: number; body: object; headers?: Record<string, string> };
 
 /** A handler of `on` or `onEvent`, as the handler calls it. */
 type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
@@ -290,23 +293,27 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   const fetchFace = async (request: Request): Promise<Response> => {
     const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { 'content-type': 'application/json', ...result.headers },
-    });
+    const headers = { 'content-type': 'application/json', ...result.headers };
+    return new Response(JSON.stringify(result.body), { status: result.status, headers });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
     const result = await answer(req, (limit) => readNodeBody(req, limit), true);
-    if (result === undefined || writeNodeAnswer(res, result)) return;
-    report(
-      new WebhookVerificationError(
-        'response_already_sent',
+    if (result === undefined) return; // the client went away
+    if (res.headersSent === true || res.writableEnded === true) {
+      const message =
         'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
-          'the request (in Fastify, call reply.hijack() first).',
-      ),
-      { stage: 'configuration', responseStatus: null },
-    );
+        'the request (in Fastify, call reply.hijack() first).';
+      report(new WebhookVerificationError('response_already_sent', message), {
+        stage: 'configuration',
+        responseStatus: null,
+      });
+      return;
+    }
+    res.statusCode = result.status;
+    res.setHeader('content-type', 'application/json');
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.end(JSON.stringify(result.body));
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });

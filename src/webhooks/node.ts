@@ -1,8 +1,8 @@
 /**
  * Webhooks: the raw body of a webhook request, bounded by `maxBodyBytes` — read from a Fetch API
- * `Request`, or from a `node:http` request (or taken from what a body parser left in `req.body`) —
- * and the answer written to a Node response. Structural types only: no Node module is imported, so
- * the code loads on Bun, Deno and workers alike. A body that cannot be had is thrown as a
+ * `Request`, or from a `node:http` request (or taken from what a body parser left in `req.body`).
+ * Structural types only: no Node module is imported, so the code loads on Bun, Deno and workers
+ * alike. A body that cannot be had is thrown as a
  * {@link WebhookVerificationError}: `body_too_large`, `parsed_body` (a parser consumed it: the
  * receiver's misconfiguration) or `invalid_body` (the client went away, or the stream failed).
  */
@@ -10,19 +10,11 @@ import { joinChunks } from '../core/body.js';
 import { tooLarge } from './crypto.js';
 import {
   type NodeWebhookRequest,
-  type NodeWebhookResponse,
   type WebhookBody,
   type WebhookHeaders,
   WebhookVerificationError,
 } from './types.js';
 import { readHeader } from './verify.js';
-
-/** An answer of the handler: status, JSON body, headers besides `content-type: application/json`. */
-export type WebhookAnswer = {
-  status: number;
-  body: Readonly<Record<string, unknown>>;
-  headers?: Readonly<Record<string, string>>;
-};
 
 /** A body a parser already consumed. */
 const consumed = (message: string) =>
@@ -169,17 +161,4 @@ export async function readRequestBody(request: Request, limit: number): Promise<
     throw error instanceof WebhookVerificationError ? error : aborted();
   }
   return body.bytes();
-}
-
-/**
- * Writes an answer as JSON. Returns `false` when the response was already sent or ended (by other
- * code): nothing is written then.
- */
-export function writeNodeAnswer(res: NodeWebhookResponse, answer: WebhookAnswer): boolean {
-  if (res.headersSent === true || res.writableEnded === true) return false;
-  res.statusCode = answer.status;
-  res.setHeader('content-type', 'application/json');
-  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  res.end(JSON.stringify(answer.body));
-  return true;
 }
