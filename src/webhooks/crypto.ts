@@ -1,15 +1,15 @@
 /**
- * Webhooks: the cryptography under signing and verification — the body and the secrets checked
- * and turned into what the HMAC takes, HMAC-SHA256 (keys imported once, kept in a small
- * cache), hex, and the constant-time signature check.
+ * Webhooks: the cryptography under signing and verification — the body and the secrets checked,
+ * the hex HMAC-SHA256, and the constant-time signature check.
  *
  * No static Node import: where the runtime offers `node:crypto` through
  * `process.getBuiltinModule` (Node 22+, Bun, Deno), its synchronous HMAC is used — several times
  * faster than Web Crypto, which hands each operation to a thread pool; everywhere else
- * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
+ * (`globalThis.crypto.subtle`), Web Crypto, with the keys of the 16 most recently used secrets kept.
+ * Both paths run in the tests.
  */
 import { builtinModule } from '../core/builtin.js';
-import { describe } from '../core/describe.js';
+import { describe, isObject } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
 import { WebhookVerificationError } from './types.js';
 
@@ -21,20 +21,15 @@ const RAW_BODY_HELP =
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
-/**
- * The UTF-8 length of a string, without encoding it: 1 byte per code unit up to U+007F, 2 up to
- * U+07FF, 4 per surrogate pair, 3 otherwise (a lone surrogate becomes U+FFFD, 3 bytes).
- */
+/** The UTF-8 length of a string, without encoding it (a lone surrogate becomes U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
-  let bytes = 0;
+  let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
       i++;
-    } else bytes += 3;
+    } else bytes += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
   }
   return bytes;
 }
@@ -48,42 +43,34 @@ export function tooLarge(size: number | undefined, limit: number): WebhookVerifi
   );
 }
 
-/** Refuses a body of `size` bytes over `maxBytes`. */
-function checkSize(size: number, maxBytes: number): void {
-  if (size > maxBytes) throw tooLarge(size, maxBytes);
-}
-
 /**
- * The body, checked: a string as it is where the runtime has `node:crypto` (whose HMAC reads a
- * string as UTF-8 without an encoded copy, and `JSON.parse` reads it directly), otherwise bytes (no
- * copy for bytes whose buffer is an `ArrayBuffer`). A body longer than `maxBytes` is refused
- * (`body_too_large`) before it is encoded; one that is neither a string nor bytes is `parsed_body`
- * or `invalid_body`, with advice on how to get the raw body (or, when `signing`, what to sign).
+ * The body, checked: a string as it is where the runtime has `node:crypto` (its HMAC reads a
+ * string as UTF-8), otherwise bytes (not copied unless shared). A body over `maxBytes` is refused
+ * (`body_too_large`) before it is encoded; anything but a string or bytes is `parsed_body` (a
+ * parsed object or array) or `invalid_body`, with advice on how to get the raw body.
  */
-export function toBody(body: unknown, maxBytes: number, signing = false): Uint8Array<ArrayBuffer> | string {
-  if (typeof body === 'string') {
-    // Every code unit is at least one byte and at most three: measured only when the limit can be reached.
-    if (body.length * 3 > maxBytes) checkSize(utf8Length(body), maxBytes);
-    return nodeCrypto() ? body : encoder.encode(body);
+export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
+  const isString = typeof body === 'string';
+  if (!isString && !(body instanceof ArrayBuffer || ArrayBuffer.isView(body))) {
+    const proto = isObject(body) && Object.getPrototypeOf(body);
+    const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
+    throw new WebhookVerificationError(
+      parsed ? 'parsed_body' : 'invalid_body',
+      parsed
+        ? 'Webhook body is an already parsed object, but the signature covers the exact bytes, which parsing ' +
+            `loses (to sign, pass the exact string sent, e.g. JSON.stringify(payload)). ${RAW_BODY_HELP}`
+        : `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`,
+    );
   }
-  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
-    checkSize(body.byteLength, maxBytes);
-    const view = ArrayBuffer.isView(body)
-      ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
-      : body;
-    // Bytes over a SharedArrayBuffer are copied (Web Crypto and TextDecoder refuse them).
-    return view instanceof Uint8Array && view.buffer instanceof ArrayBuffer
-      ? (view as Uint8Array<ArrayBuffer>)
-      : new Uint8Array(view);
-  }
-  const proto = typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
-  const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
-  const message = signing
-    ? `A webhook body to sign must be the exact string or bytes that will be sent (e.g. JSON.stringify(payload)), got ${describe(body)}.`
-    : parsed
-      ? `Webhook body is an already parsed object, but the signature covers the raw bytes, which parsing loses. ${RAW_BODY_HELP}`
-      : `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`;
-  throw new WebhookVerificationError(parsed ? 'parsed_body' : 'invalid_body', message);
+  // A code unit is 1 to 3 bytes: a string is measured only when the limit can be reached.
+  const size = !isString ? body.byteLength : body.length * 3 > maxBytes ? utf8Length(body) : 0;
+  if (size > maxBytes) throw tooLarge(size, maxBytes);
+  if (isString) return nodeCrypto() ? body : encoder.encode(body);
+  const bytes = ArrayBuffer.isView(body)
+    ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+    : new Uint8Array(body);
+  // Bytes over a SharedArrayBuffer are copied (Web Crypto and TextDecoder refuse them).
+  return (bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice()) as Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -92,37 +79,20 @@ export function toBody(body: unknown, maxBytes: number, signing = false): Uint8A
  */
 export function toSecrets(secret: unknown): string[] {
   const list: unknown[] = Array.isArray(secret) ? secret : [secret];
-  const out: string[] = [];
-  for (const s of list) {
-    if (typeof s === 'string') {
-      if (s !== '') out.push(s);
-    } else if (s !== undefined && s !== null) {
-      throw new WebhookVerificationError(
-        'missing_secret',
-        `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(s)}${list === secret ? ' in the array' : ''}.`,
-      );
-    }
-  }
-  if (out.length === 0) {
+  const bad = list.find((s) => typeof s !== 'string' && s != null);
+  if (bad !== undefined) {
     throw new WebhookVerificationError(
       'missing_secret',
-      "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
-        'the webhook (or an array of its tokens).',
+      `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(bad)}${list === secret ? ' in the array' : ''}.`,
     );
   }
-  return out;
-}
-
-/** The value of a hex digit's character code (already checked to be one). */
-const nibble = (code: number): number => (code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57);
-
-/** Decodes a string of hex digit pairs (already checked) into bytes. */
-export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < bytes.length; i++) {
-    bytes[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
-  }
-  return bytes;
+  const secrets = list.filter((s): s is string => s !== '' && typeof s === 'string');
+  if (secrets.length > 0) return secrets;
+  throw new WebhookVerificationError(
+    'missing_secret',
+    "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
+      'the webhook (or an array of its tokens).',
+  );
 }
 
 /** The part of `node:crypto` used here. */
@@ -130,92 +100,71 @@ interface NodeCrypto {
   createHmac(
     algorithm: 'sha256',
     key: string,
-  ): { update(data: Uint8Array | string): { digest(): Uint8Array } };
+  ): { update(data: Uint8Array | string): { digest(as: 'hex'): string } };
 }
 
-/** `node:crypto` when the runtime offers it without a static import; `null` when not (or not wanted). */
-let native: NodeCrypto | null | undefined;
-
-function nodeCrypto(): NodeCrypto | null {
-  if (native === undefined) {
-    const candidate = builtinModule<Partial<NodeCrypto>>('node:crypto');
-    native = typeof candidate?.createHmac === 'function' ? (candidate as NodeCrypto) : null;
-  }
-  return native;
-}
+/** `node:crypto` when the runtime offers it without a static import; `false` when not (or not wanted). */
+let native: NodeCrypto | false | undefined;
+const nodeCrypto = () => (native ??= builtinModule<NodeCrypto>('node:crypto') ?? false);
 
 /** Forces the Web Crypto path (`true`), or goes back to the runtime's choice (`false`). @internal */
 export function preferWebCrypto(on: boolean): void {
-  native = on ? null : undefined;
+  native = on ? false : undefined;
 }
 
-type SubtleCryptoLike = typeof crypto.subtle;
-type HmacKey = Awaited<ReturnType<SubtleCryptoLike['importKey']>>;
+type Subtle = typeof crypto.subtle;
+type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
 
-function subtle(): SubtleCryptoLike {
-  const value = globalThis.crypto?.subtle;
-  if (!value)
-    throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
-  return value;
-}
+/** Imported HMAC keys by secret, least recently used first (at most 16; a failed import is dropped). */
+const keys = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
+const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 
-/** Imported HMAC keys by secret: the 16 most recently used, least recently used first. */
-const keyCache = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
-
-/** The HMAC-SHA256 key of a secret, imported once and cached (a failed import is not kept). */
-function hmacKey(secret: string): Promise<HmacKey> {
-  let key = keyCache.get(secret);
-  if (key) keyCache.delete(secret);
-  else {
-    const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-    key = subtle().importKey('raw', encoder.encode(secret), algorithm, false, ['sign']);
-    key.catch(() => keyCache.get(secret) === key && keyCache.delete(secret));
-    if (keyCache.size >= 16) keyCache.delete(keyCache.keys().next().value!);
+function hmacKey(subtle: Subtle, secret: string): Promise<HmacKey> {
+  let key = keys.get(secret);
+  keys.delete(secret);
+  if (key === undefined) {
+    key = subtle.importKey('raw', encoder.encode(secret), HMAC, false, ['sign']);
+    key.catch(() => keys.get(secret) === key && keys.delete(secret));
+    if (keys.size >= 16) keys.delete(keys.keys().next().value!);
   }
-  keyCache.set(secret, key);
+  keys.set(secret, key);
   return key;
 }
 
-const asBytes = (body: Uint8Array<ArrayBuffer> | string): Uint8Array<ArrayBuffer> =>
-  typeof body === 'string' ? encoder.encode(body) : body;
-
 /**
- * The HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`: at once where
- * the runtime has `node:crypto` (its HMAC is synchronous), as a promise with Web Crypto, so that a
- * verification costs no promise it does not need.
+ * The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with
+ * `secret`: at once with `node:crypto`, as a promise with Web Crypto.
  */
-function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): Uint8Array | Promise<Uint8Array> {
+export function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): string | Promise<string> {
   const node = nodeCrypto();
-  if (node) return node.createHmac('sha256', secret).update(body).digest();
-  return hmacKey(secret).then(async (key) => new Uint8Array(await subtle().sign('HMAC', key, asBytes(body))));
+  if (node) return node.createHmac('sha256', secret).update(body).digest('hex');
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle)
+    throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  return hmacKey(subtle, secret)
+    .then((key) => subtle.sign('HMAC', key, bytes))
+    .then((mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''));
 }
 
-/** The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with `secret`. */
-export async function hmacHex(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
-  let out = '';
-  for (const byte of await hmac(secret, body)) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
-/** Whether a MAC equals the 32-byte signature, compared in constant time (every byte, always). */
-function equal(mac: Uint8Array, signature: Uint8Array): boolean {
+/** Whether two 64-character hex strings are equal, compared in constant time (every character). */
+function equal(mac: string, signature: string): boolean {
   let diff = 0;
-  for (let i = 0; i < 32; i++) diff |= mac[i]! ^ signature[i]!;
+  for (let i = 0; i < 64; i++) diff |= mac.charCodeAt(i) ^ signature.charCodeAt(i);
   return diff === 0;
 }
 
 /**
- * `true` when the 32-byte signature verifies under one of the secrets (compared in constant time):
- * a boolean with `node:crypto`, a promise with Web Crypto (see {@link hmac}).
+ * `true` when the signature (64 lower-case hex characters) is the HMAC of the body under one of
+ * the secrets: a boolean with `node:crypto`, a promise with Web Crypto.
  */
 export function matchesAny(
   body: Uint8Array<ArrayBuffer> | string,
-  signature: Uint8Array<ArrayBuffer>,
+  signature: string,
   secrets: readonly string[],
 ): boolean | Promise<boolean> {
-  if (nodeCrypto()) return secrets.some((secret) => equal(hmac(secret, body) as Uint8Array, signature));
-  return (async () => {
-    for (const secret of secrets) if (equal(await hmac(secret, body), signature)) return true;
-    return false;
-  })();
+  if (nodeCrypto()) return secrets.some((secret) => equal(hmac(secret, body) as string, signature));
+  return Promise.all(secrets.map((secret) => hmac(secret, body))).then((macs) =>
+    macs.some((mac) => equal(mac, signature)),
+  );
 }

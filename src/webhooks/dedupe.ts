@@ -2,15 +2,15 @@
  * Webhooks: remember which calls were already handled, by event id, so that retries and duplicate
  * deliveries are processed once.
  */
-import { describe } from '../core/describe.js';
+import { describe, isObject } from '../core/describe.js';
 import { invalid, type WebhookDeduplicator } from './types.js';
 
 /** One remembered id: its state, when it entered it, the claim's token, its neighbours by recency. */
 interface Entry {
   readonly id: string;
-  state: 'done' | 'in_progress';
-  at: number;
-  token: string | undefined;
+  readonly state: 'done' | 'in_progress';
+  readonly at: number;
+  readonly token: string | undefined;
   older: Entry;
   newer: Entry;
 }
@@ -69,32 +69,22 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
       now?: () => number;
     } = {},
   ) {
-    if (typeof options !== 'object' || options === null) {
+    if (!isObject(options)) {
       throw new TypeError(`InMemoryWebhookDeduplicator options must be an object, got ${describe(options)}`);
     }
-    const o = options as Record<string, unknown>;
-    const maxEntries = o.maxEntries ?? 10_000;
-    const ttlMs = o.ttlMs ?? 24 * 60 * 60 * 1000;
-    const inProgressTtlMs = o.inProgressTtlMs ?? 5 * 60 * 1000;
-    const now = o.now ?? Date.now;
-    const got = (value: unknown) => (typeof value === 'number' ? value : describe(value));
-    if (typeof maxEntries !== 'number' || !Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be an integer >= 1, got ${got(maxEntries)}`);
+    const positive = (name: keyof typeof options, fallback: number, integer = false): number => {
+      const value = options[name] ?? fallback;
+      if (typeof value === 'number' && value > 0 && (!integer || Number.isInteger(value))) return value;
+      const got = typeof value === 'number' ? value : describe(value);
+      throw new RangeError(`${name} must be ${integer ? 'an integer >= 1' : 'a number > 0'}, got ${got}`);
+    };
+    this.#maxEntries = positive('maxEntries', 10_000, true);
+    this.#ttlMs = positive('ttlMs', 24 * 60 * 60 * 1000);
+    this.#inProgressTtlMs = positive('inProgressTtlMs', 5 * 60 * 1000);
+    this.#now = options.now ?? Date.now;
+    if (typeof this.#now !== 'function') {
+      throw new TypeError(`now must be a function returning milliseconds, got ${describe(this.#now)}`);
     }
-    for (const [name, value] of [
-      ['ttlMs', ttlMs],
-      ['inProgressTtlMs', inProgressTtlMs],
-    ] as const) {
-      if (typeof value !== 'number' || !(value > 0))
-        throw new RangeError(`${name} must be a number > 0, got ${got(value)}`);
-    }
-    if (typeof now !== 'function') {
-      throw new TypeError(`now must be a function returning milliseconds, got ${describe(now)}`);
-    }
-    this.#maxEntries = maxEntries;
-    this.#ttlMs = ttlMs as number;
-    this.#inProgressTtlMs = inProgressTtlMs as number;
-    this.#now = now as () => number;
     this.clear();
   }
 
@@ -102,13 +92,9 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
     return now - entry.at >= (entry.state === 'done' ? this.#ttlMs : this.#inProgressTtlMs);
   }
 
-  #unlink(entry: Entry): void {
+  #drop(entry: Entry): void {
     entry.older.newer = entry.newer;
     entry.newer.older = entry.older;
-  }
-
-  #drop(entry: Entry): void {
-    this.#unlink(entry);
     this.#entries.delete(entry.id);
   }
 
@@ -122,20 +108,13 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 
   /** Records `id` in `state` from `now` (with the claim's `token`), as the most recently used. */
   #record(id: string, state: Entry['state'], now: number, token?: string): void {
+    const old = this.#entries.get(id);
+    if (old) this.#drop(old);
+    else if (this.#entries.size >= this.#maxEntries) this.#drop(this.#ring.newer);
     const ring = this.#ring;
-    let entry = this.#entries.get(id);
-    if (entry) this.#unlink(entry);
-    else {
-      if (this.#entries.size >= this.#maxEntries) this.#drop(ring.newer);
-      entry = { id, state, at: now, token, older: ring, newer: ring };
-      this.#entries.set(id, entry);
-    }
-    entry.state = state;
-    entry.at = now;
-    entry.token = token;
-    entry.older = ring.older;
-    entry.newer = ring;
+    const entry: Entry = { id, state, at: now, token, older: ring.older, newer: ring };
     ring.older = ring.older.newer = entry;
+    this.#entries.set(id, entry);
   }
 
   /**
@@ -203,7 +182,8 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
 /** The two-phase protocol, as `createWebhookHandler` runs it. @internal */
 export type ClaimingStore = Required<Pick<WebhookDeduplicator, 'claim' | 'complete' | 'release'>>;
 
-const METHODS = ['seen', 'forget', 'claim', 'complete', 'release'] as const;
+const TWO_PHASES = ['claim', 'complete', 'release'];
+const ONE_PHASE = ['seen', 'forget'];
 
 /**
  * The `deduplicator` option of `createWebhookHandler`, checked, as the two-phase protocol the
@@ -214,32 +194,31 @@ const METHODS = ['seen', 'forget', 'claim', 'complete', 'release'] as const;
  */
 export function claimingStore(value: unknown): ClaimingStore | undefined {
   if (value === false) return undefined;
-  const store = (value ?? new InMemoryWebhookDeduplicator()) as Record<string, unknown>;
-  if (typeof store !== 'object' || store === null) {
+  const store = value ?? new InMemoryWebhookDeduplicator();
+  if (!isObject(store)) {
     throw invalid(
       'deduplicator',
       `must be a WebhookDeduplicator (an object with claim, complete and release, or seen and forget) or false, got ${describe(store)}.`,
     );
   }
-  const bad = METHODS.find((m) => store[m] !== undefined && typeof store[m] !== 'function');
+  const given = (names: string[]) => names.filter((m) => store[m] !== undefined);
+  const bad = given([...ONE_PHASE, ...TWO_PHASES]).find((m) => typeof store[m] !== 'function');
   if (bad)
     throw invalid('deduplicator', `has a ${bad} property that is not a function (${describe(store[bad])}).`);
-  const has = (names: readonly string[]) => names.filter((m) => store[m] !== undefined);
-  const missing = (names: readonly string[]) => names.filter((m) => store[m] === undefined).join(' and ');
-  const twoPhases = METHODS.slice(2);
-  const s = store as unknown as Required<WebhookDeduplicator>;
-  if (has(twoPhases).length === twoPhases.length) return s;
-  if (has(twoPhases).length > 0) {
+  const s = store as Required<WebhookDeduplicator>;
+  const two = given(TWO_PHASES);
+  if (two.length === 3) return s;
+  const missing = (names: string[]) => names.filter((m) => store[m] === undefined).join(' and ');
+  if (two.length > 0) {
     throw invalid(
       'deduplicator',
-      `has ${has(twoPhases).join(' and ')} but not ${missing(twoPhases)}: the two-phase protocol needs ` +
-        'claim, complete and release together.',
+      `has ${two.join(' and ')} but not ${missing(TWO_PHASES)}: the two-phase protocol needs claim, complete and release together.`,
     );
   }
-  if (has(['seen', 'forget']).length < 2) {
+  if (missing(ONE_PHASE)) {
     throw invalid(
       'deduplicator',
-      `has no ${missing(['seen', 'forget'])} method (nor claim, complete and release): it needs seen(id) and ` +
+      `has no ${missing(ONE_PHASE)} method (nor claim, complete and release): it needs seen(id) and ` +
         'forget(id), without which the retry of an event whose handling failed would be acknowledged as a ' +
         'duplicate and never handled, or the two-phase methods for a store shared by several processes.',
     );

@@ -4,40 +4,33 @@
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
-import { closest, describe } from '../core/describe.js';
+import { closest, describe, isObject } from '../core/describe.js';
 import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
 import { toBody } from './crypto.js';
 import { type ClaimingStore, claimingStore } from './dedupe.js';
-import {
-  type BodyOutcome,
-  readNodeBody,
-  readRequestBody,
-  type WebhookAnswer,
-  writeNodeAnswer,
-} from './node.js';
+import { readNodeBody, readRequestBody } from './node.js';
 import {
   invalid,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
+  type WebhookBody,
   type WebhookErrorContext,
   type WebhookHandler,
   type WebhookHandlerOptions,
   type WebhookHeaders,
-  type WebhookStatusHandlers,
   WebhookVerificationError,
 } from './types.js';
 import { checkOptions, verifyChecked } from './verify.js';
 
-/** A handler of `on` or `onEvent`, as the handler calls it. */
-type EventHandler = (
-  shipment: RestockingShipmentV1,
-  event: RestockingShipmentStatusUpdatedEvent & { status: string },
-) => unknown;
+/** An answer: status, JSON body, headers besides `content-type: application/json`. */
+type WebhookAnswer = { status: number; body: object; headers?: Record<string, string> };
 
-/** The status keys of {@link WebhookStatusHandlers}: the version 1 statuses, in the SDK's order. */
+/** A handler of `on` or `onEvent`, as the handler calls it. */
+type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
+
+/** The status keys of `on`: the version 1 statuses, in the SDK's order. */
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
@@ -53,12 +46,16 @@ const OPTIONS = [
   'eventIdHeader',
 ] satisfies (keyof WebhookHandlerOptions)[];
 
-/** At most this many unknown statuses are logged (each once). */
-const MAX_WARNED_STATUSES = 32;
+/** The option `name`, a function or absent (`null` too). */
+function functionOf<F>(name: string, value: F): F | undefined {
+  if (value != null && typeof value !== 'function')
+    throw invalid(name, `must be a function, got ${describe(value)}.`);
+  return value ?? undefined;
+}
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
-  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+  if (value != null && !isObject(value)) {
     throw invalid(
       'on',
       `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
@@ -66,32 +63,33 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
   }
   const handlers = new Map<string, EventHandler>();
   for (const [key, handler] of Object.entries(value ?? {})) {
-    if (key === 'received') {
-      throw invalid(
-        'on.received',
-        "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-          "'received' is called 'delivered'. Use 'on.delivered'.",
-      );
-    }
     if (!STATUSES.includes(key)) {
       const near = closest(key, STATUSES);
       throw invalid(
         `on.${key}`,
-        `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one of ` +
-          `${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
+        key === 'received'
+          ? "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
+              "'received' is called 'delivered'. Use 'on.delivered'."
+          : `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one ` +
+              `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
-    if (typeof handler === 'function') handlers.set(key, handler as EventHandler);
-    else if (handler !== undefined)
-      throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
+    const f = functionOf(`on.${key}`, handler as EventHandler | undefined);
+    if (f) handlers.set(key, f);
   }
   return handlers;
 }
 
-const ok = (duplicate = false): WebhookAnswer => ({
-  status: 200,
-  body: duplicate ? { received: true, duplicate: true } : { received: true },
-});
+const OK: WebhookAnswer = { status: 200, body: { received: true } };
+const DUPLICATE: WebhookAnswer = { status: 200, body: { received: true, duplicate: true } };
+/** The deduplicator of `deduplicator: false`: every delivery is new. */
+const NONE: ClaimingStore = { claim: async () => 'new', complete: () => {}, release: () => {} };
+/** The status of a refusal, by reason (400 for the others). */
+const STATUS_OF: Partial<Record<string, number>> = {
+  body_too_large: 413,
+  parsed_body: 500,
+  verification_failed: 500,
+};
 const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
 /**
  * The answer to a delivery whose event id is being handled elsewhere (another process holds the
@@ -105,14 +103,11 @@ const METHOD_NOT_ALLOWED: WebhookAnswer = {
   headers: { allow: 'POST' },
 };
 
-/** Calls `fn`, swallowing what it throws or rejects with. */
-function safely(fn: () => unknown): void {
-  try {
-    Promise.resolve(fn()).catch(() => {});
-  } catch {
-    // A failing error hook must not change the answer.
-  }
-}
+/** Calls `fn` later, swallowing what it throws or rejects with. */
+const safely = (fn: () => unknown): void =>
+  void Promise.resolve()
+    .then(fn)
+    .catch(() => {});
 
 /**
  * The default `onError`: the receiver's failures (answered 5xx, or a response already sent) on
@@ -185,15 +180,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
   const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
-  for (const name of ['onEvent', 'onError'] as const) {
-    const value = options[name];
-    if (value !== undefined && value !== null && typeof value !== 'function') {
-      throw invalid(name, `must be a function, got ${describe(value)}.`);
-    }
-  }
-  const onEvent = (options.onEvent ?? undefined) as EventHandler | undefined;
-  const onError = options.onError ?? defaultOnError;
-  const store = claimingStore(options.deduplicator);
+  const onEvent = functionOf('onEvent', options.onEvent);
+  const onError = functionOf('onError', options.onError) ?? defaultOnError;
+  const store = claimingStore(options.deduplicator) ?? NONE;
   const wait = options.duplicateWaitMs ?? 5000;
   if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
     const got = typeof wait === 'number' ? wait : describe(wait);
@@ -204,18 +193,36 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
   /** Event ids being handled in this process → the answer of that handling, once it ends. */
   const inFlight = new Map<string, Promise<WebhookAnswer>>();
-  /** Unknown statuses already logged (when there is no `onEvent`), bounded. */
+  /** Unknown statuses already logged (when there is no `onEvent`), at most 32. */
   const warned = new Set<string>();
-  type Context = { eventId: string; shipmentStatus: string };
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
-  /** Calls the event's handler; `false` (reported) when it throws or rejects. */
-  const run = async (event: RestockingShipmentStatusUpdatedEvent, context: Context): Promise<boolean> => {
-    const status = context.shipmentStatus;
+  /**
+   * Claims the event under a fresh token (this attempt's), calls its handler, then completes the
+   * claim once handled or releases it when handling fails (see `claimingStore`).
+   */
+  const handle = async (event: RestockingShipmentStatusUpdatedEvent): Promise<WebhookAnswer> => {
+    const status = event.data.status;
+    const context = { eventId: event.id, shipmentStatus: status };
+    const token = crypto.randomUUID();
+    let claim: unknown;
+    try {
+      claim = await store.claim(event.id, token);
+      if (!['new', 'in_progress', 'done'].includes(claim as string)) {
+        throw new TypeError(
+          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
+        );
+      }
+    } catch (error) {
+      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
+      safely(() => store.release(event.id, token)); // the store may have recorded the claim
+      return { status: 500, body: { error: 'deduplicator_failed' } };
+    }
+    if (claim !== 'new') return claim === 'done' ? DUPLICATE : IN_PROGRESS;
     const handler = handlers.get(status) ?? onEvent;
-    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < MAX_WARNED_STATUSES) {
+    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < 32) {
       // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
       // shown quoted, at most 64 characters).
       warned.add(status);
@@ -225,138 +232,88 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
           'them (or to silence this notice).',
       );
     }
+    let handled = true;
     try {
-      await handler?.(event.data, { ...event, status: event.data.status });
-      return true;
+      await handler?.(event.data, { ...event, status });
     } catch (error) {
+      handled = false;
       report(error, { stage: 'handler', responseStatus: 500, ...context });
-      return false;
     }
-  };
-
-  /**
-   * `claim`, then `complete` once handled or `release` when handling fails (see `claimingStore`),
-   * all under one fresh token: this attempt's.
-   */
-  const handle = async (
-    claiming: ClaimingStore,
-    event: RestockingShipmentStatusUpdatedEvent,
-    context: Context,
-  ): Promise<WebhookAnswer> => {
-    const token = crypto.randomUUID();
-    let claim: unknown;
     try {
-      claim = await claiming.claim(event.id, token);
-      if (claim !== 'new' && claim !== 'in_progress' && claim !== 'done') {
-        throw new TypeError(
-          `The deduplicator's claim(id, token) returned ${describe(claim)}, not 'new', 'in_progress' or 'done'.`,
-        );
-      }
-    } catch (error) {
-      // The id dropped best-effort: the store may have recorded it.
-      report(error, { stage: 'deduplicator', responseStatus: 500, ...context });
-      safely(() => claiming.release(event.id, token));
-      return { status: 500, body: { error: 'deduplicator_failed' } };
-    }
-    if (claim !== 'new') return claim === 'done' ? ok(true) : IN_PROGRESS;
-    const handled = await run(event, context);
-    try {
-      await (handled ? claiming.complete(event.id, token) : claiming.release(event.id, token));
+      await (handled ? store.complete(event.id, token) : store.release(event.id, token));
     } catch (error) {
       // Handled: still answered 200 (a retry may then be handled again).
       report(error, { stage: 'deduplicator', responseStatus: handled ? 200 : 500, ...context });
     }
-    return handled ? ok() : FAILED;
+    return handled ? OK : FAILED;
   };
 
   /**
-   * Verifies, deduplicates and routes one call whose raw body was read, or answers the refusal of
-   * the body reader (stage `body`; `configuration` for a 5xx): `undefined` when a Node client went
-   * away (no one to answer).
+   * The answer to a request (`POST` only) whose raw body `read` gives: verified, deduplicated and
+   * routed, or the refusal of the body (stage `body`; `configuration` for a 5xx) or of the
+   * verification; `undefined` when a Node client went away (no one to answer).
    */
   const answer = async (
-    headers: WebhookHeaders,
-    body: BodyOutcome,
+    request: { readonly method?: string | undefined; readonly headers: WebhookHeaders },
+    read: (limit: number) => Promise<WebhookBody>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     let event: RestockingShipmentStatusUpdatedEvent;
-    const read = !(body instanceof WebhookVerificationError);
+    let wasRead = false;
     try {
-      if (!read) throw body;
-      event = await verifyChecked(toBody(body, limit), headers, checked);
+      const body = await read(limit);
+      wasRead = true;
+      event = await verifyChecked(toBody(body, limit), request.headers, checked);
     } catch (error) {
-      const known = error instanceof WebhookVerificationError;
-      const reason = known ? error.reason : 'verification_failed';
-      const status = !known || reason === 'parsed_body' ? 500 : reason === 'body_too_large' ? 413 : 400;
-      const gone = node && !read && reason === 'invalid_body';
-      const stage = read ? 'verification' : status === 500 ? 'configuration' : 'body';
+      const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
+      const status = STATUS_OF[reason] ?? 400;
+      const gone = node && !wasRead && reason === 'invalid_body';
+      const stage = wasRead ? 'verification' : status === 500 ? 'configuration' : 'body';
       report(error, { stage, responseStatus: gone ? null : status });
+      if (gone) return undefined;
       // A 5xx is the receiver's misconfiguration: the fix goes to onError, not to whoever called.
-      if (gone || status === 500) return gone ? undefined : { status, body: { error: reason } };
-      return {
-        status,
-        body: { error: reason, message: (error as Error).message },
-        ...(!read && status === 413 && { headers: { connection: 'close' } }),
-      };
+      if (status === 500) return { status, body: { error: reason } };
+      const close = !wasRead && status === 413 && { headers: { connection: 'close' } };
+      return { status, body: { error: reason, message: (error as Error).message }, ...close };
     }
-    const context = { eventId: event.id, shipmentStatus: event.data.status };
-    if (!store) return (await run(event, context)) ? ok() : FAILED;
+    if (options.deduplicator === false) return handle(event);
     const pending = inFlight.get(event.id);
     if (pending) {
       const first = await within(pending, wait);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? ok(true) : first;
+      return first === undefined ? IN_PROGRESS : first.status === 200 ? DUPLICATE : first;
     }
-    const mine = handle(store, event, context);
+    // `handle` never rejects: every outcome is an answer.
+    const mine = handle(event);
     inFlight.set(event.id, mine);
-    try {
-      return await mine;
-    } finally {
-      if (inFlight.get(event.id) === mine) inFlight.delete(event.id);
-    }
-  };
-
-  /**
-   * The answer to a request (`POST` only) whose raw body `read` gives (see `answer`). What throws
-   * unforeseen (the request misbehaves) is answered 500.
-   */
-  const answerBody = async <
-    R extends { readonly method?: string | undefined; readonly headers: WebhookHeaders },
-  >(
-    request: R,
-    read: (request: R, limit: number) => BodyOutcome | Promise<BodyOutcome>,
-    node: boolean,
-  ): Promise<WebhookAnswer | undefined> => {
-    try {
-      if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
-      return await answer(request.headers, await read(request, limit), node);
-    } catch (error) {
-      report(error, { stage: 'configuration', responseStatus: 500 });
-      return { status: 500, body: { error: 'internal_error' } };
-    }
+    const result = await mine;
+    inFlight.delete(event.id);
+    return result;
   };
 
   const fetchFace = async (request: Request): Promise<Response> => {
-    if (typeof request?.method !== 'string') {
-      throw invalid('request', `of handler.fetch must be a Fetch API Request, got ${describe(request)}.`);
-    }
-    const result = (await answerBody(request, readRequestBody, false))!;
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { 'content-type': 'application/json', ...result.headers },
-    });
+    const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
+    const headers = { 'content-type': 'application/json', ...result.headers };
+    return new Response(JSON.stringify(result.body), { status: result.status, headers });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await answerBody(req, readNodeBody, true);
-    if (result === undefined || writeNodeAnswer(res, result)) return;
-    report(
-      new WebhookVerificationError(
-        'response_already_sent',
+    const result = await answer(req, (limit) => readNodeBody(req, limit), true);
+    if (result === undefined) return; // the client went away
+    if (res.headersSent === true || res.writableEnded === true) {
+      const message =
         'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
-          'the request (in Fastify, call reply.hijack() first).',
-      ),
-      { stage: 'configuration', responseStatus: null },
-    );
+        'the request (in Fastify, call reply.hijack() first).';
+      report(new WebhookVerificationError('response_already_sent', message), {
+        stage: 'configuration',
+        responseStatus: null,
+      });
+      return;
+    }
+    res.statusCode = result.status;
+    res.setHeader('content-type', 'application/json');
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.end(JSON.stringify(result.body));
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });

@@ -1,86 +1,31 @@
 /**
  * Webhooks: the payload parsed as a version 1 restocking shipment without zod, so that an app that
- * only verifies webhooks bundles no schema library and a verification costs little more than its
- * HMAC and its `JSON.parse`.
+ * only verifies webhooks bundles no schema library.
  *
- * The authority is `RestockingShipmentV1Schema` (`schemas/restocking-shipment-records.ts`): this
- * module mirrors it field by field and gives, for every JSON value, what `parseResponse` in `'lenient'` mode gives with
- * that schema — an equal value (defaults filled in, unknown keys kept, `__proto__` dropped) or the
- * same issues (paths and zod's English messages, in zod's order). Only the order of keys may
- * differ: a default is added after the keys that were sent. `test/webhooks/payload.property.test.ts`
- * holds the two together: the key lists must be the schema's keys, and generated payloads (valid,
- * mutated, arbitrary JSON) must give equal results, so a change to the schema fails that test until
- * it is made here too.
- *
- * The value is checked and completed in place, without a copy: it must be one nobody else holds
- * (what `JSON.parse` just returned).
- *
- * At most {@link MAX_ISSUES} (100) issues are collected: once one more is found, the walk stops
- * (`ResponseValidationError.issues` then holds the first 100, and the error says more were
- * found), so that a correctly signed body of many bad items costs a bounded error and message.
- * Below the cap, the issues are zod's exactly.
+ * The authority is `RestockingShipmentV1Schema` (`schemas/restocking-shipment-records.ts`): the
+ * records below mirror it field by field, and a payload gives what `parseResponse` in `'lenient'`
+ * mode gives with that schema — an equal value (defaults filled in, unknown keys kept, `__proto__`
+ * dropped) or the same issues (zod's paths, messages and order); only a default's key comes after
+ * the keys that were sent. `test/webhooks/payload.property.test.ts` holds the two together, so a
+ * change to the schema fails there until it is made here too.
  */
+import { isObject } from '../core/describe.js';
 import { listIssues, ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
+import { WebhookVerificationError } from './types.js';
 
-/** The keys of `RestockingShipmentItemBatchSchema`, in its order. @internal */
-export const BATCH_KEYS = ['id', 'name', 'tracking_code', 'expiry_date', 'arrived_quantity'] as const;
-
-/** The keys of `RestockingShipmentItemSchema`, in its order. @internal */
-export const ITEM_KEYS = [
-  'id',
-  'sku_id',
-  'merchant_sku_id',
-  'announced_quantity',
-  'arrived_quantity',
-  'damaged_quantity',
-  'missing_quantity',
-  'inventory_batches',
-] as const;
-
-/** The keys of `RestockingShipmentV1Schema`, in its order. @internal */
-export const SHIPMENT_KEYS = [
-  'id',
-  'merchant_id',
-  'warehouse_id',
-  'estimated_arrival_date',
-  'delivery_option',
-  'tracking_code',
-  'po_number',
-  'supplier_name',
-  'status',
-  'barcode',
-  'restocking_shipment_items',
-] as const;
-
-type Json = Record<string, unknown>;
-
-/** The most issues collected; past it, the walk stops and the error says more were found. */
+/** The most issues collected (the walk then stops), and how many a message names. */
 const MAX_ISSUES = 100;
+const SHOWN_ISSUES = 10;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** zod's name for the type of a JSON value (`util.parsedType`). */
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  // What `JSON.parse` makes of `1e400`; zod's English names it by its value.
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-/**
- * The issues found, and the path to the object being checked, kept as a stack of keys and indexes
- * and written out (`items[1].quantity`) only for an issue: a valid payload builds no path string.
- */
+/** The issues found, and the path being checked as a stack (written out only for an issue). */
 class Walk {
   readonly issues: ValidationIssue[] = [];
   readonly path: (string | number)[] = [];
-  /** `true` once an issue past {@link MAX_ISSUES} was found: the walk stops (lists are left). */
+  /** `true` once an issue past {@link MAX_ISSUES} was found. */
   more = false;
 
-  /** Records that the value at the current path (and then `key`) is not of the `expected` type. */
+  /** The value at the current path (and then `key`) is not of the `expected` type. */
   expected(expected: string, value: unknown, key?: string): undefined {
     if (this.issues.length >= MAX_ISSUES) {
       this.more = true;
@@ -90,16 +35,23 @@ class Walk {
     for (const part of key === undefined ? this.path : [...this.path, key]) {
       path += typeof part === 'number' ? `[${part}]` : path ? `.${part}` : part;
     }
-    this.issues.push({ path, message: `Invalid input: expected ${expected}, received ${typeName(value)}` });
+    // zod's name of the received type (`1e400`, which `JSON.parse` makes infinite, by its value).
+    const received =
+      value === null || (typeof value === 'number' && !Number.isFinite(value))
+        ? String(value)
+        : Array.isArray(value)
+          ? 'array'
+          : typeof value;
+    this.issues.push({ path, message: `Invalid input: expected ${expected}, received ${received}` });
     return undefined;
   }
 }
 
 /**
- * Checks a field read by name (a read by a computed key costs several times more on every field):
- * of `type` (`z.number()`, `z.string()`, the open enums being strings), or also `null` when `or` is
- * given: `orNull(…)` gives `null` for an absent field, `sometimes(…)` leaves it absent. Returns the
- * value, or its default, for the record to store back.
+ * A field read by name (reads by a computed key cost several times more): of `type`
+ * (`z.number()`, `z.string()`, the open enums being strings), or also `null` when `or` is given:
+ * `orNull(…)` gives `null` for an absent field, `sometimes(…)` leaves it absent. Returns the value
+ * or its default, for the record to store back.
  */
 function field(value: unknown, key: string, w: Walk, type: 'number' | 'string', or?: 'null' | 'sometimes') {
   if (value === undefined && or) return or === 'null' ? null : undefined;
@@ -109,18 +61,9 @@ function field(value: unknown, key: string, w: Walk, type: 'number' | 'string', 
 }
 
 /** An array of objects, each checked by `check`; `[]` when absent if `orEmpty` (`z._default(…, [])`). */
-function list(
-  value: unknown,
-  key: string,
-  w: Walk,
-  check: (v: unknown, w: Walk) => void,
-  orEmpty: boolean,
-): unknown {
+function list(value: unknown, key: string, w: Walk, check: (v: unknown, w: Walk) => void, orEmpty = false) {
   if (value === undefined && orEmpty) return [];
-  if (!Array.isArray(value)) {
-    w.expected('array', value, key);
-    return value;
-  }
+  if (!Array.isArray(value)) return w.expected('array', value, key) ?? value;
   w.path.push(key);
   for (let i = 0; i < value.length && !w.more; i++) {
     w.path.push(i);
@@ -131,16 +74,9 @@ function list(
   return value;
 }
 
-/**
- * Whether `v` is an object, recording the issue when it is not. An own `__proto__` key (which
- * `JSON.parse` can create) is dropped, as zod drops it, so that copying the value with
- * `Object.assign` cannot replace a prototype.
- */
-function object(v: unknown, w: Walk): v is Json {
-  if (!isObject(v)) {
-    w.expected('object', v);
-    return false;
-  }
+/** Whether `v` is an object (else an issue); an own `__proto__` key is dropped, as zod drops it. */
+function object(v: unknown, w: Walk): v is Record<string, unknown> {
+  if (!isObject(v)) return w.expected('object', v) ?? false;
   if (Object.hasOwn(v, '__proto__')) Reflect.deleteProperty(v, '__proto__');
   return true;
 }
@@ -181,46 +117,36 @@ function shipment(v: unknown, w: Walk): void {
   v.supplier_name = field(v.supplier_name, 'supplier_name', w, 'string', 'null');
   field(v.status, 'status', w, 'string');
   v.barcode = field(v.barcode, 'barcode', w, 'string', 'null');
-  v.restocking_shipment_items = list(
-    v.restocking_shipment_items,
-    'restocking_shipment_items',
-    w,
-    item,
-    false,
-  );
+  v.restocking_shipment_items = list(v.restocking_shipment_items, 'restocking_shipment_items', w, item);
 }
 
+const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
+
 /**
- * A freshly parsed JSON value as a version 1 restocking shipment, parsed leniently (unknown keys
- * and unknown enum values kept): completed in place and returned, equal to what
- * `parseResponse(RestockingShipmentV1Schema, json, 'lenient')` returns; or the same
- * {@link ResponseValidationError}, whose `body` is `original()` (the value as received: the check
- * may have filled in defaults before it found an issue), whose `issues` are the first
- * {@link MAX_ISSUES}, and whose message names the first {@link SHOWN_ISSUES} and counts the others.
+ * A verified body as a version 1 restocking shipment, parsed leniently: what
+ * `parseResponse(RestockingShipmentV1Schema, json, 'lenient')` returns; or `invalid_payload`, for a
+ * body that is not UTF-8 JSON, or with the same {@link ResponseValidationError} as cause: its `body`
+ * is the value as received, its `issues` the first 100, and its message (echoed in the handler's
+ * 400 answer: bounded) names the first 10 and counts the others.
  */
-export function parseShipmentPayload(json: unknown, original: () => unknown): RestockingShipmentV1 {
-  const walk = new Walk();
-  shipment(json, walk);
-  if (walk.issues.length > 0) {
-    throw new ResponseValidationError({
-      body: original(),
-      issues: walk.issues,
-      message: `Webhook body is not a restocking shipment: ${describeIssues(walk.issues, walk.more)}`,
-    });
+export function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
+  let text: string;
+  let json: unknown;
+  try {
+    text = typeof body === 'string' ? body : textDecoder.decode(body);
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
   }
-  return json as RestockingShipmentV1;
-}
-
-/** How many issues a message names; the others are counted. */
-const SHOWN_ISSUES = 10;
-
-/**
- * The issues as a message names them: the first {@link SHOWN_ISSUES}, then how many more were
- * found (`… and 5 more`; `… and at least 91 more` when `more` were found past {@link MAX_ISSUES}).
- */
-function describeIssues(issues: readonly ValidationIssue[], more = false): string {
-  const shown = listIssues(issues.slice(0, SHOWN_ISSUES));
-  const extra = issues.length - Math.min(issues.length, SHOWN_ISSUES) + (more ? 1 : 0);
-  if (extra === 0) return shown;
-  return `${shown}; … and ${more ? 'at least ' : ''}${extra} more`;
+  const w = new Walk();
+  shipment(json, w); // in place: nobody else holds what `JSON.parse` just returned
+  if (w.issues.length === 0) return json as RestockingShipmentV1;
+  const extra = Math.max(0, w.issues.length - SHOWN_ISSUES) + (w.more ? 1 : 0);
+  const more = extra === 0 ? '' : `; … and ${w.more ? 'at least ' : ''}${extra} more`;
+  const cause = new ResponseValidationError({
+    body: JSON.parse(text),
+    issues: w.issues,
+    message: `Webhook body is not a restocking shipment: ${listIssues(w.issues.slice(0, SHOWN_ISSUES))}${more}`,
+  });
+  throw new WebhookVerificationError('invalid_payload', cause.message, { cause });
 }

@@ -2,7 +2,7 @@
  * Webhooks: sign a body and build the headers of a delivery the way the provider does, to send test
  * webhook calls to your own endpoint.
  */
-import { hmacHex } from './crypto.js';
+import { hmac } from './crypto.js';
 import type { WebhookBody, WebhookVerificationError } from './types.js';
 import { checkOptions } from './verify.js';
 
@@ -21,10 +21,9 @@ export async function signWebhook(options: {
   secret: string;
 }): Promise<string> {
   const o = checkOptions(options, 'signWebhook', ['body', 'secret']);
-  return hmacHex(o.secrets[0]!, o.body);
+  return hmac(o.secrets[0]!, o.body);
 }
 
-/** The option names of {@link createWebhookHeaders}. */
 const HEADERS_OPTIONS = ['body', 'secret', 'eventId', 'signatureHeader', 'eventIdHeader'];
 
 /**
@@ -59,7 +58,7 @@ export async function createWebhookHeaders(options: {
   const o = checkOptions(options, 'createWebhookHeaders', HEADERS_OPTIONS);
   return {
     'content-type': 'application/json',
-    [o.signatureHeader.toLowerCase()]: await hmacHex(o.secrets[0]!, o.body),
+    [o.signatureHeader.toLowerCase()]: await hmac(o.secrets[0]!, o.body),
     [o.eventIdHeader.toLowerCase()]: o.eventId ?? crypto.randomUUID(),
   };
 }

@@ -3,11 +3,10 @@
  * of the raw body, the event id, and the payload parsed as a restocking shipment — and the one
  * check of the options every webhook function takes.
  */
-import { closest, describe } from '../core/describe.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
-import { fromHex, matchesAny, toBody, toSecrets } from './crypto.js';
+import { closest, describe, isObject } from '../core/describe.js';
+import { matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
-import { parseShipmentPayload } from './payload.js';
+import { parsePayload } from './payload.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   EVENT_ID_HEADER,
@@ -50,23 +49,26 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
 const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 
+const lengthOr = (value: unknown) =>
+  typeof value === 'string' ? `a string of length ${value.length}` : describe(value);
+
 /**
- * The options of the webhook function `fn`, whose option names are `known`, checked once: an
- * object of known options only (the closest name suggested for another), then `maxBodyBytes`, the
- * header names (HTTP tokens naming distinct headers), `headers` (required by `verifyWebhook`),
- * `signature`, `eventId`, the body when `known` has it (a string or bytes, at most `maxBodyBytes`
- * unless signing) and the secret(s). Every problem is a {@link WebhookVerificationError} whose
- * message names the option, never a secret.
+ * The one check of the options of the webhook function `fn`, whose option names are `known`: an
+ * object of known options only (the closest name suggested for another), `maxBodyBytes` (a
+ * function without that option signs a body of any size), the header names (HTTP tokens naming
+ * distinct headers), `headers` (an object; required when `needsHeaders`), `signature`, `eventId`,
+ * the body (a string or bytes within the limit) when `known` has it, and the secret(s). Every
+ * problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
  */
-export function checkOptions(options: unknown, fn: string, known: readonly string[]) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+export function checkOptions(options: unknown, fn: string, known: readonly string[], needsHeaders = false) {
+  if (!isObject(options)) {
+    const example = known.slice(0, 2).join(', ');
     throw new WebhookVerificationError(
       'invalid_options',
-      `${fn} takes one options object ({ ${known.slice(0, 2).join(', ')}, ... }), got ${describe(options)}.`,
+      `${fn} takes one options object ({ ${example}, ... }), got ${describe(options)}.`,
     );
   }
-  const o = options as Record<string, unknown>;
-  for (const key in o) {
+  for (const key in options) {
     if (known.includes(key)) continue;
     const near = closest(key, known);
     throw new WebhookVerificationError(
@@ -75,70 +77,58 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
         `the options are ${known.join(', ')}.`,
     );
   }
-  const signing = !known.includes('maxBodyBytes');
-  const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit <= 0) {
+  const { maxBodyBytes, headers, signature, eventId } = options;
+  const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isSafeInteger(limit) && (limit as number) > 0)) {
     const got = typeof limit === 'number' ? limit : describe(limit);
     throw invalid('maxBodyBytes', `must be a positive integer (a number of bytes), got ${got}.`);
   }
-  const signatureHeader = o.signatureHeader ?? SIGNATURE_HEADER;
-  const eventIdHeader = o.eventIdHeader ?? EVENT_ID_HEADER;
-  // Header names given (the defaults are valid and distinct): HTTP tokens naming distinct headers.
+  const signatureHeader = options.signatureHeader ?? SIGNATURE_HEADER;
+  const eventIdHeader = options.eventIdHeader ?? EVENT_ID_HEADER;
+  // Names given (the defaults are valid and distinct): HTTP tokens naming distinct headers.
   if (signatureHeader !== SIGNATURE_HEADER || eventIdHeader !== EVENT_ID_HEADER) {
-    const names: [option: string, name: unknown][] = [
-      ['content-type', 'content-type'],
+    const taken = new Map([['content-type', 'content-type']]);
+    for (const [option, name] of [
       ['signatureHeader', signatureHeader],
       ['eventIdHeader', eventIdHeader],
-    ];
-    for (let i = 1; i < names.length; i++) {
-      const [option, name] = names[i]!;
+    ] as const) {
       if (typeof name !== 'string' || !TOKEN.test(name)) {
-        const got = typeof name === 'string' ? `a string of length ${name.length}` : describe(name);
-        throw invalid(
-          option,
-          `must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~), got ${got}.`,
-        );
+        const rule = "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
+        throw invalid(option, `${rule}, got ${lengthOr(name)}.`);
       }
-      const same = names
-        .slice(0, i)
-        .find(([, other]) => (other as string).toLowerCase() === name.toLowerCase());
-      if (same)
-        throw invalid(option, `names the same header as '${same[0]}' (header names are case-insensitive).`);
+      const other = taken.get(name.toLowerCase());
+      if (other)
+        throw invalid(option, `names the same header as '${other}' (header names are case-insensitive).`);
+      taken.set(name.toLowerCase(), option);
     }
   }
-  const headers = o.headers ?? undefined;
-  if (
-    (headers !== undefined || fn === 'verifyWebhook') &&
-    (headers === null || typeof headers !== 'object' || Array.isArray(headers))
-  ) {
+  if ((headers != null || needsHeaders) && !isObject(headers)) {
     throw invalid(
       'headers',
       `must be the request headers: a Headers object, Node's req.headers or a record of names to values, got ${describe(headers)}.`,
     );
   }
-  const signature = o.signature ?? undefined;
-  if (signature !== undefined && typeof signature !== 'string') {
+  if (signature != null && typeof signature !== 'string') {
     throw invalid('signature', `must be the hex signature (a string), got ${describe(signature)}.`);
   }
-  const eventId = o.eventId ?? undefined;
-  if (eventId !== undefined && (typeof eventId !== 'string' || !HEADER_VALUE.test(eventId))) {
-    const got = typeof eventId === 'string' ? `a string of length ${eventId.length}` : describe(eventId);
+  if (eventId != null && (typeof eventId !== 'string' || !HEADER_VALUE.test(eventId))) {
     throw invalid(
       'eventId',
       'must be a non-empty header value: visible characters (code points up to U+00FF), no line ' +
-        `breaks or control characters, no surrounding whitespace; got ${got}.`,
+        `breaks or control characters, no surrounding whitespace; got ${lengthOr(eventId)}.`,
     );
   }
   return {
-    // Signing (`signWebhook`, `createWebhookHeaders`: no `maxBodyBytes`) takes a body of any size.
-    body: known.includes('body') ? toBody(o.body, signing ? Number.POSITIVE_INFINITY : limit, signing) : '',
-    secrets: toSecrets(o.secret),
-    headers: headers as WebhookHeaders | undefined,
+    body: known.includes('body')
+      ? toBody(options.body, known.includes('maxBodyBytes') ? (limit as number) : Infinity)
+      : '',
+    secrets: toSecrets(options.secret),
+    headers: (headers ?? undefined) as WebhookHeaders | undefined,
     signatureHeader: signatureHeader as string,
     eventIdHeader: eventIdHeader as string,
-    maxBodyBytes: limit,
-    signature,
-    eventId,
+    maxBodyBytes: limit as number,
+    signature: (signature ?? undefined) as string | undefined,
+    eventId: (eventId ?? undefined) as string | undefined,
   };
 }
 
@@ -170,28 +160,24 @@ const VERIFY_OPTIONS = ['body', 'headers', 'secret', 'signatureHeader', 'eventId
  * });
  * ```
  */
-export function verifyWebhook(options: VerifyWebhookOptions): Promise<RestockingShipmentStatusUpdatedEvent> {
-  // Not `async`: every failure is still a rejection (never a throw), without a promise per step.
-  try {
-    const o = checkOptions(options, 'verifyWebhook', VERIFY_OPTIONS);
-    return Promise.resolve(verifyChecked(o.body, o.headers!, o));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export async function verifyWebhook(
+  options: VerifyWebhookOptions,
+): Promise<RestockingShipmentStatusUpdatedEvent> {
+  const o = checkOptions(options, 'verifyWebhook', VERIFY_OPTIONS, true);
+  return verifyChecked(o.body, o.headers!, o);
 }
 
 /**
  * {@link verifyWebhook} once its options are checked (see {@link checkOptions}): lets
- * `createWebhookHandler`, which checks its options once, skip checking them on every call. Throws
- * what {@link verifyWebhook} rejects with.
+ * `createWebhookHandler`, which checks its options once, skip checking them on every call.
  */
-export function verifyChecked(
+export async function verifyChecked(
   body: Uint8Array<ArrayBuffer> | string,
   headers: WebhookHeaders,
   { secrets, signatureHeader, eventIdHeader }: ReturnType<typeof checkOptions>,
-): RestockingShipmentStatusUpdatedEvent | Promise<RestockingShipmentStatusUpdatedEvent> {
+): Promise<RestockingShipmentStatusUpdatedEvent> {
   const received = readHeader(headers, signatureHeader);
-  const signature = parseSignature(received, signatureHeader, true);
+  const signature = parseSignature(received, `header '${signatureHeader}'`);
   const id = readHeader(headers, eventIdHeader)?.trim();
   if (!id) {
     throw new WebhookVerificationError(
@@ -199,22 +185,17 @@ export function verifyChecked(
       `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
     );
   }
-  const event = (matched: boolean): RestockingShipmentStatusUpdatedEvent => {
-    if (!matched) {
-      const which = secrets.length === 1 ? 'the given secret' : `any of the ${secrets.length} given secrets`;
-      throw new WebhookVerificationError(
-        'signature_mismatch',
-        `Webhook signature does not match the body under ${which}. Check that the body is the raw request ` +
-          'body (not re-serialized JSON) and that the secret is the API token of the sales channel that ' +
-          'registered the webhook.',
-      );
-    }
-    const data = parsePayload(body);
-    return { id, type: 'restocking_shipment.status_updated', data, receivedSignature: received!.trim() };
-  };
-  // With `node:crypto` the signature is checked at once; with Web Crypto, when its promise settles.
-  const matched = matchesAny(body, signature, secrets);
-  return typeof matched === 'boolean' ? event(matched) : matched.then(event);
+  if (!(await matchesAny(body, signature, secrets))) {
+    const which = secrets.length === 1 ? 'the given secret' : `any of the ${secrets.length} given secrets`;
+    throw new WebhookVerificationError(
+      'signature_mismatch',
+      `Webhook signature does not match the body under ${which}. Check that the body is the raw request ` +
+        'body (not re-serialized JSON) and that the secret is the API token of the sales channel that ' +
+        'registered the webhook.',
+    );
+  }
+  const data = parsePayload(body);
+  return { id, type: 'restocking_shipment.status_updated', data, receivedSignature: received!.trim() };
 }
 
 /** The option names of {@link verifyWebhookSignature}. */
@@ -244,10 +225,9 @@ export async function verifyWebhookSignature(options: {
   maxBodyBytes?: number;
 }): Promise<boolean> {
   const o = checkOptions(options, 'verifyWebhookSignature', SIGNATURE_OPTIONS);
-  const fromHeader = o.signature === undefined;
-  const received = fromHeader ? o.headers && readHeader(o.headers, o.signatureHeader) : o.signature;
-  const signature = parseSignature(received, fromHeader ? o.signatureHeader : 'signature', fromHeader);
-  return matchesAny(o.body, signature, o.secrets);
+  const received = o.signature ?? (o.headers && readHeader(o.headers, o.signatureHeader));
+  const source = o.signature === undefined ? `header '${o.signatureHeader}'` : 'signature';
+  return matchesAny(o.body, parseSignature(received, source), o.secrets);
 }
 
 /**
@@ -255,36 +235,25 @@ export async function verifyWebhookSignature(options: {
  * absent or not a string.
  */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  let value: unknown;
-  if (typeof (headers as { get?: unknown }).get === 'function') {
-    value = (headers as Headers).get(name);
-  } else {
-    const record = headers as Readonly<Record<string, unknown>>;
-    const lower = name.toLowerCase();
-    value = Object.hasOwn(record, lower)
-      ? record[lower]
-      : Object.entries(record).find(([key]) => key.toLowerCase() === lower)?.[1];
-  }
+  const record = headers as Readonly<Record<string, unknown>>;
+  const lower = name.toLowerCase();
+  let value = typeof record.get === 'function' ? (headers as Headers).get(name) : record[lower];
+  if (value === undefined && !Object.hasOwn(record, lower))
+    value = Object.entries(record).find(([key]) => key.toLowerCase() === lower)?.[1];
   if (Array.isArray(value)) value = value[0];
   return typeof value === 'string' ? value : undefined;
 }
 
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;
 
-/**
- * Decodes a hex signature into its 32 bytes, or throws the matching reason. `name` is where it came
- * from: a header name (`isHeader`), or the source as messages say it.
- */
-function parseSignature(value: string | undefined, name: string, isHeader: boolean): Uint8Array<ArrayBuffer> {
+/** A hex signature (`source` says where it came from, for messages), in lower case, or the reason it is refused. */
+function parseSignature(value: string | undefined, source: string): string {
   const hex = value?.trim();
-  if (hex !== undefined && HEX_SIGNATURE.test(hex)) return fromHex(hex);
-  const source = isHeader ? `header '${name}'` : name;
+  if (hex && HEX_SIGNATURE.test(hex)) return hex.toLowerCase();
   if (!hex) {
-    const [reason, what] =
-      hex === undefined
-        ? (['missing_signature', 'missing'] as const)
-        : (['empty_signature', 'empty'] as const);
-    throw new WebhookVerificationError(reason, `Webhook signature ${source} is ${what}.`);
+    const missing = hex === undefined;
+    const message = `Webhook signature ${source} is ${missing ? 'missing' : 'empty'}.`;
+    throw new WebhookVerificationError(missing ? 'missing_signature' : 'empty_signature', message);
   }
   const detail = /^[0-9a-f]*$/i.test(hex)
     ? `has ${hex.length} hex characters instead of 64`
@@ -293,25 +262,4 @@ function parseSignature(value: string | undefined, name: string, isHeader: boole
     'malformed_signature',
     `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
   );
-}
-
-const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
-
-/** Parses a verified body as JSON and as a version 1 restocking shipment (see `payload.ts`). */
-function parsePayload(body: Uint8Array<ArrayBuffer> | string): RestockingShipmentV1 {
-  let text: string;
-  let json: unknown;
-  try {
-    text = typeof body === 'string' ? body : textDecoder.decode(body);
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new WebhookVerificationError('invalid_payload', 'Webhook body is not valid UTF-8 JSON.', { cause });
-  }
-  try {
-    return parseShipmentPayload(json, () => JSON.parse(text));
-  } catch (cause) {
-    // A ResponseValidationError whose message names the first issues and counts the others (see
-    // `payload.ts`): bounded, since the handler echoes it in its 400 answer.
-    throw new WebhookVerificationError('invalid_payload', (cause as Error).message, { cause });
-  }
 }

@@ -1,7 +1,6 @@
 /**
  * The webhook payload check without zod (`src/webhooks/payload.ts`) against its authority, zod's
- * lenient parse with `RestockingShipmentV1Schema`: the key lists are the schema's keys; every field
- * the schema's shape names, at every level, is checked valid, of a wrong type, null and absent; and
+ * lenient parse with `RestockingShipmentV1Schema`: every field the schema's shape names, at every level, is checked valid, of a wrong type, null and absent; and
  * for generated JSON (valid shipments, shipments with one field replaced or removed at any depth,
  * and arbitrary JSON) both accept with equal values or both refuse with the same issues. A field
  * added to, removed from or retyped in the schema fails here until the mirror follows.
@@ -11,18 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { ResponseValidationError } from '../../src/core/errors.js';
 import { parseResponse } from '../../src/core/validation.js';
-import {
-  RestockingShipmentItemBatchSchema,
-  RestockingShipmentItemSchema,
-  RestockingShipmentV1Schema,
-} from '../../src/schemas/restocking-shipment-records.js';
-import { BATCH_KEYS, ITEM_KEYS, parseShipmentPayload, SHIPMENT_KEYS } from '../../src/webhooks/payload.js';
+import { RestockingShipmentV1Schema } from '../../src/schemas/restocking-shipment-records.js';
+import { parsePayload } from '../../src/webhooks/payload.js';
 
 /** Property cases per generator (bounded, inside `npm test`). */
 const RUNS = 400;
-
-const shapeKeys = (schema: z.core.$ZodType) =>
-  Object.keys((schema._zod.def as unknown as { shape: Record<string, unknown> }).shape);
 
 type Outcome = { ok: true; value: unknown } | { ok: false; issues: unknown; body: unknown };
 
@@ -38,7 +30,13 @@ function both(text: string): { zod: Outcome; mirror: Outcome } {
   };
   return {
     zod: run((json) => parseResponse(RestockingShipmentV1Schema, json, 'lenient')),
-    mirror: run((json) => parseShipmentPayload(json, () => JSON.parse(text))),
+    mirror: run(() => {
+      try {
+        return parsePayload(text);
+      } catch (error) {
+        throw (error as Error).cause ?? error;
+      }
+    }),
   };
 }
 
@@ -289,12 +287,6 @@ const mutated = shipment.chain((valid) =>
 // --- Properties ----------------------------------------------------------------------------------
 
 describe('webhook payload mirror (payload.ts) against RestockingShipmentV1Schema', () => {
-  it("names exactly the schema's keys, in its order, at every level", () => {
-    expect(SHIPMENT_KEYS).toEqual(shapeKeys(RestockingShipmentV1Schema));
-    expect(ITEM_KEYS).toEqual(shapeKeys(RestockingShipmentItemSchema));
-    expect(BATCH_KEYS).toEqual(shapeKeys(RestockingShipmentItemBatchSchema));
-  });
-
   it('accepts every valid shipment with the value zod gives', () => {
     fc.assert(
       fc.property(shipment, (value) => {
@@ -329,11 +321,6 @@ describe('webhook payload mirror (payload.ts) against RestockingShipmentV1Schema
     const fields = schemaFields(RestockingShipmentV1Schema);
     // The list is the schema's, at every level: none is left to the random properties above.
     expect(fields.length).toBeGreaterThan(0);
-    const level = (prefix: string) =>
-      fields.filter((f) => f.path.slice(0, -1).join('.') === prefix).map((f) => f.path.at(-1));
-    expect(level('')).toEqual([...SHIPMENT_KEYS]);
-    expect(level('restocking_shipment_items.0')).toEqual([...ITEM_KEYS]);
-    expect(level('restocking_shipment_items.0.inventory_batches.0')).toEqual([...BATCH_KEYS]);
     // Exactly the fields that may be left out (optional, or with a default), at every level.
     expect(fields.filter((f) => f.absent).map((f) => f.path.join('.'))).toEqual([
       'estimated_arrival_date',
