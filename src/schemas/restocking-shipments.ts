@@ -76,12 +76,9 @@ type RestockingShipmentItemV1Fields = {
   [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
 };
 
-/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both. */
-export type RestockingShipmentItemV1Params = OneOrBoth<
-  RestockingShipmentItemV1Fields,
-  'sku_id',
-  'merchant_sku_id'
->;
+/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
+export interface RestockingShipmentItemV1Params
+  extends OneOrBoth<RestockingShipmentItemV1Fields, 'sku_id', 'merchant_sku_id'> {}
 
 /** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
 const v1Shape = {
@@ -174,12 +171,9 @@ export const RestockingShipmentItemV2ParamsSchema = z
     { error: objectError() },
   )
   .check(eitherRequired('sku_id', 'sku_code'));
-/** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both. */
-export type RestockingShipmentItemV2Params = OneOrBoth<
-  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
-  'sku_id',
-  'sku_code'
->;
+/** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
+export interface RestockingShipmentItemV2Params
+  extends OneOrBoth<z.input<typeof RestockingShipmentItemV2ParamsSchema>, 'sku_id', 'sku_code'> {}
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
