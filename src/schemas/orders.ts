@@ -211,8 +211,7 @@ export const AddressParamsSchema = z
   .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
   .check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both (checked before sending). */
-export interface AddressParams
-  extends OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'> {}
+export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
 export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
@@ -244,8 +243,7 @@ export const OrderItemParamsSchema = z
   .strictObject(orderItemShape, { error: objectError() })
   .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export interface OrderItemParams
-  extends OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'> {}
+export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
 
 /**
  * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the

@@ -77,8 +77,11 @@ type RestockingShipmentItemV1Fields = {
 };
 
 /** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export interface RestockingShipmentItemV1Params
-  extends OneOrBoth<RestockingShipmentItemV1Fields, 'sku_id', 'merchant_sku_id'> {}
+export type RestockingShipmentItemV1Params = OneOrBoth<
+  RestockingShipmentItemV1Fields,
+  'sku_id',
+  'merchant_sku_id'
+>;
 
 /** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
 const v1Shape = {
@@ -172,8 +175,11 @@ export const RestockingShipmentItemV2ParamsSchema = z
   )
   .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
-export interface RestockingShipmentItemV2Params
-  extends OneOrBoth<z.input<typeof RestockingShipmentItemV2ParamsSchema>, 'sku_id', 'sku_code'> {}
+export type RestockingShipmentItemV2Params = OneOrBoth<
+  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
+  'sku_id',
+  'sku_code'
+>;
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
