@@ -36,6 +36,12 @@ export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOption
  */
 export type OneOrBoth<T, _A extends keyof T, _B extends keyof T> = T;
 
+/**
+ * The fields of a response object schema: its output without the index signature (unknown keys
+ * are kept at run time, but reading one is a type error). The response interfaces extend it.
+ */
+export type Fields<S extends { shape: z.core.$ZodLooseShape }> = z.core.$InferObjectOutput<S['shape'], {}>;
+
 /** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {
   /** Batch name. */

@@ -3,7 +3,7 @@
  * over the schemas' outputs, their fields documented on the schemas.
  * `test/schemas/interfaces.test-d.ts` proves each equal to its schema's output.
  */
-import type * as z from 'zod/mini';
+import type { Fields } from '../common.js';
 import type {
   RestockingShipmentItemBatchSchema,
   RestockingShipmentItemSchema,
@@ -13,25 +13,18 @@ import type {
 } from '../restocking-shipment-records.js';
 
 /** A batch received for an item of a restocking shipment. */
-export interface RestockingShipmentItemBatch
-  extends z.core.$InferObjectOutput<typeof RestockingShipmentItemBatchSchema.shape, {}> {}
+export interface RestockingShipmentItemBatch extends Fields<typeof RestockingShipmentItemBatchSchema> {}
 
 /** An item of a restocking shipment, as both versions return it. */
 export interface RestockingShipmentItem
-  extends Omit<
-    z.core.$InferObjectOutput<typeof RestockingShipmentItemSchema.shape, {}>,
-    'inventory_batches'
-  > {
+  extends Omit<Fields<typeof RestockingShipmentItemSchema>, 'inventory_batches'> {
   /** Batches received (empty until restocked, and after a version 1 update). */
   inventory_batches: RestockingShipmentItemBatch[];
 }
 
 /** An item of a version 2 restocking shipment: the version 1 fields and four of its own (spec §9.2). */
 export interface RestockingShipmentItemV2
-  extends Omit<
-    z.core.$InferObjectOutput<typeof RestockingShipmentItemV2Schema.shape, {}>,
-    'inventory_batches'
-  > {
+  extends Omit<Fields<typeof RestockingShipmentItemV2Schema>, 'inventory_batches'> {
   /** Batches received (empty until restocked). */
   inventory_batches: RestockingShipmentItemBatch[];
 }
@@ -41,20 +34,14 @@ export interface RestockingShipmentItemV2
  * which shows a version 2 shipment moving to `received` as `delivered`.
  */
 export interface RestockingShipmentV1
-  extends Omit<
-    z.core.$InferObjectOutput<typeof RestockingShipmentV1Schema.shape, {}>,
-    'restocking_shipment_items'
-  > {
+  extends Omit<Fields<typeof RestockingShipmentV1Schema>, 'restocking_shipment_items'> {
   /** Items. */
   restocking_shipment_items: RestockingShipmentItem[];
 }
 
 /** A version 2 restocking shipment as the API returns it. */
 export interface RestockingShipmentV2
-  extends Omit<
-    z.core.$InferObjectOutput<typeof RestockingShipmentV2Schema.shape, {}>,
-    'restocking_shipment_items'
-  > {
+  extends Omit<Fields<typeof RestockingShipmentV2Schema>, 'restocking_shipment_items'> {
   /** Items. */
   restocking_shipment_items: RestockingShipmentItemV2[];
 }

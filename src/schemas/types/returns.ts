@@ -3,7 +3,7 @@
  * notes', documented on the schemas. `test/schemas/interfaces.test-d.ts` proves each interface
  * equal to its schema's output.
  */
-import type * as z from 'zod/mini';
+import type { Fields } from '../common.js';
 import type {
   ReturnItemSchema,
   ReturnLineItemSchema,
@@ -14,21 +14,19 @@ import type {
 import type { SkuRef } from './skus.js';
 
 /** A photo taken of a return or of a handled item. */
-export interface ReturnPhoto extends z.core.$InferObjectOutput<typeof ReturnPhotoSchema.shape, {}> {}
+export interface ReturnPhoto extends Fields<typeof ReturnPhotoSchema> {}
 
 /** The order a return belongs to. */
-export interface ReturnOrderRef extends z.core.$InferObjectOutput<typeof ReturnOrderRefSchema.shape, {}> {}
+export interface ReturnOrderRef extends Fields<typeof ReturnOrderRefSchema> {}
 
 /** An item the customer announced for return (`return_items`). */
-export interface ReturnItem
-  extends Omit<z.core.$InferObjectOutput<typeof ReturnItemSchema.shape, {}>, 'sku'> {
+export interface ReturnItem extends Omit<Fields<typeof ReturnItemSchema>, 'sku'> {
   /** The SKU. */
   sku: SkuRef | null;
 }
 
 /** An item the warehouse handled (`return_line_items`). */
-export interface ReturnLineItem
-  extends Omit<z.core.$InferObjectOutput<typeof ReturnLineItemSchema.shape, {}>, 'sku' | 'photos'> {
+export interface ReturnLineItem extends Omit<Fields<typeof ReturnLineItemSchema>, 'sku' | 'photos'> {
   /** The SKU. */
   sku: SkuRef | null;
   /** Photos of the item. */
@@ -37,10 +35,7 @@ export interface ReturnLineItem
 
 /** A return (a parcel coming back) as the API returns it. */
 export interface Return
-  extends Omit<
-    z.core.$InferObjectOutput<typeof ReturnSchema.shape, {}>,
-    'order' | 'photos' | 'return_items' | 'return_line_items'
-  > {
+  extends Omit<Fields<typeof ReturnSchema>, 'order' | 'photos' | 'return_items' | 'return_line_items'> {
   /** The order the return belongs to. */
   order: ReturnOrderRef | null;
   /** Photos of the parcel. */

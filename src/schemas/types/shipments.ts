@@ -3,22 +3,18 @@
  * fields are the provider notes', documented on the schemas. `test/schemas/interfaces.test-d.ts`
  * proves each interface equal to its schema's output.
  */
-import type * as z from 'zod/mini';
+import type { Fields } from '../common.js';
 import type { ShipmentItemSchema, ShipmentSchema, ShipmentSerialNumberSchema } from '../shipments.js';
 import type { WarehouseSchema } from '../warehouses.js';
 import type { OrderItemBatch } from './orders.js';
 import type { SkuRef } from './skus.js';
 
 /** A serial number recorded for a shipped unit. */
-export interface ShipmentSerialNumber
-  extends z.core.$InferObjectOutput<typeof ShipmentSerialNumberSchema.shape, {}> {}
+export interface ShipmentSerialNumber extends Fields<typeof ShipmentSerialNumberSchema> {}
 
 /** An item of a shipment. */
 export interface ShipmentItem
-  extends Omit<
-    z.core.$InferObjectOutput<typeof ShipmentItemSchema.shape, {}>,
-    'sku' | 'batches' | 'serial_numbers'
-  > {
+  extends Omit<Fields<typeof ShipmentItemSchema>, 'sku' | 'batches' | 'serial_numbers'> {
   /** The SKU shipped. */
   sku: SkuRef | null;
   /** Batches the units were taken from. */
@@ -28,7 +24,7 @@ export interface ShipmentItem
 }
 
 /** A shipment (an outbound parcel of an order) as `GET /shipments` returns it. */
-export interface Shipment extends Omit<z.core.$InferObjectOutput<typeof ShipmentSchema.shape, {}>, 'items'> {
+export interface Shipment extends Omit<Fields<typeof ShipmentSchema>, 'items'> {
   /** Items shipped. */
   items: ShipmentItem[];
 }
@@ -37,4 +33,4 @@ export interface Shipment extends Omit<z.core.$InferObjectOutput<typeof Shipment
  * A warehouse. Only `id` is documented; `name` is what the answers seen carry. Every other field
  * the API sends stays on the object (see README, "Types").
  */
-export interface Warehouse extends z.core.$InferObjectOutput<typeof WarehouseSchema.shape, {}> {}
+export interface Warehouse extends Fields<typeof WarehouseSchema> {}

@@ -3,7 +3,7 @@
  * their fields documented on the schemas. `test/schemas/interfaces.test-d.ts` proves each equal to
  * its schema's output.
  */
-import type * as z from 'zod/mini';
+import type { Fields } from '../common.js';
 import type {
   InventoryPerWarehouseSchema,
   SkuInventoryBatchSchema,
@@ -14,19 +14,17 @@ import type {
 } from '../skus.js';
 
 /** Inventory of a SKU over all warehouses. */
-export interface SkuInventory extends z.core.$InferObjectOutput<typeof SkuInventorySchema.shape, {}> {}
+export interface SkuInventory extends Fields<typeof SkuInventorySchema> {}
 
 /** Inventory of a SKU in one warehouse. */
-export interface SkuInventoryPerWarehouse
-  extends z.core.$InferObjectOutput<typeof SkuInventoryPerWarehouseSchema.shape, {}> {}
+export interface SkuInventoryPerWarehouse extends Fields<typeof SkuInventoryPerWarehouseSchema> {}
 
 /** Quantity of a batch available for sale in one warehouse. */
-export interface InventoryPerWarehouse
-  extends z.core.$InferObjectOutput<typeof InventoryPerWarehouseSchema.shape, {}> {}
+export interface InventoryPerWarehouse extends Fields<typeof InventoryPerWarehouseSchema> {}
 
 /** One inventory batch of a SKU. */
 export interface SkuInventoryBatch
-  extends Omit<z.core.$InferObjectOutput<typeof SkuInventoryBatchSchema.shape, {}>, 'stocked_quantities'> {
+  extends Omit<Fields<typeof SkuInventoryBatchSchema>, 'stocked_quantities'> {
   /** Stock of the batch per warehouse: one object (as documented) or a list of them, as received. */
   stocked_quantities: InventoryPerWarehouse | InventoryPerWarehouse[] | null;
 }
@@ -34,7 +32,7 @@ export interface SkuInventoryBatch
 /** A SKU as the API returns it, its quirks normalised. */
 export interface Sku
   extends Omit<
-    z.core.$InferObjectOutput<(typeof SkuSchema)['_zod']['def']['in']['shape'], {}>,
+    Fields<(typeof SkuSchema)['_zod']['def']['in']>,
     'un_names' | 'inventory' | 'inventory_per_warehouse' | 'inventory_batches'
   > {
   /** UN numbers of the dangerous-good classifications (filled from `un_numbers`; empty when neither is sent). */
@@ -48,4 +46,4 @@ export interface Sku
 }
 
 /** A reference to a SKU in shipment and return items. */
-export interface SkuRef extends z.core.$InferObjectOutput<typeof SkuRefSchema.shape, {}> {}
+export interface SkuRef extends Fields<typeof SkuRefSchema> {}
