@@ -54,7 +54,7 @@ export function splitQuery<Q extends object>(url: string, query: Q | undefined, 
  * A list sent as several requests (a filter split by {@link splitQuery}): awaiting it gives the
  * first request's first page; `pages()`, `for await` and `toArray({ max })` go through every
  * request's pages in order. The first request is sent at once, each next one when the previous
- * list ends.
+ * list ends; `maxPages` and `prefetch` apply to each request's pages.
  */
 export class PagePromiseSequence<T> extends PagePromise<T> {
   readonly #first: PagePromise<T>;
