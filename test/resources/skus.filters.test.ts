@@ -65,6 +65,20 @@ describe('a merchant_sku_ids filter of any size', () => {
     expect(urls.length).toBeLessThan(10);
   });
 
+  it('withResponse() and a bad filter behave as on any list: the first request, a rejection before sending', async () => {
+    const { urls } = catalogueEndpoint();
+    const { data, response } = await testClient()
+      .skus.list({ merchant_sku_ids: codes(1_000) })
+      .withResponse();
+    expect(response.status).toBe(200);
+    expect(data.data.length).toBeGreaterThan(0);
+    expect(urls).toHaveLength(1);
+    const bad = testClient().skus.list({ merchant_sku_ids: codes(1_000), limit: 0 });
+    await expect(bad).rejects.toThrow(/limit/);
+    await expect(bad.toArray({ max: 10 })).rejects.toThrow(/limit/);
+    expect(urls).toHaveLength(1);
+  });
+
   it('a short filter is still one request', async () => {
     const { urls } = catalogueEndpoint();
     const page = await testClient().skus.list({ merchant_sku_ids: codes(20) });
