@@ -211,7 +211,7 @@ export const AddressParamsSchema = z
   .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
   .check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both (checked before sending). */
-export interface AddressParams extends z.input<typeof AddressParamsSchema> {}
+export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
 export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
@@ -243,7 +243,7 @@ export const OrderItemParamsSchema = z
   .strictObject(orderItemShape, { error: objectError() })
   .check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export interface OrderItemParams extends z.input<typeof OrderItemParamsSchema> {}
+export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
 
 /**
  * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the
@@ -354,9 +354,9 @@ export const OrderCreateParamsSchema = z
 export interface OrderCreateParams
   extends Omit<z.input<typeof OrderCreateParamsSchema>, 'shipping_address' | 'items'> {
   /** Shipping address: `full_name`, `line1`, `city`, `postal_code`, `country_code`, and a first or last name. */
-  shipping_address: OneOrBoth<AddressParams, 'first_name', 'last_name'>;
+  shipping_address: AddressParams;
   /** Line items, at least one; each names its SKU by `sku_id` or `merchant_sku_id`. */
-  items: OneOrBoth<OrderItemParams, 'sku_id', 'merchant_sku_id'>[];
+  items: OrderItemParams[];
 }
 
 /**

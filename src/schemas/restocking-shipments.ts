@@ -175,8 +175,11 @@ export const RestockingShipmentItemV2ParamsSchema = z
   )
   .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
-export interface RestockingShipmentItemV2Params
-  extends z.input<typeof RestockingShipmentItemV2ParamsSchema> {}
+export type RestockingShipmentItemV2Params = OneOrBoth<
+  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
+  'sku_id',
+  'sku_code'
+>;
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
@@ -208,7 +211,7 @@ export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
 export interface RestockingShipmentV2CreateParams
   extends Omit<z.input<typeof RestockingShipmentV2CreateParamsSchema>, 'restocking_shipment_items'> {
   /** Items; each names its SKU by `sku_id` or `sku_code`. */
-  restocking_shipment_items: OneOrBoth<RestockingShipmentItemV2Params, 'sku_id', 'sku_code'>[];
+  restocking_shipment_items: RestockingShipmentItemV2Params[];
 }
 
 /**
