@@ -13,6 +13,7 @@ import type { RequestSurface } from '../core/surface.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 import { callback, checkOwnOptions, integer, type OptionRule } from './resource.js';
+import { splitQuery } from './split-list.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
@@ -38,8 +39,8 @@ export interface BulkUpsertOptions extends RequestOptions {
   onProgress?: ((progress: Readonly<BulkUpsertProgress>) => void) | undefined;
   /**
    * Keep what an item leaves out. The API sets every field an item omits to `null` on an existing
-   * SKU; with `merge: true` each request is preceded by one `GET /skus?merchant_sku_ids[]=…` of its
-   * items (so twice the requests), and an item's omitted fields are filled from the SKU the API
+   * SKU; with `merge: true` each request is preceded by a `GET /skus?merchant_sku_ids[]=…` of its
+   * items (so twice the requests; more when long codes need several URLs), and an item's omitted fields are filled from the SKU the API
    * holds. Default `false`.
    */
   merge?: boolean | undefined;
@@ -141,8 +142,11 @@ async function mergeWithExisting(
   options: RequestOptions,
 ): Promise<Record<string, unknown>[]> {
   const query = { merchant_sku_ids: slice.map((item) => item.merchant_sku_id), limit: BULK_UPSERT_MAX };
-  const held = await client.get(SKUS, { query, querySchema: ListQuery, options, response: ListBody });
-  const byCode = new Map((held ?? []).map((sku) => [sku.merchant_sku_id, sku as Record<string, unknown>]));
+  const lookups = splitQuery(client.baseUrl + SKUS, query, 'merchant_sku_ids').map((part) =>
+    client.get(SKUS, { query: part, querySchema: ListQuery, options, response: ListBody }),
+  );
+  const held = (await Promise.all(lookups)).flatMap((list) => list ?? []);
+  const byCode = new Map(held.map((sku) => [sku.merchant_sku_id, sku as Record<string, unknown>]));
   const { shape } = ItemSchema.schema as unknown as z.ZodMiniObject;
   const { accepts } = validation();
   return slice.map((item) => {

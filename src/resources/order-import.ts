@@ -3,7 +3,7 @@
  * an iterable or an async iterable (a CSV read line by line never sits in memory whole), a few at
  * a time, with one result per input in input order. A failed order never stops the run.
  */
-import { APIError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import type { OrderCreateParams } from '../schemas/orders.js';
 import type { Order } from '../schemas/types/orders.js';
 import {
@@ -34,8 +34,11 @@ export interface ImportResult {
   differences?: string[];
   /** Why an `'invalid'` body was refused, by field. */
   issues?: readonly ValidationIssue[];
-  /** The error of a `'rejected'`, `'failed'` or `'invalid'` order. */
-  error?: unknown;
+  /**
+   * The error of a `'rejected'` (an `APIError`), `'failed'` (e.g. an `APIConnectionError`) or
+   * `'invalid'` (a `RequestValidationError`) order: always one of the SDK's errors.
+   */
+  error?: FulfillmentError;
 }
 
 /** Counts so far, given to `onProgress` after each order. */
@@ -67,31 +70,34 @@ export interface CreateManyOptions extends SubmitOptions {
 export type OrderSource = Iterable<OrderCreateParams> | AsyncIterable<OrderCreateParams>;
 
 /**
- * A running import: `for await` it for each result in input order, or `await run.summary()`.
- * Nothing is sent until it is iterated (or `summary()` is called); it can be consumed once.
+ * A running import: `for await` it for each result in input order, then (or instead)
+ * `await run.summary()` for the counts and the problems. Nothing is sent until it is iterated (or
+ * `summary()` is called); its results can be iterated once.
  */
 export class OrderImport implements AsyncIterable<ImportResult> {
   readonly #results: AsyncGenerator<ImportResult, void, undefined>;
-  readonly #progress: Readonly<ImportProgress>;
+  readonly #summary: ImportSummary;
   #consumed = false;
 
   /** @internal */
-  constructor(results: AsyncGenerator<ImportResult, void, undefined>, progress: Readonly<ImportProgress>) {
+  constructor(results: AsyncGenerator<ImportResult, void, undefined>, summary: ImportSummary) {
     this.#results = results;
-    this.#progress = progress;
+    this.#summary = summary;
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<ImportResult, void, undefined> {
-    if (this.#consumed) throw new TypeError('This import has already been consumed.');
+    if (this.#consumed) throw new TypeError('This import has already been iterated: call summary() instead.');
     this.#consumed = true;
     return this.#results;
   }
 
-  /** Runs the import to its end; the counts, and the results without an order. */
+  /**
+   * The counts and the results without an order. Runs the import to its end when it has not been
+   * iterated; after a `for await` loop, sums up what that loop went through.
+   */
   async summary(): Promise<ImportSummary> {
-    const problems: ImportResult[] = [];
-    for await (const result of this) if (!result.order) problems.push(result);
-    return { ...this.#progress, problems };
+    if (!this.#consumed) for await (const _ of this);
+    return { ...this.#summary, problems: [...this.#summary.problems] };
   }
 }
 
@@ -115,9 +121,10 @@ export function createMany(
     const id = (body as { merchant_order_id?: unknown } | null | undefined)?.merchant_order_id;
     const merchant_order_id = typeof id === 'string' ? id : undefined;
     try {
-      const { order, outcome, differences } = await submitOrder(orders, body, submitOptions);
-      return { index, merchant_order_id, outcome, order, differences };
-    } catch (error) {
+      return { index, merchant_order_id, ...(await submitOrder(orders, body, submitOptions)) };
+    } catch (thrown) {
+      const error =
+        thrown instanceof FulfillmentError ? thrown : new FulfillmentError(String(thrown), { cause: thrown });
       if (error instanceof RequestValidationError) {
         return { index, merchant_order_id, outcome: 'invalid', issues: error.issues, error };
       }
@@ -127,7 +134,10 @@ export function createMany(
     }
   };
 
-  const progress = { done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 };
+  const summary: ImportSummary = {
+    ...{ done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 },
+    problems: [],
+  };
   const run = async function* (): AsyncGenerator<ImportResult, void, undefined> {
     // At most `concurrency` orders in flight, kept in input order: results come out in order,
     // and no more than `concurrency` of them wait in memory.
@@ -145,9 +155,11 @@ export function createMany(
       await fill();
       while (inFlight.length > 0) {
         const result = await inFlight.shift()!;
-        progress.done++;
-        progress[result.outcome]++;
-        onProgress?.({ ...progress });
+        summary.done++;
+        summary[result.outcome]++;
+        if (!result.order) summary.problems.push(result);
+        const { problems: _, ...progress } = summary;
+        onProgress?.(progress);
         yield result;
         await fill();
       }
@@ -157,5 +169,5 @@ export function createMany(
       if (!exhausted) await iterator.return?.();
     }
   };
-  return new OrderImport(run(), progress);
+  return new OrderImport(run(), summary);
 }

@@ -162,8 +162,8 @@ export class Orders extends APIResource {
    * sent `concurrency` at a time (default 4, each through the client's rate limiter). `for await`
    * the returned import for one result per input, in input order — `'created'`, `'recovered'`,
    * `'existing'`, `'invalid'` (refused before sending, with `issues`), `'rejected'` (refused by
-   * the API) or `'failed'` (no answer to trust) — or `await import.summary()` for the counts and
-   * the problems. A failed order never stops the run; `onProgress` gets the counts after each
+   * the API) or `'failed'` (no answer to trust) — then, or instead, `await import.summary()` for
+   * the counts and the problems. A failed order never stops the run; `onProgress` gets the counts after each
    * order. Running the same import again reports `'existing'` for every order already there.
    */
   createMany(source: OrderSource, options?: CreateManyOptions): OrderImport {

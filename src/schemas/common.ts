@@ -30,14 +30,17 @@ export const orNull = <T extends z.core.$ZodType>(schema: T) => z._default(z.nul
 export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 /**
- * `T` with at least one of the keys `A` and `B` present: `{ A } | { B } | { A, B }`. The compiler
- * then names the missing key, as the run-time check does.
+ * `T`, where the keys `A` and `B` are both optional but at least one of them is required: the
+ * schema's rule checks it before anything is sent. Not a union of the two cases, so that the
+ * compiler's first line names any other missing field instead of the union.
  */
-export type OneOrBoth<T, A extends keyof T, B extends keyof T> = Omit<T, A | B> &
-  (
-    | ({ [K in A]-?: Exclude<T[K], undefined> } & { [K in B]?: T[K] })
-    | ({ [K in A]?: T[K] } & { [K in B]-?: Exclude<T[K], undefined> })
-  );
+export type OneOrBoth<T, _A extends keyof T, _B extends keyof T> = T;
+
+/**
+ * The fields of a response object schema: its output without the index signature (unknown keys
+ * are kept at run time, but reading one is a type error). The response interfaces extend it.
+ */
+export type Fields<S extends { shape: z.core.$ZodLooseShape }> = z.core.$InferObjectOutput<S['shape'], {}>;
 
 /** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {

@@ -67,24 +67,38 @@ export type OrderInclude = z.infer<typeof OrderIncludeSchema>;
  * required; every other field is `null` when unset.
  */
 export const AddressSchema = z.looseObject({
+  /** Full name of the recipient. */
   full_name: z.string(),
+  /** First name (an address carries a first or a last name, or both). */
   first_name: orNull(z.string()),
+  /** Last name (an address carries a first or a last name, or both). */
   last_name: orNull(z.string()),
+  /** Company. */
   company: orNull(z.string()),
+  /** Street line 1. */
   line1: z.string(),
+  /** Street line 2. */
   line2: orNull(z.string()),
+  /** City. */
   city: z.string(),
+  /** Postal code. */
   postal_code: z.string(),
+  /** 2-letter province or state code. */
   province_or_state_code: orNull(z.string()),
+  /** 2-letter ISO 3166-1 country code. */
   country_code: z.string(),
+  /** E-mail address. */
   email: orNull(z.string()),
+  /** Phone number. */
   phone: orNull(z.string()),
+  /** Parcel point id (one external parcel-point provider is supported). */
   parcel_point_id: orNull(z.string()),
 });
 
 /** A batch an item is (or will be) taken from (see the `OrderItemBatch` type). */
 export const OrderItemBatchSchema = z.looseObject({
   ...batchShape,
+  /** Quantity taken from this batch. */
   quantity: orNull(z.number()),
 });
 
@@ -93,12 +107,19 @@ export const OrderItemBatchSchema = z.looseObject({
  * `price_per_unit_in_cents` is 0 when the API leaves it out (the spec's default).
  */
 export const OrderLineItemSchema = z.looseObject({
+  /** Merchant's id of the line item, unique within the order; `null` for add-ons that are not order lines. */
   merchant_item_id: orNull(z.string()),
+  /** Provider's SKU id (an item carries `sku_id` or `merchant_sku_id`, or both). */
   sku_id: orNull(z.number()),
+  /** Merchant's SKU code (an item carries `sku_id` or `merchant_sku_id`, or both). */
   merchant_sku_id: orNull(z.string()),
+  /** Quantity ordered. */
   quantity: z.number(),
+  /** Unit price in cents (0 when not given: the spec's default). */
   price_per_unit_in_cents: z._default(z.number(), 0),
+  /** Discounted unit price in cents. */
   price_per_unit_in_cents_with_discount: orNull(z.number()),
+  /** Batches the item is taken from: only with `include: ['batches']`. */
   batches: sometimes(z.array(OrderItemBatchSchema)),
 });
 
@@ -107,23 +128,44 @@ export const OrderLineItemSchema = z.looseObject({
  * out (the spec's default).
  */
 export const OrderSchema = z.looseObject({
+  /** Provider's identifier. */
   id: z.number(),
+  /** Merchant's order id, unique (a second order with the same id is refused with a 422). */
   merchant_order_id: z.string(),
+  /** Order number the end customer sees, if different from `merchant_order_id`. */
   customer_order_number: orNull(z.string()),
+  /** Line items. */
   items: z.array(OrderLineItemSchema),
+  /** Shipping address. */
   shipping_address: AddressSchema,
+  /** Preferred carrier. */
   carrier_preference: orNull(z.string()),
+  /** Tags (may trigger actions such as add-on rules). */
   tags: orNull(z.array(z.string())),
+  /** Free-form metadata (a JSON object). */
   custom_metadata: orNull(z.record(z.string(), z.unknown())),
+  /** Creation time, ISO 8601 date-time string (the time of submission unless one was given). */
   created_at: z.string(),
+  /** 3-letter ISO 4217 currency code (`EUR` unless one was given). */
   currency: z._default(z.string(), 'EUR'),
+  /** Financial status: `paid`, `refunded`, `pending` or `failed`. */
   financial_status: orNull(FinancialStatusSchema),
+  /** Payment method; contains `COD` for cash on delivery. */
   payment_method: orNull(z.string()),
+  /** Total paid, in cents (the amount the carrier collects for COD). */
   total_price_in_cents: orNull(z.number()),
+  /** Amount paid minus taxes, in cents. */
   total_net_revenue_in_cents: orNull(z.number()),
+  /** Taxes, in cents. */
   total_tax_in_cents: orNull(z.number()),
+  /** Refunded minus taxes, in cents. */
   total_net_refunds_in_cents: orNull(z.number()),
+  /** Tax within the refunded amount, in cents. */
   total_tax_refunds_in_cents: orNull(z.number()),
+  /**
+   * `fulfillable` (will be fulfilled: the normal case), `unfulfillable` (blocked shipping country,
+   * or cancelled) or `fulfilled`.
+   */
   status: OrderStatusSchema,
 });
 
@@ -168,7 +210,7 @@ const addressShape = {
 export const AddressParamsSchema = z
   .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
   .check(eitherRequired('first_name', 'last_name'));
-/** Shipping address of `POST /orders`: `first_name` or `last_name`, or both. */
+/** Shipping address of `POST /orders`: `first_name` or `last_name`, or both (checked before sending). */
 export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
@@ -200,7 +242,7 @@ const orderItemShape = {
 export const OrderItemParamsSchema = z
   .strictObject(orderItemShape, { error: objectError() })
   .check(eitherRequired('sku_id', 'merchant_sku_id'));
-/** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both. */
+/** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
 export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
 
 /**

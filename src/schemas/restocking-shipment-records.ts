@@ -41,8 +41,10 @@ export type RestockingShipmentV2Status = z.infer<typeof RestockingShipmentV2Stat
 
 /** A batch received for an item of a restocking shipment (see the `RestockingShipmentItemBatch` type). */
 export const RestockingShipmentItemBatchSchema = z.looseObject({
+  /** Inventory batch id. */
   id: z.number(),
   ...batchShape,
+  /** Quantity of this batch that arrived. */
   arrived_quantity: orNull(z.number()),
 });
 
@@ -51,21 +53,33 @@ export const RestockingShipmentItemBatchSchema = z.looseObject({
  * type). The quantities found on arrival are `null` until the shipment is `restocked`.
  */
 export const RestockingShipmentItemSchema = z.looseObject({
+  /** Item id. */
   id: orNull(z.number()),
+  /** Provider's SKU id. */
   sku_id: orNull(z.number()),
+  /** Merchant's SKU code, in the version 1 answers that carry it. */
   merchant_sku_id: sometimes(z.string()),
+  /** Quantity announced. */
   announced_quantity: z.number(),
+  /** Quantity that arrived: `null` until the shipment is `restocked`. */
   arrived_quantity: orNull(z.number()),
+  /** Quantity that arrived damaged: `null` until the shipment is `restocked`. */
   damaged_quantity: orNull(z.number()),
+  /** Quantity missing: `null` until the shipment is `restocked`. */
   missing_quantity: orNull(z.number()),
+  /** Batches received (empty until restocked, and after a version 1 update). */
   inventory_batches: z._default(z.array(RestockingShipmentItemBatchSchema), []),
 });
 
 /** An item of a version 2 restocking shipment (see the `RestockingShipmentItemV2` type). */
 export const RestockingShipmentItemV2Schema = z.extend(RestockingShipmentItemSchema, {
+  /** Merchant's SKU code. */
   sku_code: orNull(z.string()),
+  /** Remarks for the warehouse. */
   remarks: orNull(z.string()),
+  /** Total cost of the item in cents. */
   total_cost_in_cents: orNull(z.number()),
+  /** Inventory batch the item was announced for. */
   inventory_batch_id: orNull(z.number()),
 });
 
@@ -74,35 +88,73 @@ export const RestockingShipmentItemV2Schema = z.extend(RestockingShipmentItemSch
  * the body of the "Restocking shipment status updated" webhook (spec §6).
  */
 export const RestockingShipmentV1Schema = z.looseObject({
+  /** Provider's identifier. */
   id: z.number(),
+  /** Merchant the shipment belongs to. */
   merchant_id: z.number(),
+  /** Destination warehouse. */
   warehouse_id: z.number(),
+  /** Estimated arrival, ISO 8601 date string, or `null`. */
   estimated_arrival_date: orNull(z.string()),
+  /**
+   * How the goods reach the warehouse: `courier`, `dropoff`, `service_freight` or `postal`; `null`
+   * when the shipment was announced without one (version 1 does not require it).
+   */
   delivery_option: orNull(DeliveryOptionSchema),
+  /** Carrier tracking code. */
   tracking_code: orNull(z.string()),
+  /** Purchase order number. */
   po_number: orNull(z.string()),
+  /** Supplier name. */
   supplier_name: orNull(z.string()),
+  /**
+   * `created` (not yet shipped), `shipped` (on the way; where shipments created through the API
+   * start), `delivered` (at the warehouse, not yet verified), `arrived` (documentation complete),
+   * `processing` (being put into storage), `restocked` (done), `on_hold`, `cancelled`.
+   */
   status: RestockingShipmentV1StatusSchema,
+  /** Barcode of the shipment. */
   barcode: orNull(z.string()),
+  /** Items. */
   restocking_shipment_items: z.array(RestockingShipmentItemSchema),
 });
 
 /** A version 2 restocking shipment as the API returns it (see the `RestockingShipmentV2` type). */
 export const RestockingShipmentV2Schema = z.looseObject({
+  /** Provider's identifier. */
   id: z.number(),
+  /** Destination warehouse. */
   warehouse_id: z.number(),
+  /** How the goods reach the warehouse: `courier`, `dropoff`, `service_freight` or `postal`. */
   delivery_option: DeliveryOptionSchema,
+  /** Estimated arrival, ISO 8601 date string, or `null`. */
   estimated_arrival_date: orNull(z.string()),
+  /** Purchase order number. */
   po_number: orNull(z.string()),
+  /** Supplier name. */
   supplier_name: orNull(z.string()),
+  /** Carrier tracking code. */
   tracking_code: orNull(z.string()),
+  /** Prioritised for faster fulfillment (`false` unless set). */
   priority: z._default(z.boolean(), false),
+  /** Items. */
   restocking_shipment_items: z.array(RestockingShipmentItemV2Schema),
+  /** Barcode of the shipment. */
   barcode: orNull(z.string()),
+  /**
+   * `created`, `shipped` (where shipments created through the API start), `received` (at the
+   * warehouse, not yet verified; version 1 and the webhook say `delivered`), `arrived`,
+   * `processing`, `restocked`, `cancelled`.
+   */
   status: RestockingShipmentV2StatusSchema,
+  /** Creation time, ISO 8601 date-time string. */
   created_at: z.string(),
+  /** Last update time, ISO 8601 date-time string. */
   updated_at: z.string(),
+  /** Arrival time, or `null`. */
   arrived_at: orNull(z.string()),
+  /** Most recent reopen, or `null` if never reopened. */
   reopened_at: orNull(z.string()),
+  /** Completed reopen cycles: 0 through the initial finalization, +1 each time a reopened shipment is restocked. */
   completed_reopens_count: z._default(z.number(), 0),
 });

@@ -76,7 +76,7 @@ type RestockingShipmentItemV1Fields = {
   [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
 };
 
-/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both. */
+/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
 export type RestockingShipmentItemV1Params = OneOrBoth<
   RestockingShipmentItemV1Fields,
   'sku_id',
@@ -174,7 +174,7 @@ export const RestockingShipmentItemV2ParamsSchema = z
     { error: objectError() },
   )
   .check(eitherRequired('sku_id', 'sku_code'));
-/** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both. */
+/** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
 export type RestockingShipmentItemV2Params = OneOrBoth<
   z.input<typeof RestockingShipmentItemV2ParamsSchema>,
   'sku_id',

@@ -42,20 +42,26 @@ export type SkuFulfilledBy = z.infer<typeof SkuFulfilledBySchema>;
 
 /** Inventory of a SKU over all warehouses (see the `SkuInventory` type). */
 export const SkuInventorySchema = z.looseObject({
+  /** Quantity reserved for orders. */
   reserved: z.number(),
+  /** Quantity available for sale, minus any configured buffer. */
   stocked: z.number(),
+  /** Quantity available; equals `stocked` when the buffer is 0. */
   total: z.number(),
 });
 
 /** Inventory of a SKU in one warehouse (see the `SkuInventoryPerWarehouse` type). */
 export const SkuInventoryPerWarehouseSchema = z.looseObject({
+  /** The warehouse these figures are for. */
   warehouse_id: z.number(),
   ...SkuInventorySchema.shape,
 });
 
 /** Quantity of a batch available for sale in one warehouse (see the `InventoryPerWarehouse` type). */
 export const InventoryPerWarehouseSchema = z.looseObject({
+  /** The warehouse. */
   warehouse_id: z.number(),
+  /** Quantity available for sale. */
   quantity: z.number(),
 });
 
@@ -65,33 +71,57 @@ export const InventoryPerWarehouseSchema = z.looseObject({
  * warehouses, an array of them is accepted too (as received).
  */
 export const SkuInventoryBatchSchema = z.looseObject({
+  /** Batch id. */
   id: z.number(),
   ...batchShape,
+  /** Stock of the batch per warehouse: one object (as documented) or a list of them, as received. */
   stocked_quantities: orNull(z.union([InventoryPerWarehouseSchema, z.array(InventoryPerWarehouseSchema)])),
 });
 
 const SkuObjectSchema = z.looseObject({
+  /** Provider's identifier. */
   id: z.number(),
+  /** Merchant's SKU code, unique within the sales channel; always set for SKUs created through the API. */
   merchant_sku_id: orNull(z.string()),
+  /** Human-readable name. */
   name: z.string(),
+  /** Barcode. */
   barcode: orNull(z.string()),
+  /** Whether inventory is tracked per batch (`false` unless enabled). */
   batch_tracking_enabled: z._default(z.boolean(), false),
+  /** Cost (not price) of one unit, in cents (filled from `cost_in_cent` when only that is sent). */
   cost_in_cents: orNull(z.number()),
+  /** The singular spelling some responses carry, as received (same value as `cost_in_cents`). */
   cost_in_cent: sometimes(z.number()),
+  /** 2-letter ISO 3166-1 country of origin. */
   country_code_of_origin: orNull(z.string()),
+  /** Harmonized System code. */
   hs_code: orNull(z.string()),
+  /** Public URL of an image. */
   image_url: orNull(z.string()),
+  /** Weight of one unit in kg. */
   weight_in_kg: orNull(z.number()),
+  /** Creation time, ISO 8601 date-time string. */
   created_at: z.string(),
+  /** `active`, or `deleted` (after `skus.delete`; any update makes it active again). */
   status: SkuStatusSchema,
+  /** Who fulfils the SKU: `service` (the provider itself), `other` or `new`. */
   fulfilled_by: SkuFulfilledBySchema,
+  /** Whether the SKU is a dangerous good. */
   dangerous_good: z.boolean(),
+  /** Whether the SKU is a hazardous good. */
   hazardous_good: z.boolean(),
+  /** Hazard statement codes. */
   h_codes: z.array(z.string()),
+  /** UN numbers of the dangerous-good classifications (filled from `un_numbers`; empty when neither is sent). */
   un_names: sometimes(z.array(z.string())),
+  /** The name a sample response uses for `un_names`, as received. */
   un_numbers: sometimes(z.array(z.string())),
+  /** Inventory over all warehouses. */
   inventory: SkuInventorySchema,
+  /** Inventory per warehouse. */
   inventory_per_warehouse: z.array(SkuInventoryPerWarehouseSchema),
+  /** Inventory per batch. */
   inventory_batches: z.array(SkuInventoryBatchSchema),
 });
 
@@ -115,7 +145,9 @@ export const SkuSchema = z.pipe(SkuObjectSchema, z.transform(normaliseSku));
 
 /** A reference to a SKU embedded in shipment and return items (see the `SkuRef` type). */
 export const SkuRefSchema = z.looseObject({
+  /** Provider's SKU id. */
   id: z.number(),
+  /** Merchant's SKU code. */
   sku_code: orNull(z.string()),
 });
 

@@ -8,7 +8,9 @@ import { openListParamsSchema } from './envelope.js';
 
 /** A warehouse (see the `Warehouse` type): `id`, and every other field kept as received. */
 export const WarehouseSchema = z.looseObject({
+  /** Provider's identifier (the `warehouse_id` of SKU inventory and restocking shipments). */
   id: z.number(),
+  /** Name of the warehouse, where the API sends one (not documented). */
   name: sometimes(z.string()),
 });
 

@@ -5,13 +5,15 @@
  * `merchant_order_id`, none lost.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   FulfillmentClient,
+  FulfillmentError,
   type ImportProgress,
   type ImportResult,
   RequestValidationError,
 } from '../../src/index.js';
+import { createMany } from '../../src/resources/order-import.js';
 import type { MockApi, MockFault } from '../../src/testing/index.js';
 import { createSku, mockRequest, orderBody, TOKEN, testApi } from '../testing/helpers.js';
 
@@ -135,6 +137,29 @@ describe('orders.createMany', () => {
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).issues[0]?.path).toBe(field);
     }
+  });
+
+  it('a run iterated with for await can then be summarised: the counts and problems of that loop', async () => {
+    const { client } = await setup();
+    const run = client.orders.createMany([body('S-1'), { merchant_order_id: 'S-2' } as never, body('S-3')]);
+    const seen: ImportResult[] = [];
+    for await (const result of run) seen.push(result);
+    const summary = await run.summary();
+    expect(summary).toMatchObject({ done: 3, created: 2, invalid: 1 });
+    expect(summary.problems).toEqual([seen[1]]);
+    // Summarised again: the same figures, nothing sent twice.
+    expect(await run.summary()).toEqual(summary);
+    expect(() => run[Symbol.asyncIterator]()).toThrow(TypeError);
+  });
+
+  it('types every error as one of the SDK errors; a failure that is not one is wrapped, its cause kept', async () => {
+    expectTypeOf<ImportResult['error']>().toEqualTypeOf<FulfillmentError | undefined>();
+    const thrown = new Error('not an SDK error');
+    const orders = { create: () => Promise.reject(thrown), findByMerchantOrderId: async () => null };
+    const { problems } = await createMany(orders, [body('W-1')]).summary();
+    const [result] = problems;
+    expect(result).toMatchObject({ outcome: 'failed', error: { cause: thrown } });
+    expect(result?.error).toBeInstanceOf(FulfillmentError);
   });
 
   it('random fault schedules (property): every order once, every result created or recovered', async () => {

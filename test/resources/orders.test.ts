@@ -106,14 +106,12 @@ describe('orders.create', () => {
       .orders.create({
         ...orderCreateParamsFixture,
         total_price_in_cents: 0,
-        // @ts-expect-error: an address needs a first or a last name (the fixture has no first name)
         shipping_address: {
           ...orderCreateParamsFixture.shipping_address,
           last_name: undefined,
           country_code: 'NLD',
         },
         items: [
-          // @ts-expect-error: an item needs sku_id or merchant_sku_id
           { merchant_item_id: 'x', quantity: 1, price_per_unit_in_cents: 1 },
           { merchant_item_id: 'x', sku_id: 1, quantity: 1.5, price_per_unit_in_cents: 1 },
         ],

@@ -1,5 +1,5 @@
-// @expect-error /first_name|last_name/
-/** An order's shipping address needs `first_name` or `last_name` (the API refuses one with neither). */
+// @expect-error /^Property 'price_per_unit_in_cents' is missing/
+/** An order line item without `price_per_unit_in_cents`: the first line of the error names the field. */
 import { FulfillmentClient } from 'merchant-fulfillment';
 
 const client = new FulfillmentClient({ apiToken: 'token', baseUrl: 'https://fulfillment.example.com' });
@@ -8,10 +8,11 @@ client.orders.create({
   merchant_order_id: 'A-1001',
   shipping_address: {
     full_name: 'Ada Lovelace',
+    first_name: 'Ada',
     line1: 'Unter den Linden 1',
     city: 'Berlin',
     postal_code: '10117',
     country_code: 'DE',
   },
-  items: [{ merchant_item_id: '1', merchant_sku_id: 'TSHIRT-M', quantity: 2, price_per_unit_in_cents: 1999 }],
+  items: [{ merchant_item_id: '1', merchant_sku_id: 'TSHIRT-M', quantity: 2 }],
 });
