@@ -86,14 +86,23 @@ function describeBody(body: unknown): string {
   return '';
 }
 
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
+/** Longest query a message shows as it is. */
+const MAX_QUERY = 200;
+
+/**
+ * A URL as a message shows it: a query longer than 200 characters is cut to its first three
+ * parameters and their count (`?a=1&b=2&c=3… (100 parameters)`). An error's `url` keeps it whole.
+ * @internal
+ */
+export function shortUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0 || url.length - at - 1 <= MAX_QUERY) return url;
+  const params = url.slice(at + 1).split('&');
+  return `${url.slice(0, at + 1)}${params.slice(0, 3).join('&').slice(0, MAX_QUERY)}… (${params.length} parameters)`;
 }
+
+/** The path and (shortened) query of a URL, for messages. */
+const pathOf = (url: string): string => shortUrl(url).replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 
 /** The API answered with a non-2xx status. Subclasses narrow it by status. */
 export class APIError extends FulfillmentError {

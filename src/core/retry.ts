@@ -5,7 +5,13 @@
  */
 import type { NetworkError, TimeoutError } from 'ky';
 import { BodyTimeoutError } from './body.js';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, type FulfillmentError } from './errors.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  type FulfillmentError,
+  shortUrl,
+} from './errors.js';
 import type { RetryReason } from './events.js';
 import type { Redactor } from './redact.js';
 
@@ -28,7 +34,8 @@ export function failureOf(
   redactor: Redactor,
 ): FulfillmentError {
   if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
-  const { method, url } = request;
+  const { method } = request;
+  const url = shortUrl(request.url);
   if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {
     const message = `Request timed out: ${method} ${url}`;
     return new APITimeoutError({ ...request, message, cause: redactor.cause(error) });
