@@ -224,6 +224,10 @@ export class APIUserAbortError extends FulfillmentError {
   }
 }
 
+/** The `APIUserAbortError` of an aborted `signal` (its reason is the cause). @internal */
+export const aborted = (signal: AbortSignal | undefined): APIUserAbortError =>
+  new APIUserAbortError(undefined, { cause: signal?.reason });
+
 /**
  * The client's shared rate-limit store (`rateLimit.store`) failed or did not answer in time: the
  * request was not sent (the limit is never bypassed). The store's own error is the `cause`.

@@ -4,7 +4,7 @@
  * refilling bucket, so it never sends more than the server allows whether the server counts in
  * fixed or sliding windows.
  */
-import { APIUserAbortError, RateLimitStoreError } from './errors.js';
+import { aborted, RateLimitStoreError } from './errors.js';
 import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
@@ -77,7 +77,7 @@ export class RateLimiter {
     onWait: RateLimitWaitHandler | undefined,
   ): Promise<() => void> {
     for (let told = !onWait; ; ) {
-      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+      if (signal?.aborted) throw aborted(signal);
       const now = Date.now();
       const wait = this.delay(now);
       if (wait === 0) break;
@@ -140,7 +140,7 @@ export class RateLimiter {
     redactor?: Redactor,
     background = false,
   ): Promise<T> {
-    if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+    if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Promise<T>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -148,7 +148,7 @@ export class RateLimiter {
       };
       const onAbort = () => {
         done();
-        reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+        reject(aborted(signal));
       };
       const timer = setTimeout(() => {
         done();

@@ -5,13 +5,7 @@
  */
 import type { NetworkError, TimeoutError } from 'ky';
 import { BodyTimeoutError } from './body.js';
-import {
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
-  type FulfillmentError,
-  shortUrl,
-} from './errors.js';
+import { APIConnectionError, APITimeoutError, aborted, type FulfillmentError, shortUrl } from './errors.js';
 import type { RetryReason } from './events.js';
 import type { Redactor } from './redact.js';
 
@@ -33,7 +27,7 @@ export function failureOf(
   request: { method: string; url: string; attempt: number },
   redactor: Redactor,
 ): FulfillmentError {
-  if (signal?.aborted) return new APIUserAbortError(undefined, { cause: signal.reason });
+  if (signal?.aborted) return aborted(signal);
   const { method } = request;
   const url = shortUrl(request.url);
   if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {

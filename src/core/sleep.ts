@@ -1,12 +1,12 @@
-import { APIUserAbortError } from './errors.js';
+import { aborted } from './errors.js';
 
 /** Resolves after `ms`, or rejects with `APIUserAbortError` as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+  if (signal?.aborted) return Promise.reject(aborted(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+      reject(aborted(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
