@@ -15,7 +15,7 @@ import {
   type LogLevel,
   loggerLevel,
 } from './log.js';
-import { headerIssues } from './request.js';
+import { headerIssues, headerRecord } from './request.js';
 import type { ValidationMode } from './validation.js';
 
 export { checkOptionsObject, type ListOptions, type RequestOptions } from './request.js';
@@ -202,9 +202,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
     );
   }
-  // A `Headers` instance has no own properties: read into a record, or its headers would be lost.
-  const given = options.defaultHeaders;
-  const defaultHeaders = (given instanceof Headers ? Object.fromEntries(given) : given) ?? {};
+  const defaultHeaders = headerRecord(options.defaultHeaders) ?? {};
   const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
   if (headerProblems.length > 0) fail(`Invalid ${listIssues(headerProblems)}`);
   const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');

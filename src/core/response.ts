@@ -3,7 +3,7 @@
  * against the method's schema in the client's `validateResponses` mode.
  */
 import { ResponseValidationError } from './errors.js';
-import { LazySchema, OptionalBody, type SchemaLike, validation } from './lazy.js';
+import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { LevelledLogger } from './log.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type * as Validation from './validation.js';
@@ -144,7 +144,7 @@ export class ResponseParsers {
   parse<T>(schema: SchemaLike<T>, body: unknown, raw?: RawResponse): T {
     this.#v ??= validation();
     const v = this.#v;
-    const own = schema instanceof LazySchema ? schema.schema! : schema;
+    const own = schemaOf(schema);
     const data = v.parseResponse(v.compiled(own), body, this.mode);
     if (this.#reporting) {
       const found = v.unknownEnumValues(own, body);

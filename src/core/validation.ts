@@ -23,9 +23,7 @@ const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
  * where the runtime forbids code generation (`new Function`), as some edge runtimes do. A failure
  * is parsed again by the runtime parser, so the messages are the same.
  */
-export function compiled<T extends z.core.$ZodType>(given: T | { schema: T | undefined }): T {
-  // A lazy schema (`lazy.ts`), loaded by then.
-  const schema = '_zod' in given ? given : (given.schema as T);
+export function compiled<T extends z.core.$ZodType>(schema: T): T {
   let fast = compiledCache.get(schema) as T | undefined;
   if (!fast) {
     try {
