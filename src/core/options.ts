@@ -123,22 +123,13 @@ export type EnvReader = (name: string) => string | undefined;
 
 /** An API token: visible ASCII only (no spaces, no line breaks). */
 const TOKEN = /^[\x21-\x7E]+$/;
-/** The longest duration a timer can hold (2^31 − 1 ms): every duration option stays within it. */
-const MAX_MS = MAX_TIMER_MS;
 
 const fail = (message: string): never => {
   throw new FulfillmentError(message);
 };
 
-/** Normalises a base URL to the service root: no trailing slash, no `/merchant_api[/vN]`. */
-export function normaliseBaseUrl(input: unknown): string {
-  return parseBaseUrl(input).baseUrl;
-}
-
-/** The service root ({@link normaliseBaseUrl}) and its origin, from one parse of the base URL. */
-function parseBaseUrl(input: unknown): { baseUrl: string; origin: string } {
-  if (typeof input !== 'string') fail(`baseUrl must be a URL string, got ${describe(input)}`);
-  const text = input as string;
+/** The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin. */
+function parseBaseUrl(text: string): { baseUrl: string; origin: string } {
   // The value is never repeated: an API token passed as the base URL by mistake would be.
   let url: URL;
   try {
@@ -211,7 +202,8 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
     );
   }
-  const { baseUrl, origin } = parseBaseUrl(rawBase);
+  if (typeof rawBase !== 'string') fail(`baseUrl must be a URL string, got ${describe(rawBase)}`);
+  const { baseUrl, origin } = parseBaseUrl(rawBase as string);
 
   const logger = options.logger ?? console;
   if (!isLogger(logger)) fail('logger must be an object with error, warn, info and debug methods');
@@ -242,7 +234,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       const got = typeof requests === 'number' ? requests : describe(requests);
       fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
     }
-    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MAX_MS, ' ms', true);
+    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MAX_TIMER_MS, ' ms', true);
     const { store } = rateLimit;
     if (
       store !== undefined &&
@@ -257,11 +249,25 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
     apiToken: apiToken as string,
     baseUrl,
     origin,
-    timeout: ranged('timeout', options.timeout, 60_000, 0, MAX_MS, ' ms', true),
+    timeout: ranged('timeout', options.timeout, 60_000, 0, MAX_TIMER_MS, ' ms', true),
     maxRetries,
-    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MAX_MS / 1000), ' s'),
-    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MAX_MS, ' ms'),
-    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MAX_MS, ' ms'),
+    maxRetryAfter: ranged(
+      'maxRetryAfter',
+      options.maxRetryAfter,
+      60,
+      0,
+      Math.floor(MAX_TIMER_MS / 1000),
+      ' s',
+    ),
+    initialRetryDelay: ranged(
+      'retryDelay.initialMs',
+      options.retryDelay?.initialMs,
+      500,
+      0,
+      MAX_TIMER_MS,
+      ' ms',
+    ),
+    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MAX_TIMER_MS, ' ms'),
     fetch: options.fetch,
     defaultHeaders: defaultHeaders as Record<string, string | undefined>,
     logLevel,

@@ -8,7 +8,6 @@ import { aborted, RateLimitStoreError } from './errors.js';
 import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
-import { sleep } from './sleep.js';
 
 /**
  * Why a request waits for the limiter: `'window'` (this client's own count of the last `perMs` is
@@ -207,4 +206,20 @@ export class RateLimiter {
     const { used, max } = readRateLimit(headers);
     if (used !== undefined && max !== undefined && used >= max) this.exhausted();
   }
+}
+
+/** Resolves after `ms`, or rejects with `APIUserAbortError` as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(aborted(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -18,7 +18,7 @@ import type { ClientEmitter } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { RateLimiter } from './rate-limit.js';
+import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
@@ -32,7 +32,6 @@ import {
   statusOf,
   whyWait,
 } from './retry.js';
-import { sleep } from './sleep.js';
 import { MAX_REDIRECTS, redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
