@@ -100,7 +100,7 @@ export class FulfillmentClient {
         error: { name, message },
       });
     });
-    this._responses = new ResponseParsers(resolved.validateResponses, logger, redactor);
+    this._responses = new ResponseParsers(resolved.validateResponses, logger);
     this.#transport = new Transport({
       ...resolved,
       logger,

@@ -50,7 +50,7 @@ export interface PageClient {
   /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
   readonly _origin: string;
   /** The client's response checks. @internal */
-  readonly _responses: Pick<ResponseParsers, 'parse' | 'text' | 'clean'>;
+  readonly _responses: Pick<ResponseParsers, 'parse' | 'clean'>;
   get<T>(
     path: string,
     init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
@@ -83,7 +83,7 @@ interface PageSource<T> {
   trail: Trail;
   /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
   url: string;
-  redactor: Redactor | undefined;
+  redactor: Redactor;
 }
 
 /** Default page size of the API when no `limit` is sent. */
@@ -132,8 +132,7 @@ export class Page<T> {
 
   /** A text the server sent, without the client's secrets and this request's credentials. */
   #scrub(text: string): string {
-    const redactor = this.#from.redactor;
-    return redactor ? redactor.text(text) : this.#from.client._responses.text(text);
+    return this.#from.redactor.text(text);
   }
 
   /** Whether another page follows. */

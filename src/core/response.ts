@@ -6,7 +6,6 @@ import { ResponseValidationError } from './errors.js';
 import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { LevelledLogger } from './log.js';
 import { publicUrl, type Redactor } from './redact.js';
-import type * as Validation from './validation.js';
 import type { UnknownEnumValue, ValidationMode } from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). @inline */
@@ -20,7 +19,7 @@ export interface RawResponse {
   /** Request URL, for messages. */
   url: string;
   /** What must not appear in an error about this response (the request's own credentials included). @internal */
-  redactor?: Redactor | undefined;
+  redactor: Redactor;
 }
 
 /** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). @inline */
@@ -90,8 +89,7 @@ export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
 
 /** Where a response came from, for error messages: its URL without the request's secrets. */
 export function contextOf(raw: RawResponse): { status: number; method: string; url: string } {
-  const url = raw.redactor ? publicUrl(raw.url, raw.redactor) : raw.url;
-  return { status: raw.response.status, method: raw.method, url };
+  return { status: raw.response.status, method: raw.method, url: publicUrl(raw.url, raw.redactor) };
 }
 
 /** Most distinct unknown enum values one client reports (each once); later ones are not logged. */
@@ -105,16 +103,13 @@ export class ResponseParsers {
   /** How responses are checked. */
   readonly mode: ValidationMode;
   readonly #logger: LevelledLogger | undefined;
-  readonly #redactor: Redactor | undefined;
   readonly #reported = new Set<string>();
   /** Whether unknown enum values are looked for, to be logged. */
   readonly #reporting: boolean;
-  #v: typeof Validation | undefined;
 
-  constructor(mode: ValidationMode, logger?: LevelledLogger, redactor?: Redactor) {
+  constructor(mode: ValidationMode, logger?: LevelledLogger) {
     this.mode = mode;
     this.#logger = logger;
-    this.#redactor = redactor;
     this.#reporting = mode === 'lenient' && logger !== undefined && logger.enabled('warn');
   }
 
@@ -135,15 +130,9 @@ export class ResponseParsers {
     }
   }
 
-  /** A text the server sent (a cursor, say) without the client's secrets, for a message. */
-  text(value: string): string {
-    return this.#redactor ? this.#redactor.text(value) : value;
-  }
-
   /** Checks an already-read body against `schema` in this client's mode (`raw`: where it came from). */
   parse<T>(schema: SchemaLike<T>, body: unknown, raw?: RawResponse): T {
-    this.#v ??= validation();
-    const v = this.#v;
+    const v = validation();
     const own = schemaOf(schema);
     const data = v.parseResponse(v.compiled(own), body, this.mode);
     if (this.#reporting) {
@@ -154,19 +143,15 @@ export class ResponseParsers {
   }
 
   /**
-   * A response error without the client's secrets (a server may echo a credential back), with
-   * where the response came from: every parse of a 2xx body goes through it, pages included.
+   * A response error without the secrets of its request (a server may echo a credential back),
+   * with where the response came from: every parse of a 2xx body goes through it, pages included.
    * @internal
    */
-  clean(error: unknown, raw?: RawResponse): unknown {
+  clean(error: unknown, raw: RawResponse): unknown {
     if (!(error instanceof ResponseValidationError)) return error;
-    const redactor = raw?.redactor ?? this.#redactor;
-    const text = (value: string) => (redactor ? redactor.text(value) : value);
-    return new ResponseValidationError({
-      body: redactor ? redactor.value(error.body) : error.body,
-      issues: error.issues.map((i) => ({ path: text(i.path), message: text(i.message) })),
-      ...(raw ? contextOf(raw) : {}),
-    });
+    const r = raw.redactor;
+    const issues = error.issues.map((i) => ({ path: r.text(i.path), message: r.text(i.message) }));
+    return new ResponseValidationError({ body: r.value(error.body), issues, ...contextOf(raw) });
   }
 
   #report(found: readonly UnknownEnumValue[], raw: RawResponse | undefined): void {
