@@ -71,21 +71,29 @@ export class RateLimiter {
     return turn;
   }
 
+  /** Waits until `next` says no wait is left (0), telling `onWait` of the first wait. */
+  async #wait(
+    signal: AbortSignal | undefined,
+    onWait: RateLimitWaitHandler | undefined,
+    next: () => number | Promise<number>,
+  ): Promise<void> {
+    for (let told = !onWait; ; ) {
+      if (signal?.aborted) throw aborted(signal);
+      const wait = await next();
+      if (!(typeof wait === 'number' && wait > 0)) return;
+      if (!told) {
+        told = true;
+        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
+      }
+      await sleep(wait, signal);
+    }
+  }
+
   async #take(
     signal: AbortSignal | undefined,
     onWait: RateLimitWaitHandler | undefined,
   ): Promise<() => void> {
-    for (let told = !onWait; ; ) {
-      if (signal?.aborted) throw aborted(signal);
-      const now = Date.now();
-      const wait = this.delay(now);
-      if (wait === 0) break;
-      if (!told) {
-        told = true;
-        onWait?.(wait, now < this.#serverPauseEnds ? 'server' : 'window');
-      }
-      await sleep(wait, signal);
-    }
+    await this.#wait(signal, onWait, () => this.delay());
     const slot = this.#next;
     this.#starts[slot] = Date.now();
     this.#next = (slot + 1) % this.requests;
@@ -109,16 +117,8 @@ export class RateLimiter {
     redactor: Redactor | undefined,
   ): Promise<() => void> {
     const slot = crypto.randomUUID();
-    for (let told = !onWait; ; ) {
-      const asked = () => store.acquire(slot, this.requests, this.perMs);
-      const wait = await this.#ask(asked, signal, timeoutMs, redactor);
-      if (!(typeof wait === 'number' && wait > 0)) break;
-      if (!told) {
-        told = true;
-        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
-      }
-      await sleep(wait, signal);
-    }
+    const ask = () => store.acquire(slot, this.requests, this.perMs);
+    await this.#wait(signal, onWait, () => this.#ask(ask, signal, timeoutMs, redactor));
     // The answer is in: the slot counts until `perMs` from now, in every process.
     return () => {
       this.#ask(() => store.release(slot, this.perMs), undefined, this.perMs, undefined, true).catch(
