@@ -32,7 +32,7 @@ import {
   statusOf,
   whyWait,
 } from './retry.js';
-import { MAX_REDIRECTS, redirectTarget } from './url.js';
+import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
 export type TransportConfig = ResolvedClientOptions & {
@@ -171,11 +171,6 @@ export class Transport {
               { method, hops, origin: this.#config.origin },
               redactor,
             );
-            if (this.#debug) {
-              const to = publicUrl(target, redactor);
-              const line = `↪ ${method} ${to} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`;
-              log.debug(line, { ...at, url: to, status: response.status });
-            }
             response = await request(target, init);
           }
           rateLimiter?.observe(response.headers);
@@ -235,11 +230,7 @@ export class Transport {
         }
 
         const status = statusOf(failure);
-        if (!retryable || at.attempt > maxRetries) {
-          if (this.#debug)
-            log.debug(`✗ ${method} ${at.url}: ${failure.message}`, { ...at, status, error: failure.name });
-          throw failure;
-        }
+        if (!retryable || at.attempt > maxRetries) throw failure;
         if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
           log.warn(
             `${method} ${at.url}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
