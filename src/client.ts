@@ -9,12 +9,16 @@ import { ClientEmitter, type ClientEventListener, type ClientEventName } from '.
 import { LazySchema, OptionalBody, prepare, type SchemaLike } from './core/lazy.js';
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
-import { PagePromise, type PageRequest } from './core/pagination.js';
+import {
+  type ClientListInit,
+  type ClientRequestInit,
+  PagePromise,
+  type PageRequest,
+} from './core/pagination.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
 import { ResponseParsers } from './core/response.js';
-import type { ClientListInit, ClientRequestInit } from './core/surface.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';

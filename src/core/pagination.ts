@@ -1,22 +1,25 @@
 /**
  * Pagination: `Page` and `PagePromise`. One paginator follows whichever style the server answers
  * with — page numbers (`current_page` / `page_count`), a cursor (`next_page_url`) or a bare JSON
- * array — holds one page at a time, and refuses to loop.
+ * array — holds one page at a time, and refuses to loop. Also the request surface resources call
+ * (`RequestSurface`): every next page is fetched through it.
  */
 
 import { APIPromise } from './api-promise.js';
+import { isObject } from './describe.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { Redactor } from './redact.js';
-import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
+import type { ListOptions, QueryParams, RequestParts, RequestPath } from './request.js';
 import {
   type RawResponse,
-  type ResponseParser,
   type ResponseParsers,
+  type ResponseSpec,
   readJson,
   withoutProto,
 } from './response.js';
 import { originOf } from './url.js';
+import type { ValidationMode } from './validation.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -43,19 +46,46 @@ export interface Pagination {
 }
 
 /**
- * The client as pagination sees it: its origin (cursors may not leave it), its response checks,
- * and its request surface, through which every next page is fetched.
+ * A request as `client.get/post/put/patch/delete(path, init)` take it, for an endpoint the SDK has
+ * no method for (and as every resource method declares its own): `query`, `body`, `options`, and
+ * `response`, how the 2xx body becomes the result.
  */
-export interface PageClient {
+export interface ClientRequestInit<T> extends RequestParts {
+  /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
+  response: ResponseSpec<T>;
+}
+
+/** A list request as a resource method declares it: path, query and options. @inline */
+export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema' | 'idempotent'> {
+  options?: ListOptions | undefined;
+}
+
+/**
+ * Every way to call the API. Each method builds the request in one place (path ids, query and body
+ * validated, options checked), sends it through the transport, and reads the answer. Input problems
+ * reject the returned promise; nothing is sent then.
+ */
+export interface RequestSurface {
+  /** The service root every path is appended to. */
+  readonly baseUrl: string;
+  /** How responses are checked. */
+  readonly validateResponses: ValidationMode;
+  /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
+  readonly _responses: ResponseParsers;
+  get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  patch<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
+  getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
+}
+
+/** The client as pagination sees it: its origin (cursors may not leave it), its response checks, `get`. */
+type PageClient = Pick<RequestSurface, 'get' | '_responses'> & {
   /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
   readonly _origin: string;
-  /** The client's response checks. @internal */
-  readonly _responses: Pick<ResponseParsers, 'parse' | 'clean'>;
-  get<T>(
-    path: string,
-    init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
-  ): APIPromise<T>;
-}
+};
 
 /** What is needed to ask for a page. @internal */
 export interface PageRequest {
@@ -130,11 +160,6 @@ export class Page<T> {
     this.response = response;
   }
 
-  /** A text the server sent, without the client's secrets and this request's credentials. */
-  #scrub(text: string): string {
-    return this.#from.redactor.text(text);
-  }
-
   /** Whether another page follows. */
   hasNextPage(): boolean {
     return this.#nextRequest() !== null;
@@ -154,12 +179,9 @@ export class Page<T> {
       const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
       return Promise.reject(new PaginationError(message));
     }
-    try {
-      checkOptionsObject(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const request = options ? { ...next, options: { ...next.options, ...options } } : next;
+    // Options that are not an object reach the request's own check, which refuses them.
+    const merged = isObject(options) ? { ...next.options, ...options } : options;
+    const request = options === undefined ? next : { ...next, options: merged as ListOptions };
     const { path, params: query } = request;
     const client = this.#from.client;
     const item = this.#from.item;
@@ -190,7 +212,7 @@ export class Page<T> {
       const url = this.#sameOrigin(next);
       if (this.#from.trail.cursors.has(url)) {
         throw new PaginationError(
-          `The server sent a cursor it had sent before (${this.#scrub(next)}); stopping to avoid a loop.`,
+          `The server sent a cursor it had sent before (${this.#from.redactor.text(next)}); stopping to avoid a loop.`,
         );
       }
       return { path: url, params: undefined, options: request.options };
@@ -217,7 +239,7 @@ export class Page<T> {
       url = new URL(next, this.#from.url);
     } catch {
       throw new PaginationError(
-        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
+        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#from.redactor.text(next))}`,
       );
     }
     if (url.username || url.password) {
