@@ -65,7 +65,8 @@ export interface Logger {
  */
 export type LoggerStyle = 'object-first' | 'message-first';
 
-const LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+/** The levels, from nothing to every request. */
+export const LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /** True when `value` names a log level. */
 export function isLogLevel(value: unknown): value is LogLevel {

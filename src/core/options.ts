@@ -5,11 +5,12 @@
  */
 import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
-import { MAX_TIMER_MS } from './headers.js';
+import { MAX_TIMER_MS as MS } from './headers.js';
 import {
   detectLoggerStyle,
   isLogger,
   isLogLevel,
+  LEVELS,
   type Logger,
   type LoggerStyle,
   type LogLevel,
@@ -121,6 +122,9 @@ export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 /** Reads an environment variable; `undefined` where there is none (or no environment at all). */
 export type EnvReader = (name: string) => string | undefined;
 
+const STYLES = ['auto', 'object-first', 'message-first'] as const;
+const MODES = ['strict', 'lenient', 'off'] as const;
+
 /** An API token: visible ASCII only (no spaces, no line breaks). */
 const TOKEN = /^[\x21-\x7E]+$/;
 
@@ -207,17 +211,10 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
 
   const logger = options.logger ?? console;
   if (!isLogger(logger)) fail('logger must be an object with error, warn, info and debug methods');
-  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', [
-    'auto',
-    'object-first',
-    'message-first',
-  ]);
+  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', STYLES);
   const fromEnv = options.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
-  const logLevel = oneOf(
-    'logLevel',
-    options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
-    ['off', 'error', 'warn', 'info', 'debug'],
-  );
+  const level = options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info'));
+  const logLevel = oneOf('logLevel', level, LEVELS);
   const maxRetries = ranged('maxRetries', options.maxRetries, 2, 0, 100);
   if (!Number.isInteger(maxRetries)) fail(`maxRetries must be an integer, got ${maxRetries}`);
   const retryDelay: unknown = options.retryDelay;
@@ -234,7 +231,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       const got = typeof requests === 'number' ? requests : describe(requests);
       fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
     }
-    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MAX_TIMER_MS, ' ms', true);
+    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MS, ' ms', true);
     const { store } = rateLimit;
     if (
       store !== undefined &&
@@ -249,35 +246,17 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
     apiToken: apiToken as string,
     baseUrl,
     origin,
-    timeout: ranged('timeout', options.timeout, 60_000, 0, MAX_TIMER_MS, ' ms', true),
+    timeout: ranged('timeout', options.timeout, 60_000, 0, MS, ' ms', true),
     maxRetries,
-    maxRetryAfter: ranged(
-      'maxRetryAfter',
-      options.maxRetryAfter,
-      60,
-      0,
-      Math.floor(MAX_TIMER_MS / 1000),
-      ' s',
-    ),
-    initialRetryDelay: ranged(
-      'retryDelay.initialMs',
-      options.retryDelay?.initialMs,
-      500,
-      0,
-      MAX_TIMER_MS,
-      ' ms',
-    ),
-    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MAX_TIMER_MS, ' ms'),
+    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MS / 1000), ' s'),
+    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MS, ' ms'),
+    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MS, ' ms'),
     fetch: options.fetch,
     defaultHeaders: defaultHeaders as Record<string, string | undefined>,
     logLevel,
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,
-    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', [
-      'strict',
-      'lenient',
-      'off',
-    ]),
+    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', MODES),
     maxResponseBytes: ranged(
       'maxResponseBytes',
       options.maxResponseBytes,
