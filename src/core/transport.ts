@@ -1,20 +1,23 @@
 /**
  * Everything every request goes through once it is built (see `request.ts`): URL, auth and
  * headers, per-attempt timeout, retries with backoff and `Retry-After`, redirects, the client-side
- * rate limiter, error mapping, logging and the client's events. One ky instance per client.
+ * rate limiter, what a failed attempt becomes and whether it is retried, logging and the client's
+ * events. One ky instance per client.
  */
-import type { KyInstance, Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions, NetworkError, TimeoutError } from 'ky';
 import { VERSION } from '../version.js';
-import { BodyTooLargeError, readBody } from './body.js';
+import { BodyTimeoutError, BodyTooLargeError, readBody } from './body.js';
 import {
+  APIConnectionError,
   APIError,
   APITimeoutError,
   APIUserAbortError,
   aborted,
   FulfillmentError,
   ResponseTooLargeError,
+  shortUrl,
 } from './errors.js';
-import type { ClientEmitter } from './events.js';
+import type { ClientEmitter, RetryReason } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -22,16 +25,6 @@ import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
 import { parseBody, type RawResponse } from './response.js';
-import {
-  failureOf,
-  type KyErrors,
-  neverSent,
-  RETRYABLE_STATUS,
-  retryReason,
-  seconds,
-  statusOf,
-  whyWait,
-} from './retry.js';
 import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
@@ -302,4 +295,92 @@ function mergeHeaders(
     else target[name.toLowerCase()] = value;
   }
   return target;
+}
+
+/* What follows a failed attempt: what a library's failure becomes, whether it is retried, why. */
+
+/** Statuses worth another attempt (429 even for a POST: the server did not handle it). */
+const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** ky's error classes, known once ky is loaded. */
+interface KyErrors {
+  NetworkError: typeof NetworkError;
+  TimeoutError: typeof TimeoutError;
+}
+
+/** Maps what ky or fetch threw to the SDK's errors (`url` already without secrets). */
+function failureOf(
+  error: unknown,
+  kyErrors: KyErrors | undefined,
+  signal: AbortSignal | undefined,
+  request: { method: string; url: string; attempt: number },
+  redactor: Redactor,
+): FulfillmentError {
+  if (signal?.aborted) return aborted(signal);
+  const { method } = request;
+  const url = shortUrl(request.url);
+  if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {
+    const message = `Request timed out: ${method} ${url}`;
+    return new APITimeoutError({ ...request, message, cause: redactor.cause(error) });
+  }
+  const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
+  const detail = redactor.text(describeCause(cause));
+  const message = `Connection error: ${method} ${url}${detail ? ` (${detail})` : ''}`;
+  return new APIConnectionError({ ...request, message, cause: redactor.cause(cause) });
+}
+
+/** The HTTP status an error carries, if any. */
+function statusOf(error: FulfillmentError): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Why a failed attempt is retried. */
+function retryReason(failure: FulfillmentError): RetryReason {
+  if (failure instanceof APITimeoutError) return 'timeout';
+  if (failure instanceof APIConnectionError) return 'connection';
+  return statusOf(failure) === 429 ? 'rate_limited' : 'status';
+}
+
+/** True when some cause in the chain says the connection was never established. */
+function neverSent(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [error];
+  while (stack.length > 0 && seen.size < 20) {
+    const current = stack.pop() as { code?: unknown; cause?: unknown; errors?: unknown } | null;
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    if (typeof current.code === 'string' && NOT_SENT_CODES.has(current.code)) return true;
+    stack.push(current.cause, ...(Array.isArray(current.errors) ? current.errors : []));
+  }
+  return false;
+}
+
+/** What a retry line adds about a rate limit or a wait the server asked for. */
+function whyWait(reason: RetryReason, fromRetryAfter: boolean, delayMs: number): string {
+  const wait = seconds(delayMs);
+  if (reason === 'rate_limited') {
+    return fromRetryAfter
+      ? ` (rate limited: waiting ${wait} as the server's Retry-After asks)`
+      : ` (rate limited: backing off ${wait})`;
+  }
+  return fromRetryAfter ? ` (waiting ${wait} as the server's Retry-After asks)` : '';
+}
+
+/** `1500` → `'1.5 s'`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0))} s`;
+}
+
+/** The codes (or, below the top, messages) along a cause chain: `ECONNRESET: socket hang up`. */
+function describeCause(error: unknown): string {
+  const parts = new Set<string>();
+  let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    if (typeof current.code === 'string') parts.add(current.code);
+    else if (typeof current.message === 'string' && current.message && depth > 0) parts.add(current.message);
+    current = current.cause as typeof current;
+  }
+  return [...parts].join(': ');
 }
