@@ -2,7 +2,7 @@
  * FulfillmentClient: construction, one field per API namespace, and the one request surface
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
-import { APIPromise } from './core/api-promise.js';
+
 import { describe } from './core/describe.js';
 import { RequestValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
@@ -18,7 +18,7 @@ import {
 import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
-import { ResponseParsers } from './core/response.js';
+import { APIPromise, ResponseParsers } from './core/response.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';

@@ -5,13 +5,13 @@
  * (`RequestSurface`): every next page is fetched through it.
  */
 
-import { APIPromise } from './api-promise.js';
 import { isObject } from './describe.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { Redactor } from './redact.js';
 import type { ListOptions, QueryParams, RequestParts, RequestPath } from './request.js';
 import {
+  APIPromise,
   type RawResponse,
   type ResponseParsers,
   type ResponseSpec,

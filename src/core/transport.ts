@@ -6,7 +6,6 @@
  */
 import type { KyInstance, Options as KyOptions, NetworkError, TimeoutError } from 'ky';
 import { VERSION } from '../version.js';
-import { BodyTimeoutError, BodyTooLargeError, readBody } from './body.js';
 import {
   APIConnectionError,
   APIError,
@@ -24,7 +23,7 @@ import type { ResolvedClientOptions } from './options.js';
 import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
-import { parseBody, type RawResponse } from './response.js';
+import { BodyTimeoutError, BodyTooLargeError, parseBody, type RawResponse, readBody } from './response.js';
 import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
