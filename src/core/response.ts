@@ -78,19 +78,17 @@ export function parseBody(text: string): unknown {
  */
 export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
   const text = raw.text;
-  if (raw.response.status === 204 || text.trim() === '') {
-    if (allowEmpty) return undefined;
-    const issues = [{ path: '', message: 'expected a JSON body, got an empty response' }];
-    throw new ResponseValidationError({ body: text, issues });
+  let message = 'expected a JSON body, got an empty response';
+  if (raw.response.status !== 204 && text.trim() !== '') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      message = `expected JSON, got ${JSON.stringify(text.slice(0, 80))}`;
+    }
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
-    if (allowEmpty) return undefined;
-    const issues = [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }];
-    throw new ResponseValidationError({ body: text, issues });
-  }
+  // Where no body is documented, nothing or a plain-text acknowledgement ("OK") is not an error.
+  if (allowEmpty) return undefined;
+  throw new ResponseValidationError({ body: text, issues: [{ path: '', message }] });
 }
 
 /** Where a response came from, for error messages: its URL without the request's secrets. */
