@@ -125,20 +125,15 @@ const DEFAULT_MAX_PAGES = 10_000;
  */
 export const MAX_CURSORS = 1_000;
 
-function idOf(item: unknown): string {
-  if (item && typeof item === 'object' && 'id' in item) return String((item as { id: unknown }).id);
-  return '';
-}
+const idOf = (item: unknown): string => (isObject(item) && 'id' in item ? String(item.id) : '');
+const numberOr = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/** The size and the first and last ids of a page, to spot a page sent twice. */
 function signatureOf(data: readonly unknown[]): string | undefined {
-  if (data.length === 0) return undefined;
   const first = idOf(data[0]);
   const last = idOf(data[data.length - 1]);
   return first || last ? `${data.length}:${first}:${last}` : undefined;
-}
-
-function numberOr(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** One page of a collection. */
@@ -272,10 +267,9 @@ function buildPage<T>(
   try {
     const body = readJson(raw, false);
     let items = body; // not a collection: the schema reports it with the body kept
-    if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
-      items = (body as { data: unknown[] }).data;
-      const p = (body as { pagination?: unknown }).pagination;
-      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = withoutProto(p) as Pagination;
+    if (isObject(body) && Array.isArray(body.data)) {
+      items = body.data;
+      if (isObject(body.pagination)) pagination = withoutProto(body.pagination) as Pagination;
     }
     data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
   } catch (error) {
@@ -286,13 +280,13 @@ function buildPage<T>(
     ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
     : { pageNumber: requested, pagesFetched: 1, signature: undefined, cursors: new Set() };
   const current = numberOr(pagination?.current_page);
+  const signature = signatureOf(data);
   if (previous) {
     if (current !== undefined && current <= previous.pageNumber) {
       throw new PaginationError(
         `The server answered page ${current} after page ${previous.pageNumber}; stopping to avoid a loop.`,
       );
     }
-    const signature = signatureOf(data);
     if (signature !== undefined && signature === previous.signature) {
       throw new PaginationError(
         'The server sent the same items as the previous page; stopping to avoid a loop.',
@@ -300,16 +294,14 @@ function buildPage<T>(
     }
   }
   trail.pageNumber = current ?? requested;
-  trail.signature = signatureOf(data);
-  if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
+  trail.signature = signature;
+  if (request.params === undefined && /^https?:/i.test(request.path)) {
+    // A followed cursor is remembered; the oldest beyond MAX_CURSORS is forgotten.
+    trail.cursors.add(request.path);
+    if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
+  }
   const { url, redactor, response } = raw;
   return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
-}
-
-/** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
-function remember(cursors: Set<string>, cursor: string): void {
-  cursors.add(cursor);
-  if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value as string);
 }
 
 /**
