@@ -9,6 +9,7 @@
  * Errors only: header parsing lives in `headers.ts`, bulk-upsert results with the bulk upsert,
  * webhook reasons with the webhooks.
  */
+import { isObject } from './describe.js';
 import { parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
@@ -61,29 +62,25 @@ export interface APIErrorInit {
 
 /** Pulls the human-readable messages out of an error body in any of the forms seen in the wild. */
 function errorMessages(body: unknown): string[] {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const record = body as Record<string, unknown>;
-    if (Array.isArray(record.errors)) {
-      return record.errors.map((e) =>
-        typeof e === 'string' ? e : e && typeof e === 'object' ? JSON.stringify(e) : String(e),
-      );
-    }
-    if (typeof record.errors === 'string') return [record.errors];
-    if (typeof record.error === 'string') return [record.error];
-    if (typeof record.message === 'string') return [record.message];
+  if (!isObject(body)) return [];
+  const { errors, error, message } = body;
+  if (Array.isArray(errors)) {
+    return errors.map((e) =>
+      typeof e === 'string' ? e : e && typeof e === 'object' ? JSON.stringify(e) : String(e),
+    );
   }
-  return [];
+  const one = [errors, error, message].find((m) => typeof m === 'string');
+  return one === undefined ? [] : [one as string];
 }
 
+/** A text body (an HTML error page, say) as one line of at most 200 characters. */
 function describeBody(body: unknown): string {
-  if (typeof body === 'string') {
-    const text = body
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  }
-  return '';
+  if (typeof body !== 'string') return '';
+  const text = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** Longest query a message shows as it is. */
