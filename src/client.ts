@@ -2,19 +2,23 @@
  * FulfillmentClient: construction, one field per API namespace, and the one request surface
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
-import { APIPromise } from './core/api-promise.js';
+
 import { describe } from './core/describe.js';
 import { RequestValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
 import { LazySchema, OptionalBody, prepare, type SchemaLike } from './core/lazy.js';
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
-import { PagePromise, type PageRequest } from './core/pagination.js';
+import {
+  type ClientListInit,
+  type ClientRequestInit,
+  PagePromise,
+  type PageRequest,
+} from './core/pagination.js';
 import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
-import { ResponseParsers } from './core/response.js';
-import type { ClientListInit, ClientRequestInit } from './core/surface.js';
+import { APIPromise, ResponseParsers } from './core/response.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';
@@ -100,7 +104,7 @@ export class FulfillmentClient {
         error: { name, message },
       });
     });
-    this._responses = new ResponseParsers(resolved.validateResponses, logger, redactor);
+    this._responses = new ResponseParsers(resolved.validateResponses, logger);
     this.#transport = new Transport({
       ...resolved,
       logger,

@@ -9,6 +9,7 @@
  * Errors only: header parsing lives in `headers.ts`, bulk-upsert results with the bulk upsert,
  * webhook reasons with the webhooks.
  */
+import { isObject } from './describe.js';
 import { parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 
 const BRANDS = Symbol.for('merchant-fulfillment.error.brands');
@@ -61,39 +62,44 @@ export interface APIErrorInit {
 
 /** Pulls the human-readable messages out of an error body in any of the forms seen in the wild. */
 function errorMessages(body: unknown): string[] {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const record = body as Record<string, unknown>;
-    if (Array.isArray(record.errors)) {
-      return record.errors.map((e) =>
-        typeof e === 'string' ? e : e && typeof e === 'object' ? JSON.stringify(e) : String(e),
-      );
-    }
-    if (typeof record.errors === 'string') return [record.errors];
-    if (typeof record.error === 'string') return [record.error];
-    if (typeof record.message === 'string') return [record.message];
+  if (!isObject(body)) return [];
+  const { errors, error, message } = body;
+  if (Array.isArray(errors)) {
+    return errors.map((e) =>
+      typeof e === 'string' ? e : e && typeof e === 'object' ? JSON.stringify(e) : String(e),
+    );
   }
-  return [];
+  const one = [errors, error, message].find((m) => typeof m === 'string');
+  return one === undefined ? [] : [one as string];
 }
 
+/** A text body (an HTML error page, say) as one line of at most 200 characters. */
 function describeBody(body: unknown): string {
-  if (typeof body === 'string') {
-    const text = body
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  }
-  return '';
+  if (typeof body !== 'string') return '';
+  const text = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
+/** Longest query a message shows as it is. */
+const MAX_QUERY = 200;
+
+/**
+ * A URL as a message shows it: a query longer than 200 characters is cut to its first three
+ * parameters and their count (`?a=1&b=2&c=3… (100 parameters)`). An error's `url` keeps it whole.
+ * @internal
+ */
+export function shortUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0 || url.length - at - 1 <= MAX_QUERY) return url;
+  const params = url.slice(at + 1).split('&');
+  return `${url.slice(0, at + 1)}${params.slice(0, 3).join('&').slice(0, MAX_QUERY)}… (${params.length} parameters)`;
 }
+
+/** The path and (shortened) query of a URL, for messages. */
+const pathOf = (url: string): string => shortUrl(url).replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 
 /** The API answered with a non-2xx status. Subclasses narrow it by status. */
 export class APIError extends FulfillmentError {
@@ -214,6 +220,10 @@ export class APIUserAbortError extends FulfillmentError {
     super(message, options);
   }
 }
+
+/** The `APIUserAbortError` of an aborted `signal` (its reason is the cause). @internal */
+export const aborted = (signal: AbortSignal | undefined): APIUserAbortError =>
+  new APIUserAbortError(undefined, { cause: signal?.reason });
 
 /**
  * The client's shared rate-limit store (`rateLimit.store`) failed or did not answer in time: the

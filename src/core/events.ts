@@ -114,10 +114,7 @@ const EVENT_NAMES: readonly string[] = ['request', 'response', 'retry', 'error']
 /** Called with what a listener threw or rejected with. */
 export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
 
-interface Entry {
-  readonly listener: ClientEventListener<ClientEventName>;
-  readonly once: boolean;
-}
+type AnyListener = ClientEventListener<ClientEventName>;
 
 /**
  * The client's emitter. A listener is registered at most once per event (adding it again changes
@@ -126,13 +123,10 @@ interface Entry {
  * @internal
  */
 export class ClientEmitter {
-  /** Listeners by event; each array is replaced, never mutated, so an emit in progress is unaffected. */
-  readonly #listeners: { [E in ClientEventName]: readonly Entry[] } = {
-    request: [],
-    response: [],
-    retry: [],
-    error: [],
-  };
+  /** Listeners by event, in the order they were added, each with whether it runs once. */
+  readonly #listeners = new Map<string, Map<AnyListener, boolean>>(
+    EVENT_NAMES.map((name) => [name, new Map()]),
+  );
   readonly #onFailure: ListenerFailureHandler;
   /** How many listeners are registered; the request path checks only that it is not 0. */
   count = 0;
@@ -143,63 +137,45 @@ export class ClientEmitter {
 
   /** Adds `listener` to `event` (once: removed before its first call when `once`). */
   add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, once: boolean): void {
-    checkArguments(event, listener);
-    const entries = this.#listeners[event];
-    if (entries.some((e) => e.listener === listener)) return;
-    this.#listeners[event] = [
-      ...entries,
-      { listener: listener as ClientEventListener<ClientEventName>, once },
-    ];
+    const listeners = this.#of(event, listener);
+    if (listeners.has(listener as AnyListener)) return;
+    listeners.set(listener as AnyListener, once);
     this.count++;
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
   remove<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): void {
-    checkArguments(event, listener);
-    const entries = this.#listeners[event];
-    const next = entries.filter((e) => e.listener !== listener);
-    if (next.length === entries.length) return;
-    this.#listeners[event] = next;
-    this.count -= entries.length - next.length;
+    if (this.#of(event, listener).delete(listener as AnyListener)) this.count--;
   }
 
   /** Calls every listener of `event` with `payload`; a listener's failure is reported, never thrown. */
   emit<E extends ClientEventName>(event: E, payload: ClientEvents[E]): void {
-    const entries = this.#listeners[event];
-    for (const entry of entries) {
-      if (entry.once) this.remove(event, entry.listener);
+    for (const [listener, once] of [...this.#listeners.get(event)!]) {
+      if (once) this.remove(event, listener);
       try {
-        const result: unknown = entry.listener(payload);
-        if (isThenable(result)) result.then(undefined, (error: unknown) => this.#report(event, error));
+        const result = listener(payload) as PromiseLike<unknown> | undefined;
+        if (typeof result?.then === 'function')
+          result.then(undefined, (e: unknown) => this.#onFailure(event, e));
       } catch (error) {
-        this.#report(event, error);
+        this.#onFailure(event, error);
       }
     }
   }
 
-  #report(event: ClientEventName, error: unknown): void {
-    try {
-      this.#onFailure(event, error);
-    } catch {
-      // Reporting must not fail the request either (a logger that throws, say).
+  /** The listeners of `event`, once the arguments are checked. */
+  #of(event: unknown, listener: unknown): Map<AnyListener, boolean> {
+    const listeners = this.#listeners.get(event as string);
+    if (typeof event !== 'string' || !listeners) {
+      const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
+      throw new FulfillmentError(
+        `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
+      );
     }
-  }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
-}
-
-function checkArguments(event: unknown, listener: unknown): void {
-  if (typeof event !== 'string' || !EVENT_NAMES.includes(event)) {
-    const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
-    throw new FulfillmentError(
-      `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
-    );
-  }
-  if (typeof listener !== 'function') {
-    throw new FulfillmentError(
-      `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
-    );
+    if (typeof listener !== 'function') {
+      throw new FulfillmentError(
+        `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
+      );
+    }
+    return listeners;
   }
 }

@@ -9,7 +9,6 @@
  * module at once when everything is loaded (every request after the first), or loads it.
  */
 import type * as z from 'zod/mini';
-import { FulfillmentError } from './errors.js';
 import type * as Validation from './validation.js';
 
 let validationModule: typeof Validation | undefined;
@@ -17,18 +16,12 @@ let validationLoading: Promise<typeof Validation> | undefined;
 
 /** Imports the validation module (zod, the English messages, the compiler) once. */
 export function loadValidation(): Promise<typeof Validation> {
-  validationLoading ??= import('./validation.js').then((module) => {
-    validationModule = module;
-    return module;
-  });
+  validationLoading ??= import('./validation.js').then((module) => (validationModule = module));
   return validationLoading;
 }
 
 /** The validation module; {@link loadValidation} must have completed. */
-export function validation(): typeof Validation {
-  if (!validationModule) throw new FulfillmentError('Internal error: validation used before it was loaded.');
-  return validationModule;
-}
+export const validation = (): typeof Validation => validationModule!;
 
 /**
  * A schema imported on first use: `lazySchema(() => import('../schemas/orders.js'), 'OrderSchema')`.
@@ -46,10 +39,7 @@ export class LazySchema<T> {
 
   /** Imports the schema's module once. */
   load(): Promise<z.core.$ZodType<T>> {
-    this.#loading ??= this.#load().then((schema) => {
-      this.schema = schema;
-      return schema;
-    });
+    this.#loading ??= this.#load().then((schema) => (this.schema = schema));
     return this.#loading;
   }
 }

@@ -65,22 +65,21 @@ export interface Logger {
  */
 export type LoggerStyle = 'object-first' | 'message-first';
 
-const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+/** The levels, from nothing to every request. */
+export const LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /** True when `value` names a log level. */
 export function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && Object.hasOwn(RANK, value);
+  return LEVELS.includes(value as LogLevel);
 }
 
 /** True when `value` has the four methods of a {@link Logger}. */
 export function isLogger(value: unknown): value is Logger {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  const l = value as Record<string, unknown>;
+  const l = value as Record<string, unknown> | null;
   return (
-    typeof l.error === 'function' &&
-    typeof l.warn === 'function' &&
-    typeof l.info === 'function' &&
-    typeof l.debug === 'function'
+    (typeof l === 'object' || typeof l === 'function') &&
+    l !== null &&
+    LEVELS.slice(1).every((m) => typeof l[m] === 'function')
   );
 }
 
@@ -91,22 +90,19 @@ export function isLogger(value: unknown): value is Logger {
  */
 export function detectLoggerStyle(logger: Logger): LoggerStyle {
   const l = logger as unknown as Record<string, unknown>;
-  if (typeof l.child !== 'function') return 'message-first';
-  if (typeof l.bindings === 'function') return 'object-first';
-  if (Array.isArray(l.streams) && typeof l.fields === 'object' && l.fields !== null) return 'object-first';
-  return 'message-first';
+  const pinoOrBunyan =
+    typeof l.child === 'function' &&
+    (typeof l.bindings === 'function' ||
+      (Array.isArray(l.streams) && typeof l.fields === 'object' && l.fields !== null));
+  return pinoOrBunyan ? 'object-first' : 'message-first';
 }
 
-/** Levels of pino, bunyan and winston, as the SDK's levels. */
+/** Levels of pino, bunyan and winston that the SDK names differently. */
 const FOREIGN_LEVELS: Readonly<Record<string, LogLevel>> = {
   silent: 'off',
   fatal: 'error',
-  error: 'error',
-  warn: 'warn',
-  info: 'info',
   http: 'debug',
   verbose: 'debug',
-  debug: 'debug',
   trace: 'debug',
   silly: 'debug',
 };
@@ -119,7 +115,8 @@ const FOREIGN_LEVELS: Readonly<Record<string, LogLevel>> = {
 export function loggerLevel(logger: Logger): LogLevel | undefined {
   const level = (logger as unknown as { level?: unknown }).level;
   if (typeof level !== 'string') return undefined;
-  return Object.hasOwn(FOREIGN_LEVELS, level) ? FOREIGN_LEVELS[level] : undefined;
+  if (Object.hasOwn(FOREIGN_LEVELS, level)) return FOREIGN_LEVELS[level];
+  return level !== 'off' && isLogLevel(level) ? level : undefined;
 }
 
 /** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
@@ -136,7 +133,7 @@ export class LevelledLogger {
    */
   constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
     this.level = level;
-    this.#rank = RANK[level];
+    this.#rank = LEVELS.indexOf(level);
     this.#sink = sink;
     this.#objectFirst = options.style === 'object-first';
     this.#redactor = options.redactor;
@@ -144,36 +141,33 @@ export class LevelledLogger {
 
   /** Whether a line at `level` would be written (to skip building it otherwise). */
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
-    return RANK[level] <= this.#rank;
+    return LEVELS.indexOf(level) <= this.#rank;
   }
 
   /** Writes a line at `error`. */
   error(message: string, details?: LogDetails): void {
-    if (this.#rank >= 1) this.#write('error', message, details);
+    this.#write('error', message, details);
   }
   /** Writes a line at `warn`. */
   warn(message: string, details?: LogDetails): void {
-    if (this.#rank >= 2) this.#write('warn', message, details);
+    this.#write('warn', message, details);
   }
   /** Writes a line at `info`. */
   info(message: string, details?: LogDetails): void {
-    if (this.#rank >= 3) this.#write('info', message, details);
+    this.#write('info', message, details);
   }
   /** Writes a line at `debug`. */
   debug(message: string, details?: LogDetails): void {
-    if (this.#rank >= 4) this.#write('debug', message, details);
+    this.#write('debug', message, details);
   }
 
   #write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
+    if (!this.enabled(level)) return;
     const redactor = this.#redactor;
     const line = `[merchant-fulfillment] ${redactor ? redactor.text(message) : message}`;
-    const sink = this.#sink;
-    if (details === undefined) {
-      sink[level](line);
-      return;
-    }
-    const fields = redactor ? (redactor.value(details) as LogDetails) : details;
-    if (this.#objectFirst) sink[level](fields, line);
-    else sink[level](line, fields);
+    const fields = redactor && details ? (redactor.value(details) as LogDetails) : details;
+    if (fields === undefined) this.#sink[level](line);
+    else if (this.#objectFirst) this.#sink[level](fields, line);
+    else this.#sink[level](line, fields);
   }
 }

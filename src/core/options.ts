@@ -5,17 +5,18 @@
  */
 import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
-import { MAX_TIMER_MS } from './headers.js';
+import { MAX_TIMER_MS as MS } from './headers.js';
 import {
   detectLoggerStyle,
   isLogger,
   isLogLevel,
+  LEVELS,
   type Logger,
   type LoggerStyle,
   type LogLevel,
   loggerLevel,
 } from './log.js';
-import { headerIssues } from './request.js';
+import { headerIssues, headerRecord } from './request.js';
 import type { ValidationMode } from './validation.js';
 
 export { checkOptionsObject, type ListOptions, type RequestOptions } from './request.js';
@@ -121,24 +122,18 @@ export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 /** Reads an environment variable; `undefined` where there is none (or no environment at all). */
 export type EnvReader = (name: string) => string | undefined;
 
+const STYLES = ['auto', 'object-first', 'message-first'] as const;
+const MODES = ['strict', 'lenient', 'off'] as const;
+
 /** An API token: visible ASCII only (no spaces, no line breaks). */
 const TOKEN = /^[\x21-\x7E]+$/;
-/** The longest duration a timer can hold (2^31 − 1 ms): every duration option stays within it. */
-const MAX_MS = MAX_TIMER_MS;
 
 const fail = (message: string): never => {
   throw new FulfillmentError(message);
 };
 
-/** Normalises a base URL to the service root: no trailing slash, no `/merchant_api[/vN]`. */
-export function normaliseBaseUrl(input: unknown): string {
-  return parseBaseUrl(input).baseUrl;
-}
-
-/** The service root ({@link normaliseBaseUrl}) and its origin, from one parse of the base URL. */
-function parseBaseUrl(input: unknown): { baseUrl: string; origin: string } {
-  if (typeof input !== 'string') fail(`baseUrl must be a URL string, got ${describe(input)}`);
-  const text = input as string;
+/** The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin. */
+function parseBaseUrl(text: string): { baseUrl: string; origin: string } {
   // The value is never repeated: an API token passed as the base URL by mistake would be.
   let url: URL;
   try {
@@ -202,9 +197,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
     );
   }
-  // A `Headers` instance has no own properties: read into a record, or its headers would be lost.
-  const given = options.defaultHeaders;
-  const defaultHeaders = (given instanceof Headers ? Object.fromEntries(given) : given) ?? {};
+  const defaultHeaders = headerRecord(options.defaultHeaders) ?? {};
   const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
   if (headerProblems.length > 0) fail(`Invalid ${listIssues(headerProblems)}`);
   const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
@@ -213,21 +206,15 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
     );
   }
-  const { baseUrl, origin } = parseBaseUrl(rawBase);
+  if (typeof rawBase !== 'string') fail(`baseUrl must be a URL string, got ${describe(rawBase)}`);
+  const { baseUrl, origin } = parseBaseUrl(rawBase as string);
 
   const logger = options.logger ?? console;
   if (!isLogger(logger)) fail('logger must be an object with error, warn, info and debug methods');
-  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', [
-    'auto',
-    'object-first',
-    'message-first',
-  ]);
+  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', STYLES);
   const fromEnv = options.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
-  const logLevel = oneOf(
-    'logLevel',
-    options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
-    ['off', 'error', 'warn', 'info', 'debug'],
-  );
+  const level = options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info'));
+  const logLevel = oneOf('logLevel', level, LEVELS);
   const maxRetries = ranged('maxRetries', options.maxRetries, 2, 0, 100);
   if (!Number.isInteger(maxRetries)) fail(`maxRetries must be an integer, got ${maxRetries}`);
   const retryDelay: unknown = options.retryDelay;
@@ -244,7 +231,7 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       const got = typeof requests === 'number' ? requests : describe(requests);
       fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
     }
-    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MAX_MS, ' ms', true);
+    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MS, ' ms', true);
     const { store } = rateLimit;
     if (
       store !== undefined &&
@@ -259,21 +246,17 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
     apiToken: apiToken as string,
     baseUrl,
     origin,
-    timeout: ranged('timeout', options.timeout, 60_000, 0, MAX_MS, ' ms', true),
+    timeout: ranged('timeout', options.timeout, 60_000, 0, MS, ' ms', true),
     maxRetries,
-    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MAX_MS / 1000), ' s'),
-    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MAX_MS, ' ms'),
-    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MAX_MS, ' ms'),
+    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MS / 1000), ' s'),
+    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MS, ' ms'),
+    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MS, ' ms'),
     fetch: options.fetch,
     defaultHeaders: defaultHeaders as Record<string, string | undefined>,
     logLevel,
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,
-    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', [
-      'strict',
-      'lenient',
-      'off',
-    ]),
+    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', MODES),
     maxResponseBytes: ranged(
       'maxResponseBytes',
       options.maxResponseBytes,

@@ -1,22 +1,25 @@
 /**
  * Pagination: `Page` and `PagePromise`. One paginator follows whichever style the server answers
  * with — page numbers (`current_page` / `page_count`), a cursor (`next_page_url`) or a bare JSON
- * array — holds one page at a time, and refuses to loop.
+ * array — holds one page at a time, and refuses to loop. Also the request surface resources call
+ * (`RequestSurface`): every next page is fetched through it.
  */
 
-import { APIPromise } from './api-promise.js';
+import { isObject } from './describe.js';
 import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { Redactor } from './redact.js';
-import { checkOptionsObject, type ListOptions, type QueryParams } from './request.js';
+import type { ListOptions, QueryParams, RequestParts, RequestPath } from './request.js';
 import {
+  APIPromise,
   type RawResponse,
-  type ResponseParser,
   type ResponseParsers,
+  type ResponseSpec,
   readJson,
   withoutProto,
 } from './response.js';
 import { originOf } from './url.js';
+import type { ValidationMode } from './validation.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -43,19 +46,46 @@ export interface Pagination {
 }
 
 /**
- * The client as pagination sees it: its origin (cursors may not leave it), its response checks,
- * and its request surface, through which every next page is fetched.
+ * A request as `client.get/post/put/patch/delete(path, init)` take it, for an endpoint the SDK has
+ * no method for (and as every resource method declares its own): `query`, `body`, `options`, and
+ * `response`, how the 2xx body becomes the result.
  */
-export interface PageClient {
+export interface ClientRequestInit<T> extends RequestParts {
+  /** How the 2xx body becomes the result: a schema (checked in the client's mode) or a parser. */
+  response: ResponseSpec<T>;
+}
+
+/** A list request as a resource method declares it: path, query and options. @inline */
+export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema' | 'idempotent'> {
+  options?: ListOptions | undefined;
+}
+
+/**
+ * Every way to call the API. Each method builds the request in one place (path ids, query and body
+ * validated, options checked), sends it through the transport, and reads the answer. Input problems
+ * reject the returned promise; nothing is sent then.
+ */
+export interface RequestSurface {
+  /** The service root every path is appended to. */
+  readonly baseUrl: string;
+  /** How responses are checked. */
+  readonly validateResponses: ValidationMode;
+  /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
+  readonly _responses: ResponseParsers;
+  get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  patch<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  delete<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
+  /** A list: `await` for the first page, `for await` for every item; next pages come through `get`. */
+  getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
+}
+
+/** The client as pagination sees it: its origin (cursors may not leave it), its response checks, `get`. */
+type PageClient = Pick<RequestSurface, 'get' | '_responses'> & {
   /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
   readonly _origin: string;
-  /** The client's response checks. @internal */
-  readonly _responses: Pick<ResponseParsers, 'parse' | 'text' | 'clean'>;
-  get<T>(
-    path: string,
-    init: { query?: QueryParams | undefined; options?: ListOptions | undefined; response: ResponseParser<T> },
-  ): APIPromise<T>;
-}
+};
 
 /** What is needed to ask for a page. @internal */
 export interface PageRequest {
@@ -83,7 +113,7 @@ interface PageSource<T> {
   trail: Trail;
   /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
   url: string;
-  redactor: Redactor | undefined;
+  redactor: Redactor;
 }
 
 /** Default page size of the API when no `limit` is sent. */
@@ -95,20 +125,15 @@ const DEFAULT_MAX_PAGES = 10_000;
  */
 export const MAX_CURSORS = 1_000;
 
-function idOf(item: unknown): string {
-  if (item && typeof item === 'object' && 'id' in item) return String((item as { id: unknown }).id);
-  return '';
-}
+const idOf = (item: unknown): string => (isObject(item) && 'id' in item ? String(item.id) : '');
+const numberOr = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/** The size and the first and last ids of a page, to spot a page sent twice. */
 function signatureOf(data: readonly unknown[]): string | undefined {
-  if (data.length === 0) return undefined;
   const first = idOf(data[0]);
   const last = idOf(data[data.length - 1]);
   return first || last ? `${data.length}:${first}:${last}` : undefined;
-}
-
-function numberOr(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** One page of a collection. */
@@ -130,12 +155,6 @@ export class Page<T> {
     this.response = response;
   }
 
-  /** A text the server sent, without the client's secrets and this request's credentials. */
-  #scrub(text: string): string {
-    const redactor = this.#from.redactor;
-    return redactor ? redactor.text(text) : this.#from.client._responses.text(text);
-  }
-
   /** Whether another page follows. */
   hasNextPage(): boolean {
     return this.#nextRequest() !== null;
@@ -155,12 +174,9 @@ export class Page<T> {
       const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
       return Promise.reject(new PaginationError(message));
     }
-    try {
-      checkOptionsObject(options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const request = options ? { ...next, options: { ...next.options, ...options } } : next;
+    // Options that are not an object reach the request's own check, which refuses them.
+    const merged = isObject(options) ? { ...next.options, ...options } : options;
+    const request = options === undefined ? next : { ...next, options: merged as ListOptions };
     const { path, params: query } = request;
     const client = this.#from.client;
     const item = this.#from.item;
@@ -191,7 +207,7 @@ export class Page<T> {
       const url = this.#sameOrigin(next);
       if (this.#from.trail.cursors.has(url)) {
         throw new PaginationError(
-          `The server sent a cursor it had sent before (${this.#scrub(next)}); stopping to avoid a loop.`,
+          `The server sent a cursor it had sent before (${this.#from.redactor.text(next)}); stopping to avoid a loop.`,
         );
       }
       return { path: url, params: undefined, options: request.options };
@@ -218,7 +234,7 @@ export class Page<T> {
       url = new URL(next, this.#from.url);
     } catch {
       throw new PaginationError(
-        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#scrub(next))}`,
+        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#from.redactor.text(next))}`,
       );
     }
     if (url.username || url.password) {
@@ -251,10 +267,9 @@ function buildPage<T>(
   try {
     const body = readJson(raw, false);
     let items = body; // not a collection: the schema reports it with the body kept
-    if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
-      items = (body as { data: unknown[] }).data;
-      const p = (body as { pagination?: unknown }).pagination;
-      if (p && typeof p === 'object' && !Array.isArray(p)) pagination = withoutProto(p) as Pagination;
+    if (isObject(body) && Array.isArray(body.data)) {
+      items = body.data;
+      if (isObject(body.pagination)) pagination = withoutProto(body.pagination) as Pagination;
     }
     data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
   } catch (error) {
@@ -265,13 +280,13 @@ function buildPage<T>(
     ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
     : { pageNumber: requested, pagesFetched: 1, signature: undefined, cursors: new Set() };
   const current = numberOr(pagination?.current_page);
+  const signature = signatureOf(data);
   if (previous) {
     if (current !== undefined && current <= previous.pageNumber) {
       throw new PaginationError(
         `The server answered page ${current} after page ${previous.pageNumber}; stopping to avoid a loop.`,
       );
     }
-    const signature = signatureOf(data);
     if (signature !== undefined && signature === previous.signature) {
       throw new PaginationError(
         'The server sent the same items as the previous page; stopping to avoid a loop.',
@@ -279,16 +294,14 @@ function buildPage<T>(
     }
   }
   trail.pageNumber = current ?? requested;
-  trail.signature = signatureOf(data);
-  if (request.params === undefined && /^https?:/i.test(request.path)) remember(trail.cursors, request.path);
+  trail.signature = signature;
+  if (request.params === undefined && /^https?:/i.test(request.path)) {
+    // A followed cursor is remembered; the oldest beyond MAX_CURSORS is forgotten.
+    trail.cursors.add(request.path);
+    if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
+  }
   const { url, redactor, response } = raw;
   return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
-}
-
-/** Adds a followed cursor, forgetting the oldest beyond {@link MAX_CURSORS}. */
-function remember(cursors: Set<string>, cursor: string): void {
-  cursors.add(cursor);
-  if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value as string);
 }
 
 /**

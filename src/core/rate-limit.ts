@@ -4,11 +4,10 @@
  * refilling bucket, so it never sends more than the server allows whether the server counts in
  * fixed or sliding windows.
  */
-import { APIUserAbortError, RateLimitStoreError } from './errors.js';
+import { aborted, RateLimitStoreError } from './errors.js';
 import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
-import { sleep } from './sleep.js';
 
 /**
  * Why a request waits for the limiter: `'window'` (this client's own count of the last `perMs` is
@@ -72,21 +71,29 @@ export class RateLimiter {
     return turn;
   }
 
+  /** Waits until `next` says no wait is left (0), telling `onWait` of the first wait. */
+  async #wait(
+    signal: AbortSignal | undefined,
+    onWait: RateLimitWaitHandler | undefined,
+    next: () => number | Promise<number>,
+  ): Promise<void> {
+    for (let told = !onWait; ; ) {
+      if (signal?.aborted) throw aborted(signal);
+      const wait = await next();
+      if (!(typeof wait === 'number' && wait > 0)) return;
+      if (!told) {
+        told = true;
+        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
+      }
+      await sleep(wait, signal);
+    }
+  }
+
   async #take(
     signal: AbortSignal | undefined,
     onWait: RateLimitWaitHandler | undefined,
   ): Promise<() => void> {
-    for (let told = !onWait; ; ) {
-      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      const now = Date.now();
-      const wait = this.delay(now);
-      if (wait === 0) break;
-      if (!told) {
-        told = true;
-        onWait?.(wait, now < this.#serverPauseEnds ? 'server' : 'window');
-      }
-      await sleep(wait, signal);
-    }
+    await this.#wait(signal, onWait, () => this.delay());
     const slot = this.#next;
     this.#starts[slot] = Date.now();
     this.#next = (slot + 1) % this.requests;
@@ -110,16 +117,8 @@ export class RateLimiter {
     redactor: Redactor | undefined,
   ): Promise<() => void> {
     const slot = crypto.randomUUID();
-    for (let told = !onWait; ; ) {
-      const asked = () => store.acquire(slot, this.requests, this.perMs);
-      const wait = await this.#ask(asked, signal, timeoutMs, redactor);
-      if (!(typeof wait === 'number' && wait > 0)) break;
-      if (!told) {
-        told = true;
-        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
-      }
-      await sleep(wait, signal);
-    }
+    const ask = () => store.acquire(slot, this.requests, this.perMs);
+    await this.#wait(signal, onWait, () => this.#ask(ask, signal, timeoutMs, redactor));
     // The answer is in: the slot counts until `perMs` from now, in every process.
     return () => {
       this.#ask(() => store.release(slot, this.perMs), undefined, this.perMs, undefined, true).catch(
@@ -140,7 +139,7 @@ export class RateLimiter {
     redactor?: Redactor,
     background = false,
   ): Promise<T> {
-    if (signal?.aborted) return Promise.reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+    if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Promise<T>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -148,7 +147,7 @@ export class RateLimiter {
       };
       const onAbort = () => {
         done();
-        reject(new APIUserAbortError(undefined, { cause: signal?.reason }));
+        reject(aborted(signal));
       };
       const timer = setTimeout(() => {
         done();
@@ -207,4 +206,20 @@ export class RateLimiter {
     const { used, max } = readRateLimit(headers);
     if (used !== undefined && max !== undefined && used >= max) this.exhausted();
   }
+}
+
+/** Resolves after `ms`, or rejects with `APIUserAbortError` as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(aborted(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

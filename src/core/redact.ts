@@ -87,10 +87,10 @@ export class Redactor {
   }
 
   /** A copy of the headers with credentials masked and secrets removed from the other values. */
-  headers(headers: Headers | Record<string, string>): Record<string, string> {
+  headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-    for (const [name, value] of entries) out[name] = this.hides(name) ? MASK : this.text(value);
+    for (const [name, value] of Object.entries(headers))
+      out[name] = this.hides(name) ? MASK : this.text(value);
     return out;
   }
 

@@ -7,7 +7,7 @@
 import { isObject } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
-import { type SchemaLike, validation } from './lazy.js';
+import { type SchemaLike, schemaOf, validation } from './lazy.js';
 import { encodeQuery, type Id, isWellFormed, pathId, pathIssue, type QueryValue } from './url.js';
 import type * as Validation from './validation.js';
 
@@ -126,7 +126,7 @@ export function buildRequest(
   let params: QueryParams | undefined;
   if (init.query !== undefined) {
     const query = init.query;
-    if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    if (!isObject(query)) {
       const issue = { path: 'params', message: 'expected an object of query parameters' };
       throw new RequestValidationError([issue], context);
     }
@@ -139,20 +139,18 @@ export function buildRequest(
       );
     }
     const valid = (
-      init.querySchema ? v.validateRequest(v.compiled(init.querySchema), query, context) : query
+      init.querySchema ? v.validateRequest(v.compiled(schemaOf(init.querySchema)), query, context) : query
     ) as Record<string, unknown>;
     params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
   const body = init.bodySchema
-    ? v.validateRequest(v.compiled(init.bodySchema), init.body, context)
+    ? v.validateRequest(v.compiled(schemaOf(init.bodySchema)), init.body, context)
     : init.body;
   const issue = body === undefined ? undefined : jsonIssue(body);
   if (issue) throw new RequestValidationError([issue], context);
   let options = init.options;
-  // A `Headers` instance has no own properties: read into a record, or its headers would be lost.
-  if (options?.headers instanceof Headers)
-    options = { ...options, headers: Object.fromEntries(options.headers) };
+  if (options?.headers instanceof Headers) options = { ...options, headers: headerRecord(options.headers) };
   const problems = requestOptionIssues(options);
   if (problems.length > 0) throw new RequestValidationError(problems, context);
   return {
@@ -173,48 +171,39 @@ export const MAX_JSON_DEPTH = 64;
  * The first value of `body` that cannot be sent as JSON, by path: a `bigint`, a function or symbol
  * inside an array, a cycle, a nesting deeper than {@link MAX_JSON_DEPTH}, a number that is not
  * finite, an invalid `Date` (which `JSON.stringify` would send as `null`), or a lone UTF-16
- * surrogate. `undefined` when the body is sendable. Without recursion.
+ * surrogate. `undefined` when the body is sendable.
  */
-function jsonIssue(body: unknown): ValidationIssue | undefined {
-  const stack: { value: unknown; path: string; ancestors: readonly object[] }[] = [
-    { value: body, path: '', ancestors: [] },
-  ];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { value, path, ancestors } = item;
-    const where = path || 'body';
-    if (typeof value === 'bigint') return { path: where, message: 'a BigInt cannot be sent as JSON' };
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      return { path: where, message: `${value} cannot be sent as JSON` };
-    }
-    if (typeof value === 'string' && !isWellFormed(value)) {
-      return { path: where, message: 'contains a lone UTF-16 surrogate, which cannot be sent' };
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (value instanceof Date) {
-      if (Number.isNaN(value.getTime())) return { path: where, message: 'an invalid Date cannot be sent' };
-      continue;
-    }
-    if (ancestors.includes(value)) return { path: where, message: 'refers to itself (a cycle)' };
-    if (ancestors.length >= MAX_JSON_DEPTH) {
-      return { path: where, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
-    }
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') continue;
-    const next = [...ancestors, value];
-    const isArray = Array.isArray(value);
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
-      const at = isArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (isArray && (typeof child === 'function' || typeof child === 'symbol')) {
-        return { path: at, message: `a ${typeof child} cannot be sent as JSON` };
-      }
-      if (!isWellFormed(key)) {
-        return { path: where, message: 'has a key with a lone UTF-16 surrogate, which cannot be sent' };
-      }
-      stack.push({ value: child, path: at, ancestors: next });
-    }
+function jsonIssue(value: unknown, path = '', ancestors: object[] = []): ValidationIssue | undefined {
+  const fail = (message: string) => ({ path: path || 'body', message });
+  if (typeof value === 'bigint') return fail('a BigInt cannot be sent as JSON');
+  if (typeof value === 'number' && !Number.isFinite(value)) return fail(`${value} cannot be sent as JSON`);
+  if (typeof value === 'string' && !isWellFormed(value)) {
+    return fail('contains a lone UTF-16 surrogate, which cannot be sent');
   }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? fail('an invalid Date cannot be sent') : undefined;
+  if (ancestors.includes(value)) return fail('refers to itself (a cycle)');
+  if (ancestors.length >= MAX_JSON_DEPTH) return fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  ancestors.push(value);
+  const isArray = Array.isArray(value);
+  for (const [key, child] of Object.entries(value)) {
+    const at = isArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (isArray && (typeof child === 'function' || typeof child === 'symbol')) {
+      return { path: at, message: `a ${typeof child} cannot be sent as JSON` };
+    }
+    if (!isWellFormed(key)) return fail('has a key with a lone UTF-16 surrogate, which cannot be sent');
+    const issue = jsonIssue(child, at, ancestors);
+    if (issue) return issue;
+  }
+  ancestors.pop();
   return undefined;
+}
+
+/** Headers given as a `Headers` instance (no own properties) read into a record; a record as it is. */
+export function headerRecord<T>(headers: T): T | Record<string, string> {
+  return headers instanceof Headers ? Object.fromEntries(headers) : headers;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,12 +1,17 @@
 /**
- * What a 2xx response becomes: the body read as text on arrival, then parsed as JSON and checked
- * against the method's schema in the client's `validateResponses` mode.
+ * One response, from its arrival to the method's result: the body read as it streams in, bounded
+ * in time (the attempt's `timeout`) and size (`maxResponseBytes`, counted on the decoded bytes, so
+ * a small compressed body that inflates without end is cut off too); then, when the method's
+ * `APIPromise` is awaited, parsed as JSON and checked against the method's schema in the client's
+ * `validateResponses` mode. `.withResponse()` also gives the `Response` and its rate-limit figures.
  */
+
+import { joinChunks } from './body.js';
 import { ResponseValidationError } from './errors.js';
-import { LazySchema, OptionalBody, type SchemaLike, validation } from './lazy.js';
+import { type RateLimitInfo, readRateLimit } from './headers.js';
+import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
 import type { LevelledLogger } from './log.js';
 import { publicUrl, type Redactor } from './redact.js';
-import type * as Validation from './validation.js';
 import type { UnknownEnumValue, ValidationMode } from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). @inline */
@@ -20,7 +25,7 @@ export interface RawResponse {
   /** Request URL, for messages. */
   url: string;
   /** What must not appear in an error about this response (the request's own credentials included). @internal */
-  redactor?: Redactor | undefined;
+  redactor: Redactor;
 }
 
 /** Turns a raw response into the method's result (throws a `ResponseValidationError` if it cannot). @inline */
@@ -73,25 +78,22 @@ export function parseBody(text: string): unknown {
  */
 export function readJson(raw: RawResponse, allowEmpty: boolean): unknown {
   const text = raw.text;
-  if (raw.response.status === 204 || text.trim() === '') {
-    if (allowEmpty) return undefined;
-    const issues = [{ path: '', message: 'expected a JSON body, got an empty response' }];
-    throw new ResponseValidationError({ body: text, issues });
+  let message = 'expected a JSON body, got an empty response';
+  if (raw.response.status !== 204 && text.trim() !== '') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      message = `expected JSON, got ${JSON.stringify(text.slice(0, 80))}`;
+    }
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Where no body is documented, a plain-text acknowledgement ("OK") is not an error.
-    if (allowEmpty) return undefined;
-    const issues = [{ path: '', message: `expected JSON, got ${JSON.stringify(text.slice(0, 80))}` }];
-    throw new ResponseValidationError({ body: text, issues });
-  }
+  // Where no body is documented, nothing or a plain-text acknowledgement ("OK") is not an error.
+  if (allowEmpty) return undefined;
+  throw new ResponseValidationError({ body: text, issues: [{ path: '', message }] });
 }
 
 /** Where a response came from, for error messages: its URL without the request's secrets. */
 export function contextOf(raw: RawResponse): { status: number; method: string; url: string } {
-  const url = raw.redactor ? publicUrl(raw.url, raw.redactor) : raw.url;
-  return { status: raw.response.status, method: raw.method, url };
+  return { status: raw.response.status, method: raw.method, url: publicUrl(raw.url, raw.redactor) };
 }
 
 /** Most distinct unknown enum values one client reports (each once); later ones are not logged. */
@@ -105,16 +107,13 @@ export class ResponseParsers {
   /** How responses are checked. */
   readonly mode: ValidationMode;
   readonly #logger: LevelledLogger | undefined;
-  readonly #redactor: Redactor | undefined;
   readonly #reported = new Set<string>();
   /** Whether unknown enum values are looked for, to be logged. */
   readonly #reporting: boolean;
-  #v: typeof Validation | undefined;
 
-  constructor(mode: ValidationMode, logger?: LevelledLogger, redactor?: Redactor) {
+  constructor(mode: ValidationMode, logger?: LevelledLogger) {
     this.mode = mode;
     this.#logger = logger;
-    this.#redactor = redactor;
     this.#reporting = mode === 'lenient' && logger !== undefined && logger.enabled('warn');
   }
 
@@ -135,16 +134,10 @@ export class ResponseParsers {
     }
   }
 
-  /** A text the server sent (a cursor, say) without the client's secrets, for a message. */
-  text(value: string): string {
-    return this.#redactor ? this.#redactor.text(value) : value;
-  }
-
   /** Checks an already-read body against `schema` in this client's mode (`raw`: where it came from). */
   parse<T>(schema: SchemaLike<T>, body: unknown, raw?: RawResponse): T {
-    this.#v ??= validation();
-    const v = this.#v;
-    const own = schema instanceof LazySchema ? schema.schema! : schema;
+    const v = validation();
+    const own = schemaOf(schema);
     const data = v.parseResponse(v.compiled(own), body, this.mode);
     if (this.#reporting) {
       const found = v.unknownEnumValues(own, body);
@@ -154,19 +147,15 @@ export class ResponseParsers {
   }
 
   /**
-   * A response error without the client's secrets (a server may echo a credential back), with
-   * where the response came from: every parse of a 2xx body goes through it, pages included.
+   * A response error without the secrets of its request (a server may echo a credential back),
+   * with where the response came from: every parse of a 2xx body goes through it, pages included.
    * @internal
    */
-  clean(error: unknown, raw?: RawResponse): unknown {
+  clean(error: unknown, raw: RawResponse): unknown {
     if (!(error instanceof ResponseValidationError)) return error;
-    const redactor = raw?.redactor ?? this.#redactor;
-    const text = (value: string) => (redactor ? redactor.text(value) : value);
-    return new ResponseValidationError({
-      body: redactor ? redactor.value(error.body) : error.body,
-      issues: error.issues.map((i) => ({ path: text(i.path), message: text(i.message) })),
-      ...(raw ? contextOf(raw) : {}),
-    });
+    const r = raw.redactor;
+    const issues = error.issues.map((i) => ({ path: r.text(i.path), message: r.text(i.message) }));
+    return new ResponseValidationError({ body: r.value(error.body), issues, ...contextOf(raw) });
   }
 
   #report(found: readonly UnknownEnumValue[], raw: RawResponse | undefined): void {
@@ -187,4 +176,191 @@ export class ResponseParsers {
 
 function isResource(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
+}
+
+/** The body did not arrive within the attempt's timeout (mapped to `APITimeoutError`). @internal */
+export class BodyTimeoutError extends Error {
+  constructor() {
+    super('The response body did not arrive in time.');
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The body is larger than the limit: `size` bytes received or announced so far. @internal */
+export class BodyTooLargeError extends Error {
+  readonly size: number;
+
+  constructor(size: number) {
+    super(`The response body is larger than allowed (${size} bytes so far).`);
+    this.name = 'BodyTooLargeError';
+    this.size = size;
+  }
+}
+
+/**
+ * Reads the whole body as UTF-8 text within `timeoutMs` and `limit` bytes. The bytes are gathered
+ * and decoded once, into one flat string (what `JSON.parse` reads fastest); past the time limit the
+ * stream is cancelled, which ends the pending read, so no promise is raced per chunk.
+ */
+export async function readBody(response: Response, limit: number, timeoutMs: number): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await body.cancel().catch(() => {});
+    throw new BodyTooLargeError(declared);
+  }
+  const reader = body.getReader();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (timedOut) throw new BodyTimeoutError();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new BodyTooLargeError(size);
+      chunks.push(value);
+    }
+  } catch (error) {
+    // Stops the transfer and releases the connection.
+    reader.cancel().catch(() => {});
+    throw timedOut ? new BodyTimeoutError() : error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return decoder.decode(chunks.length === 1 ? chunks[0] : joinChunks(chunks, size));
+}
+
+/** Decodes UTF-8 as `Response.text()` does: a leading BOM dropped, a bad sequence as U+FFFD. */
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/** The parsed data together with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  /** The raw response (its body has been read). */
+  response: Response;
+  /** `X-Rate-Limit-Used` / `X-Rate-Limit-Max` of the response. */
+  rateLimit: RateLimitInfo;
+}
+
+/**
+ * A `Promise<T>` with access to the underlying response. The request starts when the method is
+ * called; the body is read and parsed when the promise is first awaited.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #raw: Promise<RawResponse>;
+  readonly #spec: ResponseSpec<T>;
+  readonly #reader: Pick<ResponseParsers, 'read'> | undefined;
+  #parsed: Promise<{ data: T; raw: RawResponse }> | undefined;
+
+  /** `spec` says how the body becomes `T`: a parser, or a schema that `reader` applies. @internal */
+  constructor(raw: Promise<RawResponse>, spec: ResponseSpec<T>, reader?: Pick<ResponseParsers, 'read'>) {
+    super((resolve) => {
+      resolve(null as T);
+    });
+    // A method's promise may be awaited late (or never): its failure is reported to whoever awaits
+    // it, and must not surface as an unhandled rejection before that.
+    raw.catch(() => {});
+    this.#raw = raw;
+    this.#spec = spec;
+    this.#reader = reader;
+  }
+
+  #read(raw: RawResponse): T {
+    const spec = this.#spec;
+    return typeof spec === 'function' ? spec(raw) : this.#reader!.read(spec, raw);
+  }
+
+  // Derived promises (from then/catch/finally) are plain Promises.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  /**
+   * The raw `Response`, unparsed: status, headers and a body you can read. Rejects like the method
+   * itself on errors. (The SDK reads each body as it arrives, so this is a copy with the same
+   * status, headers and body.)
+   */
+  asResponse(): Promise<Response> {
+    return this.#raw.then(({ response: { status, statusText, headers }, text }) => {
+      return new Response(text, { status, statusText, headers });
+    });
+  }
+
+  /**
+   * The same request with its data transformed by `map`; `.withResponse()` still gives the response.
+   * @internal
+   */
+  _map<U>(map: (data: T) => U): APIPromise<U> {
+    return new APIPromise(this.#raw, (raw) => map(this.#read(raw)));
+  }
+
+  /**
+   * Continues with `next` once the data is in. When `next` returns another `APIPromise` (a read-back
+   * request), the result and the response are that request's; when it returns a value or a plain
+   * promise, the response stays this one. A failure of what `next` started is reported with the
+   * message prefixed by `changed` ("… succeeded, but reading the result back failed: …"), since the
+   * change itself went through. @internal
+   */
+  _then<U>(next: (data: T) => U | Promise<U> | APIPromise<U>, changed: string): APIPromise<U> {
+    const results = new WeakMap<RawResponse, U>();
+    const raw = this.#raw.then(async (first) => {
+      const out = next(this.#read(first));
+      try {
+        if (out instanceof APIPromise) {
+          const second = await out.#raw;
+          results.set(second, out.#read(second));
+          return second;
+        }
+        results.set(first, await out);
+        return first;
+      } catch (error) {
+        if (error instanceof Error) {
+          error.message = `${changed} succeeded, but reading the result back failed: ${error.message}`;
+        }
+        throw error;
+      }
+    });
+    return new APIPromise(raw, (r) => results.get(r) as U);
+  }
+
+  /** The parsed data, the `Response` and its rate-limit figures. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result().then(({ data, raw: { response } }) => ({
+      data,
+      response,
+      rateLimit: readRateLimit(response.headers),
+    }));
+  }
+
+  #result(): Promise<{ data: T; raw: RawResponse }> {
+    this.#parsed ??= this.#raw.then((raw) => ({ data: this.#read(raw), raw }));
+    return this.#parsed;
+  }
+
+  #data(): Promise<T> {
+    return this.#result().then((r) => r.data);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: APIPromise is a Promise subclass by design.
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#data().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#data().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#data().finally(onfinally);
+  }
 }

@@ -1,38 +1,30 @@
 /**
  * Everything every request goes through once it is built (see `request.ts`): URL, auth and
  * headers, per-attempt timeout, retries with backoff and `Retry-After`, redirects, the client-side
- * rate limiter, error mapping, logging and the client's events. One ky instance per client.
+ * rate limiter, what a failed attempt becomes and whether it is retried, logging and the client's
+ * events. One ky instance per client.
  */
-import type { KyInstance, Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions, NetworkError, TimeoutError } from 'ky';
 import { VERSION } from '../version.js';
-import { BodyTooLargeError, readBody } from './body.js';
 import {
+  APIConnectionError,
   APIError,
   APITimeoutError,
   APIUserAbortError,
+  aborted,
   FulfillmentError,
   ResponseTooLargeError,
+  shortUrl,
 } from './errors.js';
-import type { ClientEmitter } from './events.js';
+import type { ClientEmitter, RetryReason } from './events.js';
 import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { RateLimiter, RateLimitWaitHandler } from './rate-limit.js';
+import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
-import { parseBody, type RawResponse } from './response.js';
-import {
-  failureOf,
-  type KyErrors,
-  neverSent,
-  RETRYABLE_STATUS,
-  retryReason,
-  seconds,
-  statusOf,
-  whyWait,
-} from './retry.js';
-import { sleep } from './sleep.js';
-import { MAX_REDIRECTS, redirectTarget } from './url.js';
+import { BodyTimeoutError, BodyTooLargeError, parseBody, type RawResponse, readBody } from './response.js';
+import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
 export type TransportConfig = ResolvedClientOptions & {
@@ -44,18 +36,6 @@ export type TransportConfig = ResolvedClientOptions & {
   /** The client's event listeners (`client.on`). */
   events?: ClientEmitter | undefined;
 };
-
-/** One request's progress, kept only while someone listens to the client's events. */
-interface Trace {
-  readonly events: ClientEmitter;
-  /** When `send` was called; when the current attempt was sent and ended (0 before). */
-  readonly started: number;
-  sentAt: number;
-  endedAt: number;
-  /** The URL as events show it, and the current attempt. */
-  url: string;
-  attempt: number;
-}
 
 /** Waits longer than this (ms) for a rate limit are logged at `info`. */
 const LONG_WAIT_MS = 1000;
@@ -104,209 +84,179 @@ export class Transport {
     return this.#ky;
   }
 
-  /** Full URL for a path or a same-origin absolute URL. */
-  url(path: string, query?: string): string {
-    const base = /^https?:\/\//i.test(path) ? path : this.#config.baseUrl + path;
-    return query ? base + (base.includes('?') ? '&' : '?') + query : base;
-  }
-
   /**
    * Sends the request, retrying as the rules allow. Resolves with a 2xx response and its body,
    * read at once so that no socket or timer outlives the request even if the result is never
    * used; rejects with a typed `FulfillmentError`. Each attempt is bounded by `timeout` twice
-   * over, as ky does it: once for the response to arrive, once for its body to be read. With no
-   * event listener, the only cost of the client's events is the one `count` check here.
+   * over, as ky does it: once for the response to arrive, once for its body to be read. Events are
+   * built only while someone listens (the listeners are counted when the request starts).
    */
-  send(spec: RequestSpec): Promise<RawResponse> {
-    const events = this.#config.events;
-    return events?.count ? this.#traced(spec, events) : this.#send(spec, undefined);
-  }
-
-  /** {@link send} with events: the request's final failure is the `error` event. */
-  async #traced(spec: RequestSpec, events: ClientEmitter): Promise<RawResponse> {
-    const trace: Trace = { events, started: now(), url: '', attempt: 1, sentAt: 0, endedAt: 0 };
-    try {
-      return await this.#send(spec, trace);
-    } catch (error) {
-      if (error instanceof FulfillmentError) {
-        const end = now();
-        events.emit('error', {
-          method: spec.method,
-          url: trace.url || publicUrl(this.url(spec.path, spec.query), this.#config.redactor),
-          attempt: trace.attempt,
-          errorName: error.name,
-          error,
-          status: statusOf(error),
-          durationMs: trace.sentAt === 0 ? 0 : (trace.endedAt || end) - trace.sentAt,
-          elapsedMs: end - trace.started,
-        });
-      }
-      throw error;
-    }
-  }
-
-  async #send(spec: RequestSpec, trace: Trace | undefined): Promise<RawResponse> {
+  async send(spec: RequestSpec): Promise<RawResponse> {
     const { logger: log, rateLimiter, maxResponseBytes, maxRetryAfter } = this.#config;
+    const events = this.#config.events?.count ? this.#config.events : undefined;
     const { method, options = {} } = spec;
     const { signal, timeout = this.#config.timeout, maxRetries = this.#config.maxRetries } = options;
     const idempotent = spec.idempotent ?? method !== 'POST';
-    const url = this.url(spec.path, spec.query);
+    const base = /^https?:\/\//i.test(spec.path) ? spec.path : this.#config.baseUrl + spec.path;
+    const url = spec.query ? base + (base.includes('?') ? '&' : '?') + spec.query : base;
     // The SDK decides on redirects itself: the runtime must not follow one to another origin.
     const init: KyOptions = { method, headers: this.#headers(spec), timeout, redirect: 'manual' };
     if (spec.bodyText !== undefined) init.body = spec.bodyText;
     if (signal) init.signal = signal;
-    const request = this.#ky ?? (await this.#loadKy());
     const redactor = options.headers ? this.#config.redactor.with(options.headers) : this.#config.redactor;
-    // The URL as events and log lines show it (no credentials): worked out here for events and
-    // `debug` lines, when first needed otherwise (a failure, a wait).
-    let shown = trace || this.#debug ? publicUrl(url, redactor) : '';
-    if (trace) trace.url = shown;
-
-    for (let attempt = 1; ; attempt++) {
-      // What every event and log line of this attempt carries.
-      const at = { method, url: shown, attempt };
-      if (trace) Object.assign(trace, { attempt, sentAt: 0, endedAt: 0 });
-      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-      let attemptDone: (() => void) | undefined;
-      let waited = 0;
-      if (rateLimiter) {
-        const asked = now();
-        let paused = false;
-        // A wait is only watched for when an event or an `info` line can tell of it.
-        const onWait: RateLimitWaitHandler | undefined =
-          trace || this.#info
-            ? (delayMs, cause) => {
-                paused = true;
-                if (!this.#info || delayMs <= LONG_WAIT_MS) return;
-                shown ||= publicUrl(url, redactor);
-                at.url = shown;
-                const { why, reason } = rateLimiter.waitCause(cause);
-                log.info(`Waiting ${seconds(delayMs)} before ${method} ${shown}: ${why}`, {
-                  ...at,
-                  delayMs,
-                  reason,
-                });
-              }
-            : undefined;
-        attemptDone = await rateLimiter.acquire(signal, onWait, timeout, redactor);
-        if (paused) waited = now() - asked;
-      }
-      const started = trace || this.#debug ? now() : 0;
-      if (trace) {
-        trace.sentAt = started;
-        trace.events.emit('request', { ...at, rateLimitWaitMs: waited });
-      }
-      if (this.#debug) {
-        const headers = redactor.headers(init.headers as Record<string, string>);
-        log.debug(`→ ${method} ${shown} (attempt ${attempt})`, { ...at, headers });
-      }
-
-      let failure: FulfillmentError;
-      let retryable: boolean;
-      let retryAfter: number | undefined;
-      let failedRateLimit: RateLimitInfo | undefined;
-      let target = url;
-      try {
-        let response = await request(target, init);
-        for (
-          let hops = 0;
-          REDIRECT_STATUS.has(response.status) || response.type === 'opaqueredirect';
-          hops++
-        ) {
-          rateLimiter?.observe(response.headers);
-          await response.body?.cancel().catch(() => {}); // release the connection
-          target = redirectTarget(response, target, { method, hops, origin: this.#config.origin }, redactor);
-          if (this.#debug) {
-            const to = publicUrl(target, redactor);
-            const line = `↪ ${method} ${to} (redirect ${hops + 1} of at most ${MAX_REDIRECTS})`;
-            log.debug(line, { ...at, url: to, status: response.status });
-          }
-          response = await request(target, init);
+    // What every event and log line of an attempt carries: the URL without credentials.
+    const at = { method, url: publicUrl(url, redactor), attempt: 1 };
+    const started = now();
+    // When the current attempt was sent and ended (0 before), for the events' durations.
+    let sentAt = 0;
+    let endedAt = 0;
+    try {
+      const request = this.#ky ?? (await this.#loadKy());
+      for (; ; at.attempt++) {
+        sentAt = endedAt = 0;
+        if (signal?.aborted) throw aborted(signal);
+        let attemptDone: (() => void) | undefined;
+        let waited = 0;
+        if (rateLimiter) {
+          const asked = now();
+          let paused = false;
+          attemptDone = await rateLimiter.acquire(
+            signal,
+            (delayMs, cause) => {
+              paused = true;
+              if (!this.#info || delayMs <= LONG_WAIT_MS) return;
+              const { why, reason } = rateLimiter.waitCause(cause);
+              log.info(`Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
+                ...at,
+                delayMs,
+                reason,
+              });
+            },
+            timeout,
+            redactor,
+          );
+          if (paused) waited = now() - asked;
         }
-        rateLimiter?.observe(response.headers);
-        const { status, headers } = response;
+        sentAt = now();
+        events?.emit('request', { ...at, rateLimitWaitMs: waited });
         if (this.#debug) {
-          const durationMs = Math.round(now() - started);
-          const line = `← ${status} ${method} ${shown} (${durationMs} ms, attempt ${attempt})`;
-          log.debug(line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
+          const headers = redactor.headers(init.headers as Record<string, string>);
+          log.debug(`→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
         }
-        let text: string;
+        let failure: FulfillmentError;
+        let retryable: boolean;
+        let retryAfter: number | undefined;
+        let failedRateLimit: RateLimitInfo | undefined;
+        let target = url;
         try {
-          text = await readBody(response, maxResponseBytes, timeout);
-        } catch (error) {
-          if (!(error instanceof BodyTooLargeError)) throw error;
-          const { size } = error;
-          throw new ResponseTooLargeError({
-            status,
-            method,
-            url: publicUrl(target, redactor),
-            size,
-            limit: maxResponseBytes,
-          });
-        }
-        if (response.ok) {
-          if (trace) {
-            const end = now();
-            const timing = { durationMs: end - started, elapsedMs: end - trace.started };
-            trace.events.emit('response', { ...at, status, ...timing, rateLimit: rateLimitOf(headers) });
+          let response = await request(target, init);
+          for (
+            let hops = 0;
+            REDIRECT_STATUS.has(response.status) || response.type === 'opaqueredirect';
+            hops++
+          ) {
+            rateLimiter?.observe(response.headers);
+            await response.body?.cancel().catch(() => {}); // release the connection
+            target = redirectTarget(
+              response,
+              target,
+              { method, hops, origin: this.#config.origin },
+              redactor,
+            );
+            response = await request(target, init);
           }
-          return { response, text, method, url: target, redactor };
+          rateLimiter?.observe(response.headers);
+          const { status, headers } = response;
+          if (this.#debug) {
+            const durationMs = Math.round(now() - sentAt);
+            const line = `← ${status} ${method} ${at.url} (${durationMs} ms, attempt ${at.attempt})`;
+            log.debug(line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
+          }
+          const shownTarget = () => publicUrl(target, redactor);
+          const text = await readBody(response, maxResponseBytes, timeout).catch((error: unknown) => {
+            if (!(error instanceof BodyTooLargeError)) throw error;
+            const { size } = error;
+            throw new ResponseTooLargeError({
+              status,
+              method,
+              url: shownTarget(),
+              size,
+              limit: maxResponseBytes,
+            });
+          });
+          if (response.ok) {
+            if (events) {
+              const end = now();
+              const timing = { durationMs: end - sentAt, elapsedMs: end - started };
+              events.emit('response', { ...at, status, ...timing, rateLimit: rateLimitOf(headers) });
+            }
+            return { response, text, method, url: target, redactor };
+          }
+          const body = redactor.value(parseBody(text));
+          const responseHeaders = redactor.responseHeaders(headers);
+          failure = APIError.from({
+            attempt: at.attempt,
+            status,
+            body,
+            method,
+            headers: responseHeaders,
+            url: shownTarget(),
+          });
+          retryable = RETRYABLE_STATUS.has(status) && (idempotent || status === 429);
+          if (events) failedRateLimit = rateLimitOf(headers);
+          if (status === 429 || status === 503) retryAfter = parseRetryAfter(headers.get('retry-after'));
+        } catch (error) {
+          if (error instanceof FulfillmentError) throw error;
+          failure = failureOf(
+            error,
+            this.#kyErrors,
+            signal,
+            { ...at, url: publicUrl(target, redactor) },
+            redactor,
+          );
+          if (failure instanceof APIUserAbortError) throw failure;
+          retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
+        } finally {
+          attemptDone?.();
+          endedAt = now();
         }
-        const error = { attempt, status, body: redactor.value(parseBody(text)), method };
-        failure = APIError.from({
-          ...error,
-          headers: redactor.responseHeaders(headers),
-          url: publicUrl(target, redactor),
-        });
-        retryable = RETRYABLE_STATUS.has(status) && (idempotent || status === 429);
-        if (trace) failedRateLimit = rateLimitOf(headers);
-        if (status === 429 || status === 503) retryAfter = parseRetryAfter(headers.get('retry-after'));
-      } catch (error) {
-        if (error instanceof FulfillmentError) throw error;
-        failure = failureOf(
-          error,
-          this.#kyErrors,
-          signal,
-          { ...at, url: publicUrl(target, redactor) },
-          redactor,
-        );
-        if (failure instanceof APIUserAbortError) throw failure;
-        retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
-      } finally {
-        attemptDone?.();
-        if (trace) trace.endedAt = now();
-      }
 
-      const status = statusOf(failure);
-      shown ||= publicUrl(url, redactor);
-      at.url = shown;
-      if (!retryable || attempt > maxRetries) {
-        if (this.#debug)
-          log.debug(`✗ ${method} ${shown}: ${failure.message}`, { ...at, status, error: failure.name });
-        throw failure;
+        const status = statusOf(failure);
+        if (!retryable || at.attempt > maxRetries) throw failure;
+        if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
+          log.warn(
+            `${method} ${at.url}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
+            { ...at, status, retryAfterSeconds: retryAfter, maxRetryAfter },
+          );
+          throw failure;
+        }
+        const fromRetryAfter = retryAfter !== undefined;
+        const delayMs = fromRetryAfter
+          ? Math.min(Math.ceil(retryAfter! * 1000), MAX_TIMER_MS)
+          : this.#backoff(at.attempt);
+        const reason = retryReason(failure);
+        const retry = { ...at, reason, status, delayMs, fromRetryAfter };
+        const durationMs = endedAt - sentAt;
+        events?.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
+        if (this.#info) {
+          const line = `Retrying ${method} ${at.url} in ${delayMs} ms (retry ${at.attempt} of ${maxRetries}): ${failure.message}`;
+          log.info(line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
+        }
+        await sleep(delayMs, signal);
       }
-      if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
-        log.warn(
-          `${method} ${shown}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
-          { ...at, status, retryAfterSeconds: retryAfter, maxRetryAfter },
-        );
-        throw failure;
+    } catch (error) {
+      if (events && error instanceof FulfillmentError) {
+        const end = now();
+        events.emit('error', {
+          ...at,
+          errorName: error.name,
+          error,
+          status: statusOf(error),
+          durationMs: sentAt === 0 ? 0 : (endedAt || end) - sentAt,
+          elapsedMs: end - started,
+        });
       }
-      const fromRetryAfter = retryAfter !== undefined;
-      const delayMs = fromRetryAfter
-        ? Math.min(Math.ceil(retryAfter! * 1000), MAX_TIMER_MS)
-        : this.#backoff(attempt);
-      const reason = retryReason(failure);
-      const retry = { ...at, reason, status, delayMs, fromRetryAfter };
-      if (trace) {
-        const durationMs = trace.sentAt === 0 ? 0 : trace.endedAt - trace.sentAt;
-        trace.events.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
-      }
-      if (this.#info) {
-        const line = `Retrying ${method} ${shown} in ${delayMs} ms (retry ${attempt} of ${maxRetries}): ${failure.message}`;
-        log.info(line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
-      }
-      await sleep(delayMs, signal);
+      throw error;
     }
   }
 
@@ -344,4 +294,92 @@ function mergeHeaders(
     else target[name.toLowerCase()] = value;
   }
   return target;
+}
+
+/* What follows a failed attempt: what a library's failure becomes, whether it is retried, why. */
+
+/** Statuses worth another attempt (429 even for a POST: the server did not handle it). */
+const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** ky's error classes, known once ky is loaded. */
+interface KyErrors {
+  NetworkError: typeof NetworkError;
+  TimeoutError: typeof TimeoutError;
+}
+
+/** Maps what ky or fetch threw to the SDK's errors (`url` already without secrets). */
+function failureOf(
+  error: unknown,
+  kyErrors: KyErrors | undefined,
+  signal: AbortSignal | undefined,
+  request: { method: string; url: string; attempt: number },
+  redactor: Redactor,
+): FulfillmentError {
+  if (signal?.aborted) return aborted(signal);
+  const { method } = request;
+  const url = shortUrl(request.url);
+  if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {
+    const message = `Request timed out: ${method} ${url}`;
+    return new APITimeoutError({ ...request, message, cause: redactor.cause(error) });
+  }
+  const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
+  const detail = redactor.text(describeCause(cause));
+  const message = `Connection error: ${method} ${url}${detail ? ` (${detail})` : ''}`;
+  return new APIConnectionError({ ...request, message, cause: redactor.cause(cause) });
+}
+
+/** The HTTP status an error carries, if any. */
+function statusOf(error: FulfillmentError): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Why a failed attempt is retried. */
+function retryReason(failure: FulfillmentError): RetryReason {
+  if (failure instanceof APITimeoutError) return 'timeout';
+  if (failure instanceof APIConnectionError) return 'connection';
+  return statusOf(failure) === 429 ? 'rate_limited' : 'status';
+}
+
+/** True when some cause in the chain says the connection was never established. */
+function neverSent(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [error];
+  while (stack.length > 0 && seen.size < 20) {
+    const current = stack.pop() as { code?: unknown; cause?: unknown; errors?: unknown } | null;
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    if (typeof current.code === 'string' && NOT_SENT_CODES.has(current.code)) return true;
+    stack.push(current.cause, ...(Array.isArray(current.errors) ? current.errors : []));
+  }
+  return false;
+}
+
+/** What a retry line adds about a rate limit or a wait the server asked for. */
+function whyWait(reason: RetryReason, fromRetryAfter: boolean, delayMs: number): string {
+  const wait = seconds(delayMs);
+  if (reason === 'rate_limited') {
+    return fromRetryAfter
+      ? ` (rate limited: waiting ${wait} as the server's Retry-After asks)`
+      : ` (rate limited: backing off ${wait})`;
+  }
+  return fromRetryAfter ? ` (waiting ${wait} as the server's Retry-After asks)` : '';
+}
+
+/** `1500` → `'1.5 s'`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0))} s`;
+}
+
+/** The codes (or, below the top, messages) along a cause chain: `ECONNRESET: socket hang up`. */
+function describeCause(error: unknown): string {
+  const parts = new Set<string>();
+  let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    if (typeof current.code === 'string') parts.add(current.code);
+    else if (typeof current.message === 'string' && current.message && depth > 0) parts.add(current.message);
+    current = current.cause as typeof current;
+  }
+  return [...parts].join(': ');
 }

@@ -23,9 +23,7 @@ const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
  * where the runtime forbids code generation (`new Function`), as some edge runtimes do. A failure
  * is parsed again by the runtime parser, so the messages are the same.
  */
-export function compiled<T extends z.core.$ZodType>(given: T | { schema: T | undefined }): T {
-  // A lazy schema (`lazy.ts`), loaded by then.
-  const schema = '_zod' in given ? given : (given.schema as T);
+export function compiled<T extends z.core.$ZodType>(schema: T): T {
   let fast = compiledCache.get(schema) as T | undefined;
   if (!fast) {
     try {
@@ -176,103 +174,67 @@ const enumChecks = new WeakMap<z.core.$ZodType, EnumCheck | null>();
 /** The metadata key under which an open enum lists its known values. */
 export const KNOWN_VALUES = 'knownValues';
 
-function child(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
-}
-
-function combine(checks: readonly EnumCheck[]): EnumCheck | null {
-  if (checks.length === 0) return null;
-  if (checks.length === 1) return checks[0]!;
-  // Several branches of a union may see the same field: report each path once.
-  return (value, path, out) => {
-    const found: UnknownEnumValue[] = [];
-    for (const check of checks) check(value, path, found);
-    for (const issue of found) if (!out.some((i) => i.path === issue.path)) out.push(issue);
-  };
-}
+const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /**
  * Builds (once per schema) the check of the open enums below `schema`, or `null` when there are
- * none, so a schema without open enums costs nothing.
+ * none, so a schema without open enums costs nothing. Wrappers (optional, nullable, default, …)
+ * are seen through; a pipe is walked on its input side (the wire).
  */
 function enumCheckOf(schema: z.core.$ZodType, building = new Set<z.core.$ZodType>()): EnumCheck | null {
   const cached = enumChecks.get(schema);
-  if (cached !== undefined) return cached;
-  if (building.has(schema)) return null;
+  if (cached !== undefined || building.has(schema)) return cached ?? null;
   building.add(schema);
   const sub = (s: unknown) => enumCheckOf(s as z.core.$ZodType, building);
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const known = z.globalRegistry.get(schema)?.[KNOWN_VALUES];
   let check: EnumCheck | null = null;
-  switch (def.type) {
-    case 'string': {
-      const values = z.globalRegistry.get(schema)?.[KNOWN_VALUES];
-      if (Array.isArray(values)) {
-        const known = new Set<unknown>(values);
-        const message = `expected one of ${values.map((v) => `'${String(v)}'`).join(', ')}`;
-        check = (value, path, out) => {
-          if (typeof value === 'string' && !known.has(value)) out.push({ path, message, value });
-        };
-      }
-      break;
+  if (def.type === 'string' && Array.isArray(known)) {
+    const values = new Set<unknown>(known);
+    const message = `expected one of ${known.map((v) => `'${String(v)}'`).join(', ')}`;
+    check = (value, path, out) => {
+      if (typeof value === 'string' && !values.has(value)) out.push({ path, message, value });
+    };
+  } else if (def.type === 'object') {
+    const fields = Object.entries(def.shape as Record<string, unknown>)
+      .map(([key, field]) => [key, sub(field)] as const)
+      .filter((f): f is readonly [string, EnumCheck] => f[1] !== null);
+    if (fields.length > 0) {
+      check = (value, path, out) => {
+        if (isObject(value))
+          for (const [key, f] of fields) if (Object.hasOwn(value, key)) f(value[key], child(path, key), out);
+      };
     }
-    case 'object': {
-      const fields: [string, EnumCheck][] = [];
-      for (const [key, field] of Object.entries(def.shape as Record<string, unknown>)) {
-        const fieldCheck = sub(field);
-        if (fieldCheck) fields.push([key, fieldCheck]);
-      }
-      if (fields.length > 0) {
-        check = (value, path, out) => {
-          if (!isObject(value)) return;
-          for (const [key, fieldCheck] of fields) {
-            if (Object.hasOwn(value, key)) fieldCheck(value[key], child(path, key), out);
-          }
-        };
-      }
-      break;
+  } else if (def.type === 'array') {
+    const each = sub(def.element);
+    if (each) {
+      check = (value, path, out) => {
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) each(value[i], `${path}[${i}]`, out);
+      };
     }
-    case 'array': {
-      const element = sub(def.element);
-      if (element) {
-        check = (value, path, out) => {
-          if (!Array.isArray(value)) return;
-          for (let i = 0; i < value.length; i++) element(value[i], `${path}[${i}]`, out);
-        };
-      }
-      break;
+  } else if (def.type === 'record') {
+    const each = sub(def.valueType);
+    if (each) {
+      check = (value, path, out) => {
+        if (isObject(value))
+          for (const [key, item] of Object.entries(value)) each(item, child(path, key), out);
+      };
     }
-    case 'record': {
-      const entry = sub(def.valueType);
-      if (entry) {
-        check = (value, path, out) => {
-          if (isObject(value))
-            for (const [key, item] of Object.entries(value)) entry(item, child(path, key), out);
-        };
-      }
-      break;
-    }
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      check = sub(def.innerType);
-      break;
-    case 'pipe':
-      // The input side describes the wire (a transform's output is not walked).
-      check = sub(def.in);
-      break;
-    case 'lazy':
-      check = sub((def.getter as () => unknown)());
-      break;
-    case 'union':
-      check = combine((def.options as unknown[]).map(sub).filter((c): c is EnumCheck => c !== null));
-      break;
-    case 'intersection':
-      check = combine([sub(def.left), sub(def.right)].filter((c): c is EnumCheck => c !== null));
-      break;
+  } else if (def.type === 'union' || def.type === 'intersection') {
+    const branches = (def.type === 'union' ? (def.options as unknown[]) : [def.left, def.right])
+      .map(sub)
+      .filter((c): c is EnumCheck => c !== null);
+    // Several branches may see the same field: each path is reported once.
+    check = (value, path, out) => {
+      const found: UnknownEnumValue[] = [];
+      for (const branch of branches) branch(value, path, found);
+      for (const issue of found) if (!out.some((i) => i.path === issue.path)) out.push(issue);
+    };
+    if (branches.length < 2) check = branches[0] ?? null;
+  } else {
+    const inner =
+      def.innerType ?? def.in ?? (def.type === 'lazy' ? (def.getter as () => unknown)() : undefined);
+    if (inner) check = sub(inner);
   }
   building.delete(schema);
   enumChecks.set(schema, check);

@@ -396,21 +396,4 @@ describe('ClientEmitter', () => {
     emitter.remove('request', listener);
     expect(emitter.count).toBe(0);
   });
-
-  it('a reporter that throws still stops nothing', () => {
-    const emitter = new ClientEmitter(() => {
-      throw new Error('the logger is broken too');
-    });
-    const calls: number[] = [];
-    emitter.add(
-      'request',
-      () => {
-        throw new Error('x');
-      },
-      false,
-    );
-    emitter.add('request', (e) => void calls.push(e.attempt), false);
-    emitter.emit('request', { method: 'GET', url: 'u', attempt: 3, rateLimitWaitMs: 0 });
-    expect(calls).toEqual([3]);
-  });
 });

@@ -117,7 +117,9 @@ describe('per-request options', () => {
     for (const options of ['str', 5, null, []]) {
       const error = await rejection(page.getNextPage(options as never));
       expect(error.issues).toEqual([{ path: 'options', message: 'expected an object of request options' }]);
-      expect(error.message).toBe('Invalid request: options: expected an object of request options');
+      expect(error.message).toBe(
+        'Invalid request to GET /merchant_api/v1/warehouses: options: expected an object of request options',
+      );
     }
     expect(calls).toBe(1); // the first page only
   });

@@ -1,12 +1,7 @@
 /** Client options: every default and every check lives in `resolveClientOptions`, tested here. */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  type ClientOptions,
-  checkOptionsObject,
-  normaliseBaseUrl,
-  resolveClientOptions,
-} from '../../src/core/options.js';
+import { type ClientOptions, checkOptionsObject, resolveClientOptions } from '../../src/core/options.js';
 import { requestOptionIssues } from '../../src/core/request.js';
 import { FulfillmentClient, FulfillmentError, RequestValidationError } from '../../src/index.js';
 import { BASE, testClient } from '../helpers/msw.js';
@@ -189,14 +184,16 @@ describe('resolveClientOptions', () => {
   });
 });
 
-describe('normaliseBaseUrl', () => {
+describe('the base URL becomes the service root', () => {
   it.each([
     [' https://f.example.com/ ', 'https://f.example.com'],
     ['https://f.example.com//', 'https://f.example.com'],
     ['https://f.example.com/MERCHANT_API/V1', 'https://f.example.com'],
     ['https://f.example.com/proxy/merchant_api', 'https://f.example.com/proxy'],
   ])('%s → %s', (input, root) => {
-    expect(normaliseBaseUrl(input)).toBe(root);
+    expect(resolveClientOptions({ apiToken: 'tok_abcdef', baseUrl: input }, () => undefined).baseUrl).toBe(
+      root,
+    );
   });
 });
 

@@ -180,7 +180,7 @@ describe('the URL of a response is shown without the secrets of its request', ()
   });
 
   it('a failed parse', () => {
-    const parsers = new ResponseParsers('lenient', undefined, new Redactor([SECRET]));
+    const parsers = new ResponseParsers('lenient');
     const ok = received('{"id":1}');
     expect(parsers.read(Warehouse, ok.raw)).toEqual({ id: 1 });
 
@@ -201,7 +201,7 @@ describe('the URL of a response is shown without the secrets of its request', ()
   it('a page that fails', async () => {
     const pageClient = {
       _origin: BASE,
-      _responses: new ResponseParsers('lenient', undefined, new Redactor([SECRET])),
+      _responses: new ResponseParsers('lenient'),
       get: () => {
         throw new Error('no next page is asked for here');
       },
@@ -222,7 +222,7 @@ describe('the URL of a response is shown without the secrets of its request', ()
   it('the warn line of an unknown enum value, for a secret only the request knows (a per-request header)', () => {
     const { lines, logger } = recordingLogger();
     // Neither the logger nor the client knows this secret: only the response's own redactor does.
-    const parsers = new ResponseParsers('lenient', new LevelledLogger('warn', logger), new Redactor([]));
+    const parsers = new ResponseParsers('lenient', new LevelledLogger('warn', logger));
     const Status = z.string().register(z.globalRegistry, { [KNOWN_VALUES]: ['open'] });
     const Item = z.object({ id: z.number(), status: Status });
     parsers.read(Item, received('{"id":1,"status":"open"}').raw);

@@ -58,6 +58,36 @@ describe('what an error says of the request', () => {
     )) as APIError;
     expect([error.method, error.url, error.attempt]).toEqual(['GET', `${BASE}/merchant_api/v1/skus`, 3]);
   });
+  it('a long query is shortened in the message (the parameters counted), kept whole in url', async () => {
+    const ids = Array.from({ length: 100 }, (_, i) => `SKU-${String(i).padStart(8, '0')}`);
+    const query = ids.map((id) => `merchant_sku_ids[]=${id}`).join('&');
+    const path = '/merchant_api/v1/skus';
+    sequence('get', path, [json(404, { errors: ['x'] })]);
+    const notFound = (await send({ method: 'GET', path, query: { merchant_sku_ids: ids } }).catch(
+      (e: unknown) => e,
+    )) as APIError;
+    expect(notFound.url).toBe(`${BASE}${path}?${query}`);
+    const shown = ids.slice(0, 3).map((id) => `merchant_sku_ids[]=${id}`);
+    expect(notFound.message).toBe(`404 GET ${path}?${shown.join('&')}… (100 parameters): x`);
+    server.use(http.get(`${BASE}${path}`, () => HttpResponse.error()));
+    const failed = (await send(
+      { method: 'GET', path, query: { merchant_sku_ids: ids } },
+      { maxRetries: 0 },
+    ).catch((e: unknown) => e)) as APIError;
+    expect(failed.url).toBe(`${BASE}${path}?${query}`);
+    expect(failed.message).toMatch(`${BASE}${path}?${shown.join('&')}… (100 parameters)`);
+    expect(failed.message.length).toBeLessThan(300);
+  });
+
+  it('a short query is shown as it is', async () => {
+    sequence('get', '/merchant_api/v1/skus', [json(404, { errors: ['x'] })]);
+    const error = (await send({
+      method: 'GET',
+      path: '/merchant_api/v1/skus',
+      query: { merchant_sku_ids: ['A', 'B'] },
+    }).catch((e: unknown) => e)) as APIError;
+    expect(error.message).toBe('404 GET /merchant_api/v1/skus?merchant_sku_ids[]=A&merchant_sku_ids[]=B: x');
+  });
 });
 
 describe('retries', () => {
