@@ -4,7 +4,6 @@
  * @module merchant-fulfillment
  */
 export { type ClientOptions, FulfillmentClient } from './client.js';
-export { APIPromise, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,
   APIError,
@@ -32,9 +31,10 @@ export type { ClientEventName, ClientEvents } from './core/events.js';
 export type { RateLimitInfo } from './core/headers.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { RateLimitStore } from './core/options.js';
+export type { ClientRequestInit } from './core/pagination.js';
 export { Page, PagePromise, type Pagination } from './core/pagination.js';
 export type { ListOptions, RequestOptions } from './core/request.js';
-export type { ClientRequestInit } from './core/surface.js';
+export { APIPromise, type WithResponse } from './core/response.js';
 export { BulkUpsertError, type BulkUpsertProgress, type BulkUpsertResult } from './resources/bulk-upsert.js';
 export type { ImportProgress, ImportResult } from './resources/order-import.js';
 export type { SubmitResult } from './resources/order-submit.js';

@@ -1,12 +1,13 @@
 /**
  * Orders submitted for fulfillment (`/merchant_api/v1/orders`).
  */
-import type { APIPromise } from '../core/api-promise.js';
+
 import { LookupLimitError } from '../core/errors.js';
 import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path, type QueryParams } from '../core/request.js';
+import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type {

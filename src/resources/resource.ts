@@ -5,7 +5,7 @@
  */
 import { RequestValidationError } from '../core/errors.js';
 import { checkOptionsObject } from '../core/options.js';
-import type { RequestSurface } from '../core/surface.js';
+import type { RequestSurface } from '../core/pagination.js';
 
 /** Base of every resource namespace. */
 export abstract class APIResource {

@@ -1,11 +1,12 @@
 /**
  * Restocking shipments (inbound goods), by API version: `v1` and `v2`.
  */
-import type { APIPromise } from '../core/api-promise.js';
+
 import { lazySchema } from '../core/lazy.js';
 import type { RequestOptions } from '../core/options.js';
+import type { RequestSurface } from '../core/pagination.js';
 import { path } from '../core/request.js';
-import type { RequestSurface } from '../core/surface.js';
+import type { APIPromise } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type {
   RestockingShipmentV1CreateParams,

@@ -1,11 +1,12 @@
 /**
  * Returns sent back by customers (`/merchant_api/v1/returns`).
  */
-import type { APIPromise } from '../core/api-promise.js';
+
 import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
+import type { APIPromise } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type { ReturnListParams } from '../schemas/returns.js';
 import type { Return } from '../schemas/types/returns.js';

@@ -1,12 +1,13 @@
 /**
  * The SKU catalogue and its inventory (`/merchant_api/v1/skus`).
  */
-import type { APIPromise } from '../core/api-promise.js';
+
 import { FulfillmentError } from '../core/errors.js';
 import { lazySchema } from '../core/lazy.js';
 import type { ListOptions, RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
+import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';

@@ -2,9 +2,10 @@
  * List filters of any size: a `merchant_sku_ids` filter too long for one URL is sent as several
  * requests, each URL within {@link MAX_URL_LENGTH}, read one after the other.
  */
-import type { WithResponse } from '../core/api-promise.js';
+
 import { RequestValidationError } from '../core/errors.js';
 import { type Page, PagePromise } from '../core/pagination.js';
+import type { WithResponse } from '../core/response.js';
 import { encodeQuery, isWellFormed, type QueryValue } from '../core/url.js';
 
 /**
