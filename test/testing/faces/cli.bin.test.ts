@@ -203,7 +203,7 @@ describe('merchant-fulfillment-mock (process)', () => {
     const second = run(['--port', '0', '--state', file]);
     expect(await exitOf(second.child)).toBe(2);
     expect(second.stderr().trim()).toBe(
-      `The state file '${file}' is invalid: skus[0].status: must be one of active, deleted`,
+      `The state file '${file}' is invalid: skus[0].status: Invalid option: expected one of "active"|"deleted"`,
     );
     expect(readFileSync(file, 'utf8')).toBe(content);
   });

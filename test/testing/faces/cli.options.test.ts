@@ -195,7 +195,7 @@ describe('--state', () => {
     [
       'not a state',
       '{"hello":1}',
-      /The state file '.*bad\.json' is invalid: format: must be 'merchant-fulfillment-mock-state'/,
+      /The state file '.*bad\.json' is invalid: format: Invalid input: expected "merchant-fulfillment-mock-state"/,
     ],
   ])('a file that is %s is refused and left as it was', async (_name, content, message) => {
     const file = join(dir, 'bad.json');
