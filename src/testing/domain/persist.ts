@@ -273,11 +273,16 @@ function idSequence(last: number, what: string): (id: number, path: string) => n
   };
 }
 
-/** Fails at the first element of `ids` seen before, with `problem(id)`. */
-function unique<T>(ids: readonly T[], path: (i: number) => string, problem: (id: T) => string): Set<T> {
+/** Refuses the first element of `ids` seen before, with `problem(id)`; the ids seen. */
+function unique<T>(
+  ids: readonly T[],
+  path: (i: number) => string,
+  problem: (id: T) => string,
+  refuse = fail,
+) {
   const seen = new Set<T>();
   ids.forEach((id, i) => {
-    if (seen.has(id)) fail(path(i), problem(id));
+    if (seen.has(id)) refuse(path(i), problem(id));
     seen.add(id);
   });
   return seen;
@@ -293,6 +298,7 @@ export function readWarehouses(value: unknown, refuse: Refuse, prefix: string): 
     list.map((w) => w.id),
     (i) => `${prefix}[${i}].id`,
     (id) => `warehouse id ${id} appears twice`,
+    refuse,
   );
   return list as MockWarehouse[];
 }

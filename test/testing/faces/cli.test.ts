@@ -219,7 +219,7 @@ describe('runCli', () => {
     [['--constructor'], /^Unknown option, got a string of 13 characters\n/],
     [['--quiet', '-hx'], /^Unexpected argument, got a string of 3 characters\n/],
     [['--page-size', '0'], /must be an integer >= 1/],
-    [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\] must be an absolute http: or https: URL/],
+    [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\]: must be an absolute http: or https: URL/],
     [['--rate-limit', 'abc'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '0/1000'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '5/0'], /'--rate-limit' must be <requests>\/<ms>/],
