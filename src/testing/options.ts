@@ -118,37 +118,6 @@ export interface MockApiOptions {
   onChange?: () => void;
 }
 
-/**
- * Options with every default applied: what `createMockApi` works from (checked, copied where a
- * later change by the caller would matter).
- */
-export interface MockConfig {
-  baseUrl: string;
-  /** Path part of `baseUrl` without trailing slash (`''` for a bare origin). */
-  basePath: string;
-  tokens: readonly string[];
-  warehouses: readonly MockWarehouse[];
-  blockedCountries: ReadonlySet<string>;
-  pageSize: number;
-  latency: number;
-  /** The `faults` option, each checked, copied and compiled once: `reset()` adds them again as they are. */
-  faults: readonly PreparedFault[];
-  webhooks: readonly string[];
-  webhookRetry: { attempts: number; initialDelayMs: number; timeoutMs: number };
-  now: () => Date;
-  rateLimit: MockRateLimit | undefined;
-  merchantId: number;
-  webhookFetch: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
-  /** `onRequest` as read (a function, or `undefined`). */
-  onRequest: ((event: MockRequestEvent) => void) | undefined;
-  /** `onChange` as read (a function, or `undefined`). */
-  onChange: (() => void) | undefined;
-  /** `initialState` as given, not checked yet (`createMockApi` checks it with `importState`). */
-  initialState: MockStateFile | undefined;
-  /** `seed` as given, not checked yet (`createMockApi` checks it with `checkSeed`). */
-  seed: MockSeed | undefined;
-}
-
 /** The default base URL of the mock. */
 export const DEFAULT_BASE_URL = 'https://fulfillment.mock';
 
@@ -182,69 +151,61 @@ function httpUrl(value: string): URL | undefined {
   return url?.protocol === 'http:' || url?.protocol === 'https:' ? url : undefined;
 }
 
-const HttpUrl = z
-  .string()
-  .check(z.refine((v) => httpUrl(v) !== undefined, 'must be an absolute http: or https: URL'));
+const HttpUrl = z.string().check(z.refine((v) => !!httpUrl(v), 'must be an absolute http: or https: URL'));
 const Positive = z.int().check(z.minimum(1));
 const MAX_DELAY = `must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`;
 const Delay = z.number().check(z.minimum(0), z.maximum(MAX_DELAY_MS, MAX_DELAY));
-const Fn = <F>() =>
-  z.optional(z.custom<F>((v) => typeof v === 'function', 'Invalid input: expected function'));
-
-/** Every option of `createMockApi` (the compiler keeps this in step with {@link MockApiOptions}). */
-const OPTIONS = {
-  baseUrl: z.optional(HttpUrl),
-  tokens: z.optional(
-    z
-      .array(
-        z
-          .string()
-          .check(z.regex(TOKEN, 'must be visible ASCII characters (no white space or control characters)')),
-      )
-      .check(z.minLength(1, 'must hold at least one token')),
-  ),
-  // Checked and copied by `readWarehouses`.
-  warehouses: z.optional(z.unknown()),
-  blockedCountries: z.optional(z.array(z.string())),
-  pageSize: z.optional(Positive),
-  latency: z.optional(Delay),
-  faults: z.optional(z.array(z.custom<MockFault>())),
-  webhooks: z.optional(
-    z.array(
-      HttpUrl.check(
-        // `fetch` refuses such a URL: every delivery would fail.
-        z.refine(
-          (v) => !httpUrl(v)?.username && !httpUrl(v)?.password,
-          'must not carry credentials (user:password@)',
-        ),
-      ),
-    ),
-  ),
-  webhookRetry: z.optional(
-    z.strictObject({
-      attempts: z.optional(Positive),
-      initialDelayMs: z.optional(Delay),
-      timeoutMs: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS, MAX_DELAY))),
-    }),
-  ),
-  now: Fn<() => Date>(),
-  rateLimit: z.optional(z.strictObject({ requests: Positive, perMs: Positive })),
-  merchantId: z.optional(Positive),
-  webhookFetch: Fn<MockConfig['webhookFetch']>(),
-  // Checked by `createMockApi` (`importState`, `checkSeed`), which knows their rules.
-  initialState: z.optional(z.unknown()),
-  seed: z.optional(z.unknown()),
-  onRequest: Fn<MockConfig['onRequest']>(),
-  onChange: Fn<MockConfig['onChange']>(),
-} satisfies Record<keyof MockApiOptions, z.core.$ZodType>;
-
-const OptionsSchema = z.strictObject(OPTIONS);
+const VISIBLE = 'must be visible ASCII characters (no white space or control characters)';
+const Tokens = z
+  .array(z.string().check(z.regex(TOKEN, VISIBLE)))
+  .check(z.minLength(1, 'must hold at least one token'));
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+/** The option `K`, a function. */
+const Fn = <K extends keyof MockApiOptions>() =>
+  z.optional(z.custom<NonNullable<MockApiOptions[K]>>(isFunction, 'Invalid input: expected function'));
+// `fetch` refuses a URL with credentials: every delivery would fail.
+const NO_CREDENTIALS = z.refine<string>(
+  (v) => !httpUrl(v)?.username && !httpUrl(v)?.password,
+  'must not carry credentials (user:password@)',
+);
 
 /** A random API token such as `mock_5f2c…` (Web Crypto). */
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `mock_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
+
+/** Every option of `createMockApi` (the compiler keeps this in step with {@link MockApiOptions}). */
+const OPTIONS = {
+  baseUrl: z._default(HttpUrl, DEFAULT_BASE_URL),
+  tokens: z._default(Tokens, () => [randomToken()]),
+  // Checked and copied by `readWarehouses`.
+  warehouses: z._default(z.unknown(), DEFAULT_WAREHOUSES),
+  blockedCountries: z._default(z.array(z.string()), []),
+  pageSize: z._default(Positive, 20),
+  latency: z._default(Delay, 0),
+  faults: z._default(z.array(z.custom<MockFault>()), []),
+  webhooks: z._default(z.array(HttpUrl.check(NO_CREDENTIALS)), []),
+  webhookRetry: z.prefault(
+    z.strictObject({
+      attempts: z._default(Positive, 5),
+      initialDelayMs: z._default(Delay, 50),
+      timeoutMs: z._default(Positive.check(z.maximum(MAX_DELAY_MS, MAX_DELAY)), 5000),
+    }),
+    {},
+  ),
+  now: Fn<'now'>(),
+  rateLimit: z.optional(z.strictObject({ requests: Positive, perMs: Positive })),
+  merchantId: z._default(Positive, 1),
+  webhookFetch: Fn<'webhookFetch'>(),
+  // Not checked yet: `createMockApi` checks them (`importState`, `checkSeed`), which know their rules.
+  initialState: z.optional(z.custom<MockStateFile>()),
+  seed: z.optional(z.custom<MockSeed>()),
+  onRequest: Fn<'onRequest'>(),
+  onChange: Fn<'onChange'>(),
+} satisfies Record<keyof MockApiOptions, z.core.$ZodType>;
+
+const OptionsSchema = z.strictObject(OPTIONS);
 
 /**
  * A checked copy of a fault (its pattern compiled): what the mock adds when it starts and again on
@@ -265,43 +226,23 @@ function readFault(fault: MockFault, i: number): PreparedFault {
  * closest known name), a value of the wrong type or out of range. An option set to `undefined`
  * counts as not given.
  */
-export function resolveOptions(options: MockApiOptions = {}): MockConfig {
-  const given = checkInput(
-    OptionsSchema,
-    isObject(options)
-      ? Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined))
-      : options,
-    refuse,
-  );
-  const url = httpUrl(given.baseUrl ?? DEFAULT_BASE_URL)!;
+export function resolveOptions(options: MockApiOptions = {}) {
+  const defined = isObject(options) && Object.entries(options).filter(([, v]) => v !== undefined);
+  const given = checkInput(OptionsSchema, defined ? Object.fromEntries(defined) : options, refuse);
+  const url = httpUrl(given.baseUrl)!;
   const basePath = url.pathname.replace(/\/+$/, '');
-  const retry = given.webhookRetry;
   return {
+    ...given,
     baseUrl: `${url.origin}${basePath}`,
+    /** Path part of `baseUrl` without trailing slash (`''` for a bare origin). */
     basePath,
-    tokens: given.tokens ?? [randomToken()],
-    warehouses: readWarehouses(
-      given.warehouses === undefined ? DEFAULT_WAREHOUSES : given.warehouses,
-      refuse,
-      'warehouses',
-    ),
-    blockedCountries: new Set(given.blockedCountries?.map((code) => code.toUpperCase())),
-    pageSize: given.pageSize ?? 20,
-    latency: given.latency ?? 0,
-    faults: (given.faults ?? []).map(readFault),
-    webhooks: given.webhooks ?? [],
-    webhookRetry: {
-      attempts: retry?.attempts ?? 5,
-      initialDelayMs: retry?.initialDelayMs ?? 50,
-      timeoutMs: retry?.timeoutMs ?? 5000,
-    },
+    warehouses: readWarehouses(given.warehouses, refuse, 'warehouses'),
+    blockedCountries: new Set(given.blockedCountries.map((code) => code.toUpperCase())),
+    /** Each fault checked, copied and compiled once: `reset()` adds them again as they are. */
+    faults: given.faults.map(readFault),
     now: given.now ?? (() => new Date()),
-    rateLimit: given.rateLimit,
-    merchantId: given.merchantId ?? 1,
-    webhookFetch: given.webhookFetch,
-    onRequest: given.onRequest,
-    onChange: given.onChange,
-    initialState: given.initialState as MockStateFile | undefined,
-    seed: given.seed as MockSeed | undefined,
   };
 }
+
+/** Options with every default applied: what `createMockApi` works from (checked and copied). */
+export type MockConfig = ReturnType<typeof resolveOptions>;
