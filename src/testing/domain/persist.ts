@@ -1,26 +1,13 @@
 /**
  * Saving and restoring the mock's state: `exportState` turns every record, index order and id
- * counter into one JSON-serializable value (the layout in `persist-types.ts`); `importState` checks
+ * counter into one JSON-serializable value (the format in `state-format.ts`); `importState` checks
  * such a value (its shape with a zod schema, then the links between records) and rebuilds the
  * records, their links and indexes. A problem is a {@link MockStateError} naming the path of the
  * field at fault, e.g. `orders[3].items[0].sku_id: no SKU with id 9`.
  */
-import * as z from 'zod/mini';
 import { checkInput, type Refuse } from '../engine/check.js';
-import { type JsonObject, jsonCopy } from '../engine/json.js';
-import { isObject } from '../engine/validation.js';
-import { ORDER_TOTALS } from './orders.js';
-import {
-  MOCK_STATE_FORMAT,
-  type MockStateBatchTake,
-  type MockStateFile,
-  type MockStateLastIds,
-  type MockStateOrder,
-  type MockStateRestockingShipment,
-  type MockStateSku,
-} from './persist-types.js';
+import { jsonCopy } from '../engine/json.js';
 import type { MockReturn, MockShipment, MockWarehouse } from './resources.js';
-import { RESTOCKING_STATUSES, type RestockingStatusV1 } from './restocking-status.js';
 import {
   type BatchRecord,
   type BatchTake,
@@ -29,17 +16,36 @@ import {
   type RestockingRecord,
   type SkuRecord,
   SUB_RECORDS,
-  type SubRecord,
 } from './state.js';
+import {
+  COLLECTIONS,
+  fromKeys,
+  MOCK_STATE_FORMAT,
+  type MockStateBatchTake,
+  type MockStateFile,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateRestockingShipment,
+  type MockStateSku,
+  StateSchema,
+  WarehousesSchema,
+} from './state-format.js';
 
-export * from './persist-types.js';
-
-/** The collections of the state, each with its own id sequence (in `lastIds` order). */
-const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
-type Collection = (typeof COLLECTIONS)[number];
-
-/** The fields of a batch that may be `null`. */
-const BATCH = ['tracking_code', 'expiry_date'] as const;
+export {
+  MOCK_STATE_FORMAT,
+  type MockStateBatch,
+  type MockStateBatchTake,
+  type MockStateFile,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateOrderItem,
+  type MockStateRestockingItem,
+  type MockStateRestockingShipment,
+  type MockStateReturn,
+  type MockStateShipment,
+  type MockStateSku,
+  type MockStateStock,
+} from './state-format.js';
 
 /** A saved state that cannot be loaded: the message starts with the path of the field at fault. */
 export class MockStateError extends Error {
@@ -102,13 +108,7 @@ export function exportState(state: MockState): MockStateFile {
     format: MOCK_STATE_FORMAT,
     version: 1,
     warehouses: structuredClone([...state.warehouses]),
-    lastIds: {
-      ...(Object.fromEntries(COLLECTIONS.map((key) => [key, state[key].lastId])) as Record<
-        Collection,
-        number
-      >),
-      ...state.counters(),
-    },
+    lastIds: { ...fromKeys(COLLECTIONS, (key) => state[key].lastId), ...state.counters() },
     skus: state.skus.all().map(exportSku),
     skuCodeOrder: state.skuIndexOrder(),
     orders: state.orders.all().map(exportOrder),
@@ -119,143 +119,7 @@ export function exportState(state: MockState): MockStateFile {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Import: the shape
-
-const Id = z.int().check(z.minimum(1));
-const Count = z.int().check(z.minimum(0));
-const Cents = z.nullable(z.int());
-const Text = z.string();
-const TextOrNull = z.nullable(z.string());
-const Time = z.string().check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time'));
-const TimeOrNull = z.nullable(Time);
-const Takes = z.array(z.object({ batch_id: Id, quantity: Count }));
-/** Objects with ids (the items of a stored shipment or return). */
-const WithIds = z.array(z.looseObject({ id: Id }));
-
-/** The shape of fields `keys`, each of `schema`. */
-function each<const K extends string, S>(keys: readonly K[], schema: S): Record<K, S> {
-  return Object.fromEntries(keys.map((key) => [key, schema])) as Record<K, S>;
-}
-
-/** The fields every record has: its id and creation time. */
-const RECORD = { id: Id, createdMs: z.number(), created_at: Time };
-
-/** Warehouses: at least one, each with an integer `id` >= 1 and, when given, a string `name`. */
-export const WarehousesSchema = z
-  .array(z.looseObject({ id: Id, name: z.optional(z.string()) }))
-  .check(z.minLength(1, 'must hold at least one warehouse'));
-
-const SkuSchema = z.object({
-  ...RECORD,
-  ...each(['barcode', 'country_code_of_origin', 'hs_code', 'image_url'], TextOrNull),
-  merchant_sku_id: Text,
-  name: Text,
-  batch_tracking_enabled: z.boolean(),
-  cost_in_cents: Cents,
-  weight_in_kg: z.nullable(z.number()),
-  status: z.enum(['active', 'deleted']),
-  stock: z.array(z.object({ warehouse_id: Id, onHand: Count, reserved: Count })),
-  batches: z.array(
-    z.object({
-      id: Id,
-      warehouse_id: Id,
-      name: Text,
-      onHand: Count,
-      reserved: Count,
-      ...each(BATCH, TextOrNull),
-    }),
-  ),
-});
-
-const OrderSchema = z.object({
-  ...RECORD,
-  ...each(['customer_order_number', 'carrier_preference', 'financial_status', 'payment_method'], TextOrNull),
-  ...each(ORDER_TOTALS, Cents),
-  merchant_order_id: Text,
-  status: z.enum(['fulfillable', 'unfulfillable', 'fulfilled']),
-  cancelled: z.boolean(),
-  shipping_address: z.catchall(z.object({ country_code: Text }), TextOrNull),
-  tags: z.array(Text),
-  // Kept as saved (the whole saved state is a fresh JSON copy by then).
-  custom_metadata: z.nullable(z.custom<JsonObject>(isObject, 'Invalid input: expected object')),
-  currency: Text,
-  items: z.array(
-    z.object({
-      id: Id,
-      merchant_item_id: Text,
-      sku_id: Id,
-      quantity: Id,
-      price_per_unit_in_cents: z.int(),
-      price_per_unit_in_cents_with_discount: Cents,
-      reservation: z.nullable(z.object({ warehouse_id: Id, quantity: Count, batches: Takes })),
-      batches: Takes,
-    }),
-  ),
-});
-
-const RestockingSchema = z.object({
-  ...RECORD,
-  ...each(
-    ['estimated_arrival_date', 'delivery_option', 'tracking_code', 'po_number', 'supplier_name'],
-    TextOrNull,
-  ),
-  ...each(['arrived_at', 'reopened_at'], TimeOrNull),
-  updated_at: Time,
-  merchant_id: Id,
-  warehouse_id: Id,
-  priority: z.boolean(),
-  barcode: Text,
-  status: z.enum(Object.keys(RESTOCKING_STATUSES) as [RestockingStatusV1, ...RestockingStatusV1[]]),
-  completed_reopens_count: Count,
-  reopened: z.boolean(),
-  items: z.array(
-    z.object({
-      ...each(['arrived_quantity', 'damaged_quantity', 'missing_quantity'], z.nullable(Count)),
-      id: Id,
-      sku_id: Id,
-      announced_quantity: Id,
-      remarks: TextOrNull,
-      total_cost_in_cents: Cents,
-      inventory_batch_id: z.nullable(Id),
-      applied: Count,
-      batch_id: z.nullable(Id),
-    }),
-  ),
-});
-
-const StateSchema = z.object({
-  // The layout is checked first: a file of another format or version fails there.
-  format: z.literal(MOCK_STATE_FORMAT),
-  version: z.literal(1),
-  warehouses: WarehousesSchema,
-  lastIds: z.object(each([...COLLECTIONS, ...SUB_RECORDS], Count)),
-  skus: z.array(SkuSchema),
-  skuCodeOrder: z.array(z.int()),
-  orders: z.array(OrderSchema),
-  restockingShipments: z.array(RestockingSchema),
-  shipments: z.array(
-    z.object({
-      id: Id,
-      createdMs: z.number(),
-      view: z.looseObject({ id: Id, created_at: Time, order_id: Id, items: WithIds }),
-    }),
-  ),
-  returns: z.array(
-    z.object({
-      id: Id,
-      createdMs: z.number(),
-      view: z.looseObject({
-        id: Id,
-        created_at: Time,
-        order: z.looseObject({ id: Id }),
-        return_items: WithIds,
-      }),
-    }),
-  ),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Import: the links
+// Import
 
 /** Throws the {@link MockStateError} of the field at `path`. */
 const fail: Refuse = (path, problem) => {
@@ -273,18 +137,13 @@ function idSequence(last: number, what: string): (id: number, path: string) => n
   };
 }
 
-/** Refuses the first element of `ids` seen before, with `problem(id)`; the ids seen. */
-function unique<T>(
-  ids: readonly T[],
-  path: (i: number) => string,
-  problem: (id: T) => string,
-  refuse = fail,
-) {
+/** The set of `ids`; `repeated` refuses the first one seen before. */
+function distinct<T>(ids: readonly T[], repeated: (id: T, i: number) => never): Set<T> {
   const seen = new Set<T>();
-  ids.forEach((id, i) => {
-    if (seen.has(id)) refuse(path(i), problem(id));
+  for (const [i, id] of ids.entries()) {
+    if (seen.has(id)) repeated(id, i);
     seen.add(id);
-  });
+  }
   return seen;
 }
 
@@ -294,11 +153,9 @@ function unique<T>(
  */
 export function readWarehouses(value: unknown, refuse: Refuse, prefix: string): MockWarehouse[] {
   const list = checkInput(WarehousesSchema, jsonCopy(value, refuse, prefix), refuse, prefix);
-  unique(
+  distinct(
     list.map((w) => w.id),
-    (i) => `${prefix}[${i}].id`,
-    (id) => `warehouse id ${id} appears twice`,
-    refuse,
+    (id, i) => refuse(`${prefix}[${i}].id`, `warehouse id ${id} appears twice`),
   );
   return list as MockWarehouse[];
 }
@@ -349,10 +206,8 @@ export function importState(data: unknown): MockState {
     skus.set(sku.id, sku);
   });
   // The code index is rebuilt in its saved order.
-  const placed = unique(
-    file.skuCodeOrder,
-    (i) => `skuCodeOrder[${i}]`,
-    (id) => `SKU ${id} appears twice`,
+  const placed = distinct(file.skuCodeOrder, (id, i) =>
+    fail(`skuCodeOrder[${i}]`, `SKU ${id} appears twice`),
   );
   for (const [i, id] of file.skuCodeOrder.entries()) state.addSku(skuOf(id, `skuCodeOrder[${i}]`));
   const missing = [...skus.keys()].find((id) => !placed.has(id));
@@ -360,10 +215,9 @@ export function importState(data: unknown): MockState {
 
   const orderId = idSequence(last.orders, 'order');
   const itemId = idSequence(last.orderItem, 'order item');
-  unique(
+  distinct(
     file.orders.map((o) => o.merchant_order_id),
-    (i) => `orders[${i}].merchant_order_id`,
-    (id) => `two orders have the merchant order id '${id}'`,
+    (id, i) => fail(`orders[${i}].merchant_order_id`, `two orders have the merchant order id '${id}'`),
   );
   file.orders.forEach(({ items, ...fields }, i) => {
     const order: OrderRecord = {
@@ -431,8 +285,6 @@ export function importState(data: unknown): MockState {
   });
 
   for (const key of COLLECTIONS) state[key].restoreLastId(last[key]);
-  state.restoreCounters(
-    Object.fromEntries(SUB_RECORDS.map((kind) => [kind, last[kind]])) as Record<SubRecord, number>,
-  );
+  state.restoreCounters(fromKeys(SUB_RECORDS, (kind) => last[kind]));
   return state;
 }

@@ -1,8 +1,13 @@
 /**
- * The saved state's layout (`api.exportState()`, `createMockApi({ initialState })`, the CLI's
- * `--state` file): version 1, records by id, references such as an order item's SKU or a batch
- * taken as ids. `persist.ts` writes and reads it.
+ * The saved state's format (`api.exportState()`, `createMockApi({ initialState })`, the CLI's
+ * `--state` file), version 1: its types and the zod schema its shape is checked with. Records by
+ * id, references such as an order item's SKU or a batch taken as ids. `persist.ts` writes and
+ * reads it.
  */
+import * as z from 'zod/mini';
+import type { JsonObject } from '../engine/json.js';
+import { isObject } from '../engine/validation.js';
+import { ORDER_TOTALS } from './orders.js';
 import type {
   MockOrder,
   MockRestockingShipmentV1,
@@ -12,6 +17,8 @@ import type {
   MockSku,
   MockWarehouse,
 } from './resources.js';
+import { RESTOCKING_STATUSES, type RestockingStatusV1 } from './restocking-status.js';
+import { SUB_RECORDS } from './state.js';
 
 /** The `format` of a saved state. */
 export const MOCK_STATE_FORMAT = 'merchant-fulfillment-mock-state';
@@ -225,3 +232,145 @@ export interface MockStateFile {
   /** Returns, oldest first. */
   returns: MockStateReturn[];
 }
+
+/** The collections of the state, each with its own id sequence (in `lastIds` order). */
+export const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
+
+/** The fields of a batch that may be `null`. */
+const BATCH = ['tracking_code', 'expiry_date'] as const;
+
+/** An object with the fields `keys`, each `value(key)`. */
+export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
+}
+
+/** The shape of fields `keys`, each of `schema`. */
+const each = <const K extends string, S>(keys: readonly K[], schema: S) => fromKeys(keys, () => schema);
+
+const Id = z.int().check(z.minimum(1));
+const Count = z.int().check(z.minimum(0));
+const Cents = z.nullable(z.int());
+const Text = z.string();
+const TextOrNull = z.nullable(z.string());
+const Time = z.string().check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time'));
+const TimeOrNull = z.nullable(Time);
+const Takes = z.array(z.object({ batch_id: Id, quantity: Count }));
+/** Objects with ids (the items of a stored shipment or return). */
+const WithIds = z.array(z.looseObject({ id: Id }));
+
+/** The fields every record has: its id and creation time. */
+const RECORD = { id: Id, createdMs: z.number(), created_at: Time };
+
+/** Warehouses: at least one, each with an integer `id` >= 1 and, when given, a string `name`. */
+export const WarehousesSchema = z
+  .array(z.looseObject({ id: Id, name: z.optional(z.string()) }))
+  .check(z.minLength(1, 'must hold at least one warehouse'));
+
+const SkuSchema = z.object({
+  ...RECORD,
+  ...each(['barcode', 'country_code_of_origin', 'hs_code', 'image_url'], TextOrNull),
+  merchant_sku_id: Text,
+  name: Text,
+  batch_tracking_enabled: z.boolean(),
+  cost_in_cents: Cents,
+  weight_in_kg: z.nullable(z.number()),
+  status: z.enum(['active', 'deleted']),
+  stock: z.array(z.object({ warehouse_id: Id, onHand: Count, reserved: Count })),
+  batches: z.array(
+    z.object({
+      id: Id,
+      warehouse_id: Id,
+      name: Text,
+      onHand: Count,
+      reserved: Count,
+      ...each(BATCH, TextOrNull),
+    }),
+  ),
+});
+
+const OrderSchema = z.object({
+  ...RECORD,
+  ...each(['customer_order_number', 'carrier_preference', 'financial_status', 'payment_method'], TextOrNull),
+  ...each(ORDER_TOTALS, Cents),
+  merchant_order_id: Text,
+  status: z.enum(['fulfillable', 'unfulfillable', 'fulfilled']),
+  cancelled: z.boolean(),
+  shipping_address: z.catchall(z.object({ country_code: Text }), TextOrNull),
+  tags: z.array(Text),
+  // Kept as saved (the whole saved state is a fresh JSON copy by then).
+  custom_metadata: z.nullable(z.custom<JsonObject>(isObject, 'Invalid input: expected object')),
+  currency: Text,
+  items: z.array(
+    z.object({
+      id: Id,
+      merchant_item_id: Text,
+      sku_id: Id,
+      quantity: Id,
+      price_per_unit_in_cents: z.int(),
+      price_per_unit_in_cents_with_discount: Cents,
+      reservation: z.nullable(z.object({ warehouse_id: Id, quantity: Count, batches: Takes })),
+      batches: Takes,
+    }),
+  ),
+});
+
+const RestockingSchema = z.object({
+  ...RECORD,
+  ...each(
+    ['estimated_arrival_date', 'delivery_option', 'tracking_code', 'po_number', 'supplier_name'],
+    TextOrNull,
+  ),
+  ...each(['arrived_at', 'reopened_at'], TimeOrNull),
+  updated_at: Time,
+  merchant_id: Id,
+  warehouse_id: Id,
+  priority: z.boolean(),
+  barcode: Text,
+  status: z.enum(Object.keys(RESTOCKING_STATUSES) as [RestockingStatusV1, ...RestockingStatusV1[]]),
+  completed_reopens_count: Count,
+  reopened: z.boolean(),
+  items: z.array(
+    z.object({
+      ...each(['arrived_quantity', 'damaged_quantity', 'missing_quantity'], z.nullable(Count)),
+      id: Id,
+      sku_id: Id,
+      announced_quantity: Id,
+      remarks: TextOrNull,
+      total_cost_in_cents: Cents,
+      inventory_batch_id: z.nullable(Id),
+      applied: Count,
+      batch_id: z.nullable(Id),
+    }),
+  ),
+});
+
+export const StateSchema = z.object({
+  // The layout is checked first: a file of another format or version fails there.
+  format: z.literal(MOCK_STATE_FORMAT),
+  version: z.literal(1),
+  warehouses: WarehousesSchema,
+  lastIds: z.object(each([...COLLECTIONS, ...SUB_RECORDS], Count)),
+  skus: z.array(SkuSchema),
+  skuCodeOrder: z.array(z.int()),
+  orders: z.array(OrderSchema),
+  restockingShipments: z.array(RestockingSchema),
+  shipments: z.array(
+    z.object({
+      id: Id,
+      createdMs: z.number(),
+      view: z.looseObject({ id: Id, created_at: Time, order_id: Id, items: WithIds }),
+    }),
+  ),
+  returns: z.array(
+    z.object({
+      id: Id,
+      createdMs: z.number(),
+      view: z.looseObject({
+        id: Id,
+        created_at: Time,
+        order: z.looseObject({ id: Id }),
+        return_items: WithIds,
+      }),
+    }),
+  ),
+});
