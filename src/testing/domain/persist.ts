@@ -5,6 +5,7 @@
  * records, their links and indexes. A problem is a {@link MockStateError} naming the path of the
  * field at fault, e.g. `orders[3].items[0].sku_id: no SKU with id 9`.
  */
+import { compiled } from '../../core/validation.js';
 import { checkInput, type Refuse } from '../engine/check.js';
 import { jsonCopy } from '../engine/json.js';
 import type { MockReturn, MockShipment, MockWarehouse } from './resources.js';
@@ -166,7 +167,7 @@ export function readWarehouses(value: unknown, refuse: Refuse, prefix: string): 
  * counters restored. Throws a {@link MockStateError} naming the field at fault.
  */
 export function importState(data: unknown): MockState {
-  const file = checkInput(StateSchema, jsonCopy(data, fail, ''), fail);
+  const file = checkInput(compiled(StateSchema), jsonCopy(data, fail, ''), fail);
   const last = file.lastIds as unknown as MockStateLastIds;
   const state = new MockState(readWarehouses(file.warehouses, fail, 'warehouses'));
   const warehouse = (id: number, path: string): number =>
