@@ -4,8 +4,10 @@
  * applied through the same rules (the same validation and messages as a `POST`). A fixture the
  * API would refuse is a {@link MockSeedError} naming it, e.g. `skus[2]: Merchant sku can't be blank`.
  */
-import type { JsonObject, JsonValue } from '../engine/json.js';
-import { Invalid, isObject } from '../engine/validation.js';
+import * as z from 'zod/mini';
+import { checkInput } from '../engine/check.js';
+import type { JsonObject } from '../engine/json.js';
+import { Invalid } from '../engine/validation.js';
 import { createOrder } from './orders.js';
 import { advanceRestocking, createRestockingShipment } from './restocking.js';
 import { toV1Status } from './restocking-status.js';
@@ -51,61 +53,51 @@ export interface SeedSettings {
   readonly merchantId: number;
 }
 
-const LISTS = ['skus', 'restockingShipments', 'orders'] as const;
-
-function list(seed: Record<string, unknown>, key: (typeof LISTS)[number]): JsonValue[] {
-  const value = seed[key];
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new MockSeedError(key, 'must be an array');
-  return value as JsonValue[];
+/** Throws the {@link MockSeedError} of the fixture at `path`. */
+function fail(path: string, problem: string): never {
+  throw new MockSeedError(path, problem);
 }
 
+const Bodies = z.optional(z.array(z.looseObject({})));
+const SeedSchema = z.strictObject({
+  skus: Bodies,
+  restockingShipments: z.optional(z.array(z.looseObject({ status: z.optional(z.string()) }))),
+  orders: Bodies,
+});
+
 function check<T>(outcome: T | Invalid, path: string): T {
-  if (outcome instanceof Invalid) throw new MockSeedError(path, outcome.errors.join('; '));
-  return outcome;
+  return outcome instanceof Invalid ? fail(path, outcome.errors.join('; ')) : outcome;
 }
 
 /**
- * Checks the shape of a seed (an object with only the known lists) without applying it. Throws a
- * {@link MockSeedError}.
+ * Checks the shape of a seed (an object with only the known lists, each of objects) without
+ * applying it, and returns it. Throws a {@link MockSeedError}.
  */
-export function checkSeed(seed: unknown): void {
-  if (!isObject(seed)) throw new MockSeedError('', 'a seed must be a JSON object');
-  for (const key of Object.keys(seed)) {
-    if (!(LISTS as readonly string[]).includes(key)) {
-      throw new MockSeedError(key, `unknown list (expected ${LISTS.join(', ')})`);
-    }
-  }
-  for (const key of LISTS) {
-    list(seed, key).forEach((element, index) => {
-      if (!isObject(element)) throw new MockSeedError(`${key}[${index}]`, 'must be a JSON object');
-    });
-  }
+export function checkSeed(seed: unknown): z.output<typeof SeedSchema> {
+  return checkInput(SeedSchema, seed, fail);
 }
 
 /** Applies a seed to a fresh state, as the API would the same requests at `now`. */
 export function applySeed(state: MockState, seed: MockSeed, settings: SeedSettings, now: Date): void {
-  checkSeed(seed);
-  const source = seed as Record<string, unknown>;
-  list(source, 'skus').forEach((body, index) => {
-    check(createSku(state, body, now), `skus[${index}]`);
+  const { skus = [], restockingShipments = [], orders = [] } = checkSeed(seed);
+  skus.forEach((body, index) => {
+    check(createSku(state, body as JsonObject, now), `skus[${index}]`);
   });
-  list(source, 'restockingShipments').forEach((element, index) => {
+  restockingShipments.forEach(({ status, ...body }, index) => {
     const path = `restockingShipments[${index}]`;
-    const { status, ...body } = element as JsonObject;
     let target: string | undefined;
-    if (status !== undefined) {
-      if (typeof status !== 'string') throw new MockSeedError(`${path}.status`, 'must be a string');
-      try {
-        target = toV1Status(status);
-      } catch (error) {
-        throw new MockSeedError(`${path}.status`, (error as Error).message);
-      }
+    try {
+      target = status === undefined ? undefined : toV1Status(status);
+    } catch (error) {
+      fail(`${path}.status`, (error as Error).message);
     }
-    const record = check(createRestockingShipment(state, body, 1, now, settings.merchantId), path);
+    const record = check(
+      createRestockingShipment(state, body as JsonObject, 1, now, settings.merchantId),
+      path,
+    );
     if (target !== undefined) advanceRestocking(state, record, target, undefined, now);
   });
-  list(source, 'orders').forEach((body, index) => {
-    check(createOrder(state, body, now, settings.blockedCountries), `orders[${index}]`);
+  orders.forEach((body, index) => {
+    check(createOrder(state, body as JsonObject, now, settings.blockedCountries), `orders[${index}]`);
   });
 }

@@ -107,3 +107,21 @@ export function readJson(text: string): ReadJson {
     return { value: undefined, bad: true, hint: 'request body is not JSON' };
   }
 }
+
+/**
+ * A copy of `value` as JSON writes and reads it back (the kit's own inputs: warehouses, a saved
+ * state): what JSON leaves out is left out (an `undefined` field, a function), what it cannot
+ * write at all (a BigInt, a cycle) is refused through `refuse` at `path` with JSON's own reason.
+ */
+export function jsonCopy(
+  value: unknown,
+  refuse: (path: string, problem: string) => never,
+  path: string,
+): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch (error) {
+    return refuse(path, `cannot be written as JSON (${(error as Error).message})`);
+  }
+}

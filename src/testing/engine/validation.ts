@@ -3,6 +3,7 @@
  * Rails-like style ("Name can't be blank", "Items quantity must be greater than 0").
  */
 import { isBlank } from '../../schemas/common.js';
+import type { Refuse } from './check.js';
 import type { JsonObject, JsonValue } from './json.js';
 
 export { isBlank };
@@ -63,43 +64,8 @@ export function describeUrlScheme(url: URL): string {
   return `a URL with ${KNOWN_SCHEMES.has(url.protocol) ? `scheme ${url.protocol}` : 'another scheme'}`;
 }
 
-/**
- * Where a value sits below the path a copy started from: the root (its path as given), or a key
- * of its parent. Built as the walk goes down, written out only for a refusal.
- */
-type Where = string | { readonly parent: Where; readonly key: string | number };
-
 /** The longest key a refusal shows; a longer one (a token pasted as a key?) is shown by its length. */
 const SHOWN_KEY = 32;
-
-/** Where `key` of `parent` sits (`parent` itself when `key` is undefined). */
-function at(parent: Where, key: string | number | undefined): Where {
-  return key === undefined ? parent : { parent, key };
-}
-
-/** The path of `where`: `a.b[2]`, `a["x y"]` for a key that is no name. */
-function pathOf(where: Where): string {
-  const keys: (string | number)[] = [];
-  let node = where;
-  while (typeof node !== 'string') {
-    keys.push(node.key);
-    node = node.parent;
-  }
-  let path = node;
-  for (let i = keys.length - 1; i >= 0; i -= 1) {
-    const key = keys[i]!;
-    if (typeof key === 'number') path += `[${key}]`;
-    else if (key.length > SHOWN_KEY) path += `[${describeKey(key)}]`;
-    else path += /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-  }
-  return path;
-}
-
-/**
- * Throws for a value {@link jsonCopier} refuses: the path of the value and the problem. What a
- * getter or Proxy trap threw is never passed on (its message may hold a secret).
- */
-export type JsonRefusal = (path: string, problem: string) => never;
 
 /** What a getter or Proxy trap that threw is refused as. */
 export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
@@ -119,7 +85,7 @@ export function shownKey(key: string): string {
  * throw): a throw becomes `refuse(path, UNREADABLE)`, what was thrown dropped (its message may hold
  * a secret). `read` must not itself refuse anything.
  */
-export function guarded<T>(path: string, read: () => T, refuse: JsonRefusal): T {
+export function guarded<T>(path: string, read: () => T, refuse: Refuse): T {
   try {
     return read();
   } catch {
@@ -138,7 +104,7 @@ export function guarded<T>(path: string, read: () => T, refuse: JsonRefusal): T 
 export function readFields(
   value: unknown,
   name: string,
-  refuse: JsonRefusal,
+  refuse: Refuse,
   prefix: string | ((key: string) => string) = `${name}.`,
 ): Record<string, unknown> | undefined {
   if (!guarded(name, () => isObject(value), refuse)) return undefined;
@@ -156,7 +122,7 @@ export function readFields(
 export function readObject(
   value: unknown,
   name: string,
-  refuse: JsonRefusal,
+  refuse: Refuse,
   prefix: string | ((key: string) => string) = `${name}.`,
 ): Record<string, unknown> {
   const fields = readFields(value, name, refuse, prefix);
@@ -167,127 +133,9 @@ export function readObject(
  * A copy of `value`, an array a caller gave (read once), or `undefined` when it is not an array.
  * A getter or Proxy trap that throws is refused through `refuse`, naming `name`.
  */
-export function readList(value: unknown, name: string, refuse: JsonRefusal): unknown[] | undefined {
+export function readList(value: unknown, name: string, refuse: Refuse): unknown[] | undefined {
   if (!guarded(name, () => Array.isArray(value), refuse)) return undefined;
   return guarded(name, () => Array.from(value as readonly unknown[]), refuse);
-}
-
-/**
- * A function copying JSON values a caller gave (the `warehouses` option, the fields of a saved
- * state), checking them as it goes: `null`, strings, booleans, finite numbers, arrays and plain
- * objects (a property set to `undefined` is left out and an array's `undefined` or hole becomes
- * `null`, as `JSON.stringify` does; other objects, such as a `Date`, a `Map` or a class instance,
- * are refused), at most `maxDepth` levels of arrays and objects (the value itself included), no
- * cycle. A refusal names the path of the field at fault (`warehouses[1].address.city`; a key over
- * 32 characters by its length), through `refuse`. The copy is a tree: a value met several times
- * is copied (and counted) each time, and at most `maxValues` values are copied over all the calls
- * of one copier, so neither the walk nor the answers serializing the copy can blow up (a value
- * shared at each of 30 levels is 2^30 values). Each field is read once; a getter or Proxy trap
- * that throws is refused as such.
- */
-export function jsonCopier(
-  limits: { maxDepth: number; maxValues: number },
-  refuse: JsonRefusal,
-): (value: unknown, path: string) => JsonValue {
-  const { maxDepth, maxValues } = limits;
-  const ancestors = new Set<object>();
-  let count = 0;
-  // Annotated, so that the compiler knows a call does not return.
-  const fail: (where: Where, problem: string) => never = (where, problem) => refuse(pathOf(where), problem);
-  // `key` of `parent` (the root when `key` is undefined): a path object is made only for a
-  // container (its children point to it) or a refusal, not for every value.
-  const copy = (
-    value: unknown,
-    parent: Where,
-    key: string | number | undefined,
-    depth: number,
-  ): JsonValue => {
-    count += 1;
-    if (count > maxValues)
-      fail(at(parent, key), `is one value too many: at most ${maxValues} JSON values in all`);
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value))
-        fail(at(parent, key), `must be a finite number, got ${describeValue(value)}`);
-      return value;
-    }
-    if (typeof value !== 'object') {
-      fail(
-        at(parent, key),
-        `must be a JSON value (null, a string, a boolean, a number, an array or an object), got ${describeValue(value)}`,
-      );
-    }
-    const where = at(parent, key);
-    if (ancestors.has(value)) fail(where, 'holds itself (a cycle): it must be a JSON value');
-    if (depth >= maxDepth) fail(where, `nests deeper than ${maxDepth} levels of arrays and objects`);
-    const source = value as Record<string, unknown>;
-    let isArray: boolean;
-    let plain: boolean;
-    try {
-      // Plain: made by `{}` or `Object.create(null)` (in any realm), not a Date, a Map, a class instance.
-      isArray = Array.isArray(source);
-      const proto: unknown = Object.getPrototypeOf(source);
-      plain = proto === null || Object.getPrototypeOf(proto) === null;
-    } catch {
-      return fail(where, UNREADABLE);
-    }
-    ancestors.add(value);
-    let result: JsonValue;
-    if (isArray) {
-      let length: number;
-      try {
-        length = (source as unknown as unknown[]).length;
-      } catch {
-        return fail(where, UNREADABLE);
-      }
-      const items: JsonValue[] = [];
-      for (let i = 0; i < length; i += 1) {
-        let item: unknown;
-        try {
-          item = source[i];
-        } catch {
-          return fail({ parent: where, key: i }, UNREADABLE);
-        }
-        // As JSON writes it: `undefined` (or a hole) in an array is `null`.
-        items.push(item === undefined ? null : copy(item, where, i, depth + 1));
-      }
-      result = items;
-    } else {
-      if (!plain) fail(where, 'must be a JSON value, got an object that is not a plain object');
-      let keys: string[];
-      try {
-        keys = Object.keys(source);
-      } catch {
-        return fail(where, UNREADABLE);
-      }
-      const out: Record<string, JsonValue> = {};
-      for (const name of keys) {
-        let field: unknown;
-        try {
-          field = source[name];
-        } catch {
-          return fail({ parent: where, key: name }, UNREADABLE);
-        }
-        if (field === undefined) continue;
-        const copied = copy(field, where, name, depth + 1);
-        // An own property `__proto__`: an assignment would set the prototype instead.
-        if (name === '__proto__') {
-          Object.defineProperty(out, name, {
-            value: copied,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else {
-          out[name] = copied;
-        }
-      }
-      result = out;
-    }
-    ancestors.delete(value);
-    return result;
-  };
-  return (value, path) => copy(value, path, undefined, 0);
 }
 
 /** `String(value)`, or its {@link describeValue} when that throws (an object without a prototype). */
@@ -310,7 +158,7 @@ export function messageOf(error: unknown): string {
 }
 
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
-export function humanize(attribute: string): string {
+function humanize(attribute: string): string {
   const words = attribute.replace(/_id$/, '').replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -352,6 +200,11 @@ export class Fields {
     this.#errors.push(`${this.label(key)} ${message}`);
   }
 
+  /** Adds `<label> <message>` and answers `undefined` (the field's value when it is refused). */
+  #bad(key: string, message: string): undefined {
+    this.error(key, message);
+  }
+
   /** Whether the field is present (`null` included). */
   has(key: string): boolean {
     return this.#source[key] !== undefined;
@@ -365,17 +218,9 @@ export class Fields {
   /** A string, as given (numbers are converted); `required` rejects blank values. */
   string(key: string, required = false): string | null | undefined {
     const value = this.#source[key];
-    if (required && isBlank(value)) {
-      this.error(key, "can't be blank");
-      return undefined;
-    }
-    if (value === undefined || value === null) return value;
-    if (typeof value === 'number') return String(value);
-    if (typeof value !== 'string') {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return value;
+    if (required && isBlank(value)) return this.#bad(key, "can't be blank");
+    if (value === undefined || value === null || typeof value === 'string') return value;
+    return typeof value === 'number' ? String(value) : this.#bad(key, 'is invalid');
   }
 
   /**
@@ -385,50 +230,39 @@ export class Fields {
   integer(key: string, options: { required?: boolean; positive?: boolean } = {}): number | null | undefined {
     const value = this.#source[key];
     if (isBlank(value)) {
-      if (options.required) {
-        this.error(key, "can't be blank");
-        return undefined;
-      }
+      if (options.required) return this.#bad(key, "can't be blank");
       return value === undefined ? undefined : null;
     }
-    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
-    if (typeof number !== 'number' || !Number.isFinite(number)) {
-      this.error(key, 'is not a number');
-      return undefined;
-    }
+    const number = this.#numeric(key);
+    if (number === undefined) return undefined;
     if (!Number.isInteger(number) || (typeof value === 'string' && !DIGITS.test(value.trim()))) {
-      this.error(key, 'must be an integer');
-      return undefined;
+      return this.#bad(key, 'must be an integer');
     }
-    if (options.positive ? number <= 0 : number < 0) {
-      this.error(key, options.positive ? 'must be greater than 0' : 'must be greater than or equal to 0');
-      return undefined;
-    }
-    return number;
+    if (options.positive && number <= 0) return this.#bad(key, 'must be greater than 0');
+    return number < 0 ? this.#bad(key, 'must be greater than or equal to 0') : number;
+  }
+
+  /** The field as a finite number (a numeric string is accepted), or `undefined` after a message. */
+  #numeric(key: string): number | undefined {
+    const value = this.#source[key];
+    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
+    return typeof number === 'number' && Number.isFinite(number) ? number : this.#bad(key, 'is not a number');
   }
 
   /** A number (a numeric string is accepted), 0 or more. */
   number(key: string): number | null | undefined {
     const value = this.#source[key];
     if (isBlank(value)) return value === undefined ? undefined : null;
-    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
-    if (typeof number !== 'number' || !Number.isFinite(number)) {
-      this.error(key, 'is not a number');
-      return undefined;
-    }
-    if (number < 0) {
-      this.error(key, 'must be greater than or equal to 0');
-      return undefined;
-    }
-    return number;
+    const number = this.#numeric(key);
+    if (number === undefined) return undefined;
+    return number < 0 ? this.#bad(key, 'must be greater than or equal to 0') : number;
   }
 
   /** `true` or `false` (or `null`). */
   boolean(key: string): boolean | null | undefined {
     const value = this.#source[key];
     if (value === undefined || value === null || typeof value === 'boolean') return value;
-    this.error(key, 'is invalid');
-    return undefined;
+    return this.#bad(key, 'is invalid');
   }
 
   /** A code of `length` letters (upper-cased), e.g. a 2-letter country code. */
@@ -436,22 +270,16 @@ export class Fields {
     const value = this.string(key, required);
     if (value === undefined || value === null) return value;
     if (value.trim() === '') return null;
-    if (!new RegExp(`^[A-Za-z]{${length}}$`).test(value)) {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return value.toUpperCase();
+    return new RegExp(`^[A-Za-z]{${length}}$`).test(value)
+      ? value.toUpperCase()
+      : this.#bad(key, 'is invalid');
   }
 
   /** One of `values`. */
   oneOf<T extends string>(key: string, values: readonly T[], required = false): T | null | undefined {
     const value = this.string(key, required);
     if (value === undefined || value === null) return value;
-    if (!(values as readonly string[]).includes(value)) {
-      this.error(key, 'is not included in the list');
-      return undefined;
-    }
-    return value as T;
+    return values.includes(value as T) ? (value as T) : this.#bad(key, 'is not included in the list');
   }
 
   /** A calendar date `YYYY-MM-DD`; a date-time is accepted and its date is used. */
@@ -459,11 +287,8 @@ export class Fields {
     const value = this.string(key, required);
     if (value === undefined || value === null) return value;
     const match = DATE.exec(value);
-    if (!match || Number.isNaN(Date.parse(`${match[1]}-${match[2]}-${match[3]}`))) {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return `${match[1]}-${match[2]}-${match[3]}`;
+    const date = match && `${match[1]}-${match[2]}-${match[3]}`;
+    return date && !Number.isNaN(Date.parse(date)) ? date : this.#bad(key, 'is invalid');
   }
 
   /** An ISO 8601 date-time, returned as its time in ms. */
@@ -471,32 +296,21 @@ export class Fields {
     const value = this.string(key);
     if (value === undefined || value === null) return value;
     const ms = Date.parse(value);
-    if (Number.isNaN(ms)) {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return ms;
+    return Number.isNaN(ms) ? this.#bad(key, 'is invalid') : ms;
   }
 
   /** An array of strings. */
   strings(key: string): string[] | null | undefined {
     const value = this.#source[key];
     if (value === undefined || value === null) return value;
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return value as string[];
+    const valid = Array.isArray(value) && value.every((v) => typeof v === 'string');
+    return valid ? (value as string[]) : this.#bad(key, 'is invalid');
   }
 
   /** A JSON object (kept as given). */
   object(key: string): JsonObject | null | undefined {
     const value = this.#source[key];
     if (value === undefined || value === null) return value;
-    if (!isObject(value)) {
-      this.error(key, 'is invalid');
-      return undefined;
-    }
-    return value;
+    return isObject(value) ? value : this.#bad(key, 'is invalid');
   }
 }

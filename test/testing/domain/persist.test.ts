@@ -310,23 +310,31 @@ describe('invalid saved states name the field at fault', () => {
   // biome-ignore lint/suspicious/noExplicitAny: the tests break saved states on purpose
   type Edit = (s: any) => void;
   test.each<[string, Edit, string]>([
-    ['not an object', (s) => Object.assign(s, { skus: 'x' }), 'skus: must be an array'],
+    [
+      'not an object',
+      (s) => Object.assign(s, { skus: 'x' }),
+      'skus: Invalid input: expected array, received string',
+    ],
     [
       'format',
       (s) => Object.assign(s, { format: 'other' }),
-      "format: must be 'merchant-fulfillment-mock-state'",
+      'format: Invalid input: expected "merchant-fulfillment-mock-state"',
     ],
-    ['version', (s) => Object.assign(s, { version: 2 }), 'version: must be 1 (got 2)'],
+    ['version', (s) => Object.assign(s, { version: 2 }), 'version: Invalid input: expected 1'],
     [
       'a dangling SKU',
       (s) => Object.assign(s.orders[1].items[0], { sku_id: 9 }),
       'orders[1].items[0].sku_id: no SKU with id 9',
     ],
-    ['a missing field', (s) => delete s.orders[0].currency, 'orders[0].currency: must be a string'],
+    [
+      'a missing field',
+      (s) => delete s.orders[0].currency,
+      'orders[0].currency: Invalid input: expected string, received undefined',
+    ],
     [
       'a bad status',
       (s) => Object.assign(s.orders[0], { status: 'lost' }),
-      'orders[0].status: must be one of fulfillable, unfulfillable, fulfilled',
+      'orders[0].status: Invalid option: expected one of "fulfillable"|"unfulfillable"|"fulfilled"',
     ],
     [
       'a batch of another SKU',
@@ -344,7 +352,11 @@ describe('invalid saved states name the field at fault', () => {
       'skus[1].id: SKU id 2 is above the last id handed out (lastIds: 1)',
     ],
     ['a duplicate id', (s) => Object.assign(s.skus[1], { id: 1 }), 'skus[1].id: SKU id 1 appears twice'],
-    ['a missing counter', (s) => delete s.lastIds.batch, 'lastIds.batch: must be an integer >= 0'],
+    [
+      'a missing counter',
+      (s) => delete s.lastIds.batch,
+      'lastIds.batch: Invalid input: expected number, received undefined',
+    ],
     [
       'the code order',
       (s) => s.skuCodeOrder.pop(),
@@ -353,7 +365,7 @@ describe('invalid saved states name the field at fault', () => {
     [
       'a restocking status',
       (s) => Object.assign(s.restockingShipments[0], { status: 'gone' }),
-      'restockingShipments[0].status: must be one of',
+      'restockingShipments[0].status: Invalid option: expected one of "created"|',
     ],
     [
       'a dangling shipment',
@@ -363,7 +375,7 @@ describe('invalid saved states name the field at fault', () => {
     [
       'a bad date',
       (s) => Object.assign(s.orders[0], { created_at: 'soon' }),
-      "orders[0].created_at: must be a date-time, got 'soon'",
+      'orders[0].created_at: must be a date-time',
     ],
     [
       'two orders with one merchant id',
@@ -389,47 +401,13 @@ describe('invalid saved states name the field at fault', () => {
 
   test('not an object at all', () => {
     expect(() => createMockApi({ initialState: 42 as unknown as MockStateFile })).toThrow(
-      'must be an object',
+      'Invalid input: expected object, received number',
     );
-  });
-
-  test('JSON values: the same limits as the warehouses option, refused quickly, naming the path', async () => {
-    const saved = await valid();
-    // An object shared at every one of 30 levels is 2^30 values once written out.
-    let shared: Record<string, unknown> = { leaf: true };
-    for (let i = 0; i < 30; i++) shared = { a: shared, b: shared };
-    const blowUp = structuredClone(saved);
-    Object.assign(blowUp.warehouses[0]!, { layout: shared });
-    const started = performance.now();
-    const error = (() => {
-      try {
-        createMockApi({ initialState: blowUp });
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(error).toBeInstanceOf(MockStateError);
-    expect((error as Error).message).toMatch(
-      /^warehouses\[0\]\.layout\.[.\w]+: is one value too many: at most 100000 JSON values in all$/,
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(() => createMockApi({ initialState: loop as unknown as MockStateFile })).toThrow(
+      /^cannot be written as JSON \(Converting circular structure/,
     );
-    // Linear in the limit, not exponential in the depth (the walk used to take hours).
-    expect(performance.now() - started).toBeLessThan(5_000);
-
-    const odd = structuredClone(saved);
-    Object.assign(odd.warehouses[0]!, { opened: new Date(0) });
-    expect(() => createMockApi({ initialState: odd })).toThrow(
-      'warehouses[0].opened: must be a JSON value, got an object that is not a plain object',
-    );
-
-    // A `__proto__` key is kept as a field (it used to become the copy's prototype).
-    const proto = JSON.parse(
-      JSON.stringify(saved).replace('"warehouses":[{', '"warehouses":[{"__proto__":{"x":1},'),
-    );
-    const api = createMockApi({ initialState: proto });
-    const [warehouse] = api.exportState().warehouses;
-    expect(Object.hasOwn(warehouse!, '__proto__')).toBe(true);
-    expect(Object.getPrototypeOf(warehouse)).toBe(Object.prototype);
-    await api.close();
   });
 });
 

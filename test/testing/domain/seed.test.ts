@@ -77,10 +77,19 @@ describe('createMockApi({ seed })', () => {
   });
 
   test.each<[string, unknown, string]>([
-    ['not an object', [], 'a seed must be a JSON object'],
-    ['an unknown list', { sku: [] }, 'sku: unknown list (expected skus, restockingShipments, orders)'],
-    ['a list that is not one', { orders: {} }, 'orders: must be an array'],
-    ['an element that is not an object', { skus: [1] }, 'skus[0]: must be a JSON object'],
+    ['not an object', [], 'Invalid input: expected object, received array'],
+    ['an unknown list', { sku: [] }, 'Unrecognized key: "sku" (did you mean "skus"?)'],
+    ['a list that is not one', { orders: {} }, 'orders: Invalid input: expected array, received object'],
+    [
+      'an element that is not an object',
+      { skus: [1] },
+      'skus[0]: Invalid input: expected object, received number',
+    ],
+    [
+      'a status that is not a string',
+      { restockingShipments: [{ warehouse_id: 1, status: 5 }] },
+      'restockingShipments[0].status: Invalid input: expected string, received number',
+    ],
     [
       'a SKU the API refuses',
       { skus: [{ merchant_sku_id: 'A', name: 'A' }, { merchant_sku_id: 'B', name: 'B' }, { name: 'C' }] },

@@ -238,7 +238,7 @@ describe('runCli', () => {
     [['--constructor'], /^Unknown option, got a string of 13 characters\n/],
     [['--quiet', '-hx'], /^Unexpected argument, got a string of 3 characters\n/],
     [['--page-size', '0'], /must be an integer >= 1/],
-    [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\] must be an absolute http: or https: URL/],
+    [['--webhook', 'not-a-url', '--port', '0'], /webhooks\[0\]: must be an absolute http: or https: URL/],
     [['--rate-limit', 'abc'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '0/1000'], /'--rate-limit' must be <requests>\/<ms>/],
     [['--rate-limit', '5/0'], /'--rate-limit' must be <requests>\/<ms>/],
@@ -590,7 +590,7 @@ describe('the server options', () => {
       [
         'not a state',
         '{"hello":1}',
-        /The state file '.*bad\.json' is invalid: format: must be 'merchant-fulfillment-mock-state'/,
+        /The state file '.*bad\.json' is invalid: format: Invalid input: expected "merchant-fulfillment-mock-state"/,
       ],
     ])('a file that is %s is refused and left as it was', async (_name, content, message) => {
       const file = join(dir, 'bad.json');
@@ -1015,7 +1015,7 @@ describe('the bin as a child process', () => {
       const second = run(['--port', '0', '--state', file]);
       expect(await exitOf(second.child)).toBe(2);
       expect(second.stderr().trim()).toBe(
-        `The state file '${file}' is invalid: skus[0].status: must be one of active, deleted`,
+        `The state file '${file}' is invalid: skus[0].status: Invalid option: expected one of "active"|"deleted"`,
       );
       expect(readFileSync(file, 'utf8')).toBe(content);
     });
