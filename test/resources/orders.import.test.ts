@@ -1,7 +1,7 @@
 /**
  * `orders.createMany` against the mock: results in input order with every outcome, progress,
  * a streamed source read only as fast as the import goes, a re-run that doubles nothing, and
- * 1,000 orders under a mixed schedule of ambiguous faults: exactly one order per
+ * 300 orders under a mixed schedule of ambiguous faults: exactly one order per
  * `merchant_order_id`, none lost.
  */
 import fc from 'fast-check';
@@ -203,7 +203,7 @@ describe('orders.createMany', () => {
     );
   }, 120_000);
 
-  it('1,000 orders under ambiguous faults: one order each, none lost; a re-run adds nothing', async () => {
+  it('300 orders under ambiguous faults: one order each, none lost; a re-run adds nothing', async () => {
     const { api, client } = await setup({ timeout: 60 });
     // Each POST meets, at random (seeded), one of the four ambiguities, 12.5 % each, or nothing.
     const kinds: Partial<MockFault>[] = [
@@ -236,19 +236,19 @@ describe('orders.createMany', () => {
         return api.fetch(input, init);
       },
     });
-    const ids = Array.from({ length: 1000 }, (_, i) => `F-${i}`);
+    const ids = Array.from({ length: 300 }, (_, i) => `F-${i}`);
     const first = await faulty.orders.createMany(ids.map(body), { concurrency: 8, maxAttempts: 8 }).summary();
     expect(first.problems).toEqual([]);
-    expect(first.created + first.recovered).toBe(1000);
+    expect(first.created + first.recovered).toBe(300);
     expect(first.existing).toBe(0);
-    expect(first.recovered).toBeGreaterThanOrEqual(250); // the three store-then-fail kinds, about 37 %
-    for (let kind = 0; kind < kinds.length; kind++) expect(injected.get(kind)).toBeGreaterThanOrEqual(100);
+    expect(first.recovered).toBeGreaterThanOrEqual(75); // the three store-then-fail kinds, about 37 %
+    for (let kind = 0; kind < kinds.length; kind++) expect(injected.get(kind)).toBeGreaterThanOrEqual(25);
     const counts = await held(api);
-    expect(counts.size).toBe(1000);
+    expect(counts.size).toBe(300);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
 
     const again = await client.orders.createMany(ids.map(body), { concurrency: 8 }).summary();
-    expect(again).toMatchObject({ done: 1000, existing: 1000, created: 0, recovered: 0 });
-    expect((await held(api)).size).toBe(1000);
+    expect(again).toMatchObject({ done: 300, existing: 300, created: 0, recovered: 0 });
+    expect((await held(api)).size).toBe(300);
   }, 180_000);
 });
