@@ -1,7 +1,7 @@
 /**
  * `orders.createMany` against the mock: results in input order with every outcome, progress,
  * a streamed source read only as fast as the import goes, a re-run that doubles nothing, and
- * 300 orders under a mixed schedule of ambiguous faults: exactly one order per
+ * 1,000 orders (300 outside CI) under a mixed schedule of ambiguous faults: exactly one order per
  * `merchant_order_id`, none lost.
  */
 import fc from 'fast-check';
@@ -18,6 +18,8 @@ import type { MockApi, MockFault } from '../../src/testing/index.js';
 import { createSku, mockRequest, orderBody, TOKEN, testApi } from '../testing/helpers.js';
 
 const ORDERS = '/merchant_api/v1/orders';
+/** Orders of the import under faults: the full 1,000 in CI, fewer in the quick loop. */
+const N = process.env.CI ? 1000 : 300;
 
 async function setup(options: { timeout?: number } = {}) {
   const api = testApi({ now: () => new Date() });
@@ -203,7 +205,7 @@ describe('orders.createMany', () => {
     );
   }, 120_000);
 
-  it('300 orders under ambiguous faults: one order each, none lost; a re-run adds nothing', async () => {
+  it(`${N} orders under ambiguous faults: one order each, none lost; a re-run adds nothing`, async () => {
     const { api, client } = await setup({ timeout: 60 });
     // Each POST meets, at random (seeded), one of the four ambiguities, 12.5 % each, or nothing.
     const kinds: Partial<MockFault>[] = [
@@ -236,19 +238,19 @@ describe('orders.createMany', () => {
         return api.fetch(input, init);
       },
     });
-    const ids = Array.from({ length: 300 }, (_, i) => `F-${i}`);
+    const ids = Array.from({ length: N }, (_, i) => `F-${i}`);
     const first = await faulty.orders.createMany(ids.map(body), { concurrency: 8, maxAttempts: 8 }).summary();
     expect(first.problems).toEqual([]);
-    expect(first.created + first.recovered).toBe(300);
+    expect(first.created + first.recovered).toBe(N);
     expect(first.existing).toBe(0);
-    expect(first.recovered).toBeGreaterThanOrEqual(75); // the three store-then-fail kinds, about 37 %
-    for (let kind = 0; kind < kinds.length; kind++) expect(injected.get(kind)).toBeGreaterThanOrEqual(25);
+    expect(first.recovered).toBeGreaterThanOrEqual(N / 4); // the three store-then-fail kinds, about 37 %
+    for (let kind = 0; kind < kinds.length; kind++) expect(injected.get(kind)).toBeGreaterThanOrEqual(N / 10);
     const counts = await held(api);
-    expect(counts.size).toBe(300);
+    expect(counts.size).toBe(N);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
 
     const again = await client.orders.createMany(ids.map(body), { concurrency: 8 }).summary();
-    expect(again).toMatchObject({ done: 300, existing: 300, created: 0, recovered: 0 });
-    expect((await held(api)).size).toBe(300);
+    expect(again).toMatchObject({ done: N, existing: N, created: 0, recovered: 0 });
+    expect((await held(api)).size).toBe(N);
   }, 180_000);
 });
