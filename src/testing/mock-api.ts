@@ -25,9 +25,8 @@ import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
 import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
+import { answerControl, type ControlTarget, isControlPath, isPublicControlRoute } from './faces/control.js';
 import {
-  answerControl,
-  type ControlTarget,
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
@@ -36,8 +35,6 @@ import {
   checkReturnOptions,
   checkStateQuery,
   deliveriesPage,
-  isControlPath,
-  isPublicControlRoute,
   type MockCollectionName,
   type MockControlMethods,
   type MockDeliveriesPage,
@@ -48,7 +45,7 @@ import {
   type Refuse,
   refuseArgument,
   stateQueryAnswer,
-} from './faces/control.js';
+} from './faces/control-methods.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
 import type { MockListenOptions, MockServer } from './faces/listen.js';
 import { createMswHandlers } from './faces/msw.js';
@@ -147,7 +144,7 @@ export interface MockApi extends MockControlMethods {
    * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
    * shipment. Returns the shipment's version 1 view. Throws for an unknown id, and a `TypeError`
    * naming the argument for an id that is not an integer >= 1 or a `status` that is no status name
-   * (the names listed, the value described by its kind, a string by its length: never shown), as
+   * (the names listed, the value never shown), as
    * the route and a connection refuse it, before anything changes. `quantities` are checked
    * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker): a `TypeError`
    * naming the field for quantities that are not an object, an unknown field, a figure that is not
@@ -201,10 +198,10 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
+/** A `refuse` for the in-process methods: a `TypeError` `<method>: <field>: <problem>`. */
 function refuseIn(method: string): Refuse {
   return (field, problem) => {
-    throw new TypeError(`${method}: ${field} ${problem}`);
+    throw new TypeError(`${method}: ${field}: ${problem}`);
   };
 }
 
