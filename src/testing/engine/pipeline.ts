@@ -18,7 +18,7 @@
  *
  * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
  * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
- * 404 (no route — a path segment that could be a secret shown only by its length; no record with
+ * 404 (no route, the path as sent; no record with
  * the path's id), 405 (the methods allowed) and 400 (body not JSON).
  * The answers of injected faults are left exactly as the fault says.
  *
