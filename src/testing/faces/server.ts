@@ -152,9 +152,6 @@ export async function startServer(
 ): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new TypeError(`listen: port must be an integer from 0 to 65535, got ${String(port)}`);
-  }
   const cors = corsPolicy(options.cors);
   const server = (await nodeHttp()).createServer((req, res) => {
     serve(dispatch, req, res, MAX_BODY_BYTES, cors, observe).catch(() => req.socket.destroy());
