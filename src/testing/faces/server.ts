@@ -18,7 +18,7 @@ import {
   resultBody,
   resultHeaders,
 } from '../engine/result.js';
-import { type CorsPolicy, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
+import { type CorsPolicy, corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
 import type { MockListenOptions, MockServer } from './listen.js';
 
 /** Told of the requests the server answers itself (CORS preflights), as the pipeline tells of the others; must not throw. */
@@ -101,7 +101,13 @@ async function serve(
   const search = q < 0 ? '' : target.slice(q + 1);
   const method = (req.method ?? 'GET').toUpperCase();
   const origin = req.headers.origin;
-  if (cors && isPreflight(method, origin, req.headers['access-control-request-method'])) {
+  // A CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
+  if (
+    cors &&
+    method === 'OPTIONS' &&
+    origin !== undefined &&
+    req.headers['access-control-request-method'] !== undefined
+  ) {
     req.resume();
     const headers = preflightHeaders(cors, origin, req.headers['access-control-request-headers']);
     if (headers) {
