@@ -82,18 +82,18 @@ export {
 } from './engine/webhook-delivery.js';
 export { CLI_USAGE, type CliIo, CliUsageError, type RunningCli, runCli } from './faces/cli.js';
 export { COMMANDS, COMMANDS_USAGE, type CommandIo, runCommand } from './faces/commands.js';
+export type { MockControlRouteInfo } from './faces/control.js';
 export {
   MOCK_COLLECTIONS,
   type MockCollectionName,
   type MockControlAnswer,
   type MockControlMethods,
-  type MockControlRouteInfo,
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
   type MockInjectedFault,
   type MockStatePage,
   type MockStatePagination,
-} from './faces/control.js';
+} from './faces/control-methods.js';
 export type { MockListenOptions, MockServer } from './faces/listen.js';
 export { createMockApi, type MockApi } from './mock-api.js';
 export { DEFAULT_BASE_URL, DEFAULT_WAREHOUSES, type MockApiOptions } from './options.js';

@@ -16,7 +16,7 @@ import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking
 import { createApiRouter } from './domain/routes.js';
 import { applySeed, checkSeed, type MockSeed } from './domain/seed.js';
 import { type MockStateSnapshot, snapshot } from './domain/snapshot.js';
-import { MockState } from './domain/state.js';
+import { MockState, type OrderRecord } from './domain/state.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
 import { type FaultSummary, Faults, type MockFault, type MockFaultHandle } from './engine/faults.js';
@@ -25,9 +25,8 @@ import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
 import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
+import { answerControl, type ControlTarget, isControlPath, isPublicControlRoute } from './faces/control.js';
 import {
-  answerControl,
-  type ControlTarget,
   checkDeliveriesQuery,
   checkRecordId,
   checkRedeliverFilter,
@@ -36,8 +35,6 @@ import {
   checkReturnOptions,
   checkStateQuery,
   deliveriesPage,
-  isControlPath,
-  isPublicControlRoute,
   type MockCollectionName,
   type MockControlMethods,
   type MockDeliveriesPage,
@@ -48,7 +45,7 @@ import {
   type Refuse,
   refuseArgument,
   stateQueryAnswer,
-} from './faces/control.js';
+} from './faces/control-methods.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
 import type { MockListenOptions, MockServer } from './faces/listen.js';
 import { createMswHandlers } from './faces/msw.js';
@@ -147,7 +144,7 @@ export interface MockApi extends MockControlMethods {
    * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
    * shipment. Returns the shipment's version 1 view. Throws for an unknown id, and a `TypeError`
    * naming the argument for an id that is not an integer >= 1 or a `status` that is no status name
-   * (the names listed, the value described by its kind, a string by its length: never shown), as
+   * (the names listed, the value never shown), as
    * the route and a connection refuse it, before anything changes. `quantities` are checked
    * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker): a `TypeError`
    * naming the field for quantities that are not an object, an unknown field, a figure that is not
@@ -201,11 +198,23 @@ export interface MockApi extends MockControlMethods {
   reset(): void;
 }
 
-/** A `refuse` for the in-process methods: a `TypeError` naming the method and the field. */
+/** A `refuse` for the in-process methods: a `TypeError` `<method>: <field>: <problem>`. */
 function refuseIn(method: string): Refuse {
   return (field, problem) => {
-    throw new TypeError(`${method}: ${field} ${problem}`);
+    throw new TypeError(`${method}: ${field}: ${problem}`);
   };
+}
+
+/** `listener` with its errors ignored: a failing listener does not change the answer. */
+function quietly<A extends unknown[]>(listener: ((...args: A) => void) | undefined) {
+  return (
+    listener &&
+    ((...args: A) => {
+      try {
+        listener(...args);
+      } catch {}
+    })
+  );
 }
 
 /**
@@ -243,12 +252,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     if (seed) applySeed(fresh, seed, config, config.now());
     return fresh;
   };
-  const { onChange } = config;
-  const changed = (): void => {
-    try {
-      onChange?.();
-    } catch {} // A failing listener does not change the answer.
-  };
+  const changed = quietly(config.onChange) ?? (() => {});
+  const observe = quietly(config.onRequest);
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
     // Checked and copied once, when the options were read: added again as they are.
@@ -286,21 +291,17 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     return restockingV1View(record);
   }
 
-  function fulfill(id: number): MockShipment | undefined {
+  /** What `make` makes of order `id` (the state changed), or `undefined` when there is no such order. */
+  function onOrder<T>(id: number, make: (order: OrderRecord) => T): T | undefined {
     const order = epoch.state.orders.get(id);
     if (!order) return undefined;
-    const shipment = fulfilOrder(epoch.state, order, config.now());
+    const made = make(order);
     changed();
-    return shipment;
+    return made;
   }
-
-  function returnOf(orderId: number, returnOptions: MockReturnOptions): MockReturn | undefined {
-    const order = epoch.state.orders.get(orderId);
-    if (!order) return undefined;
-    const created = createReturn(epoch.state, order, returnOptions, config.now());
-    changed();
-    return created;
-  }
+  const fulfill = (id: number) => onOrder(id, (order) => fulfilOrder(epoch.state, order, config.now()));
+  const returnOf = (id: number, options: MockReturnOptions) =>
+    onOrder(id, (order) => createReturn(epoch.state, order, options, config.now()));
 
   function reset(): void {
     timers.cancelAll();
@@ -337,10 +338,10 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
     epoch: () => epoch,
     route: createApiRouter(config),
-    onRequest: config.onRequest,
+    onRequest: observe,
     // Only a 2xx answer of a mutating API route: refused requests change nothing. The control
     // routes tell of their changes through the control methods (advance, fulfil, return, reset).
-    onChange: onChange ? changed : undefined,
+    onChange: config.onChange && changed,
     sideDoor: {
       owns: isControlPath,
       isPublic: isPublicControlRoute,
@@ -370,7 +371,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
           timers.cancelDelays();
           dispatcher.abandon('the mock was closed');
         },
-        config.onRequest,
+        observe,
       );
       servers.add(server);
       return server;

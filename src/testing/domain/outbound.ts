@@ -98,7 +98,7 @@ export function createReturn(
     if (!item) {
       throw new Error(`Order ${order.id} has no item of SKU ${String(w.sku_id ?? w.merchant_sku_id)}`);
     }
-    if (!Number.isInteger(w.quantity) || w.quantity < 1 || w.quantity > item.quantity) {
+    if (w.quantity > item.quantity) {
       throw new Error(`Return quantity of SKU ${item.sku.id} must be an integer from 1 to ${item.quantity}`);
     }
     return {

@@ -264,7 +264,8 @@ function restock(state: MockState, record: RestockingRecord, quantities: MockRes
 }
 
 /**
- * Moves a shipment to `status` (either version's name; throws for an unknown one). Leaving
+ * Moves a shipment to `status` (either version's name; throws for an unknown one). `quantities`
+ * come checked (only for `restocked`: `checkRestockQuantities`). Leaving
  * `restocked` reopens it (`reopened_at`); reaching `restocked` again counts a completed reopen. The
  * first status at the warehouse (delivered/received or later) sets `arrived_at`. Returns whether
  * the status changed.
@@ -278,9 +279,6 @@ export function advanceRestocking(
 ): boolean {
   const next = toV1Status(status);
   const reached = restockingStatus(next);
-  if (quantities !== undefined && !reached.restocks) {
-    throw new TypeError(`Quantities apply only when moving to 'restocked', not '${status}'`);
-  }
   if (next === record.status) return false;
   const at = now.toISOString();
   if (restockingStatus(record.status).restocks) {

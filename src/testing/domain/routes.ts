@@ -12,6 +12,7 @@ import {
   type CreatedRange,
   inRange,
   type PageOf,
+  pageBody,
   pageOf,
   type Timestamped,
 } from '../engine/collection.js';
@@ -99,15 +100,7 @@ function listRoute(pageSize: number, list: (ctx: Context, q: ListQuery) => MockR
 
 /** The version 1 list envelope. */
 function envelope<T>(page: PageOf<T>, view: (item: T) => unknown): MockResult {
-  return json(200, {
-    data: page.items.map(view),
-    pagination: {
-      current_page: page.page,
-      page_count: page.pageCount,
-      item_count: page.itemCount,
-      items_per_page: page.limit,
-    },
-  });
+  return json(200, pageBody(page, view));
 }
 
 /** Query values of `name` and `name[]`. */

@@ -53,6 +53,19 @@ export function pageOf<T>(count: number, at: (index: number) => T, page: number,
   return { items, page, limit, itemCount: count, pageCount: Math.ceil(count / limit) };
 }
 
+/** A page as the API and the control routes answer it: `{ data, pagination }`, each item seen through `view`. */
+export function pageBody<T, V>(p: PageOf<T>, view: (item: T) => V) {
+  return {
+    data: p.items.map(view),
+    pagination: {
+      current_page: p.page,
+      page_count: p.pageCount,
+      item_count: p.itemCount,
+      items_per_page: p.limit,
+    },
+  };
+}
+
 /** Records of one resource: ids from 1 up, kept in creation order. */
 export class Collection<T extends Timestamped> {
   /** Ascending by (createdMs, id); the newest is last. */

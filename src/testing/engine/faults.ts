@@ -159,10 +159,17 @@ function refuse(field: string, problem: string): never {
 }
 
 /**
- * Checks `fault` and returns the copy the mock keeps (so that changing the caller's object later
- * changes nothing): its `body` through JSON, its `headers` as a fresh object.
+ * A fault checked and copied once (see {@link prepare}): what {@link Faults.addPrepared} adds as it
+ * is, as often as needed (the `faults` option at every `reset()`).
  */
-function validate(given: MockFault): MockFault {
+export type PreparedFault = MockFault;
+
+/**
+ * Checks a fault and returns the copy the mock keeps (so that changing `given` later changes
+ * nothing): a RegExp `path` copied, its `body` through JSON, its `headers` as a fresh object.
+ * Throws an {@link InvalidFault} naming the field.
+ */
+export function prepare(given: MockFault): PreparedFault {
   const fault = checkInput(FaultSchema, given, refuse) as MockFault;
   if (fault.path instanceof RegExp) fault.path = new RegExp(fault.path.source, fault.path.flags);
   for (const [name, value] of Object.entries(fault.headers ?? {})) {
@@ -213,20 +220,6 @@ export interface FaultSummary {
   hits: number;
   /** `null` when unlimited. */
   remaining: number | null;
-}
-
-/**
- * A fault checked and copied once (see {@link prepare}): what {@link Faults.addPrepared} adds as it
- * is, as often as needed (the `faults` option at every `reset()`).
- */
-export type PreparedFault = MockFault;
-
-/**
- * Checks a fault and returns the copy to add (a RegExp `path` copied too): later changes to `given`
- * change nothing. Throws an {@link InvalidFault} naming the field.
- */
-export function prepare(given: MockFault): PreparedFault {
-  return validate(given);
 }
 
 /** The faults of one mock, first match wins. Each gets an id (from 1). */

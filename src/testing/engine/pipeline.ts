@@ -18,7 +18,7 @@
  *
  * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
  * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
- * 404 (no route — a path segment that could be a secret shown only by its length; no record with
+ * 404 (no route, the path as sent; no record with
  * the path's id), 405 (the methods allowed) and 400 (body not JSON).
  * The answers of injected faults are left exactly as the fault says.
  *
@@ -77,13 +77,13 @@ export interface PipelineSetup<S> {
   route: (method: string, path: string) => MatchOf<RouteHandler<S>>;
   sideDoor: SideDoor;
   /**
-   * Told of every answered request (API and control routes; errors it throws are ignored): what
-   * it was, its status and duration.
+   * Told of every answered request (API and control routes), what it was, its status and
+   * duration. It must not throw (the mock's own catches the listener's errors).
    */
   onRequest?: ((event: MockRequestEvent) => void) | undefined;
   /**
    * Told after an API route handler answered 2xx to a method other than `GET` / `HEAD` /
-   * `OPTIONS`: the state may have changed (errors it throws are ignored).
+   * `OPTIONS`: the state may have changed. It must not throw, as `onRequest`.
    */
   onChange?: (() => void) | undefined;
 }
@@ -203,11 +203,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       id: match.id,
     });
     if (result.status >= 200 && result.status < 300 && !SAFE_METHODS.has(request.method)) {
-      try {
-        setup.onChange?.();
-      } catch {
-        // A failing listener does not change the answer.
-      }
+      setup.onChange?.();
     }
     const answered = { ...result, headers: { ...headers, ...result.headers } };
     return answered.status === 404 && match.id > 0
@@ -257,18 +253,14 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
   return async function observed(request) {
     const started = performance.now();
     const result = await dispatch(request);
-    try {
-      onRequest({
-        method: request.method,
-        path: request.path,
-        query: request.search,
-        status: result.drop ? 0 : result.status,
-        durationMs: performance.now() - started,
-        control: setup.sideDoor.owns(request.path),
-      });
-    } catch {
-      // A failing observer does not change the answer.
-    }
+    onRequest({
+      method: request.method,
+      path: request.path,
+      query: request.search,
+      status: result.drop ? 0 : result.status,
+      durationMs: performance.now() - started,
+      control: setup.sideDoor.owns(request.path),
+    });
     return result;
   };
 }

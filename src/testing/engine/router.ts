@@ -2,13 +2,10 @@
  * Route matching for any table of routes: path segments under a prefix (`:id` matches a positive
  * integer), one handler per method, `HEAD` answered by `GET`, and the 404 / 405 outcomes. Used by
  * the API's table (`domain/routes.ts`) and the control routes (`faces/control.ts`). A path no route
- * answers is told of (`notFoundHint`) without showing a segment that could be a secret (a token
- * pasted as an id): only the table's own segments and record ids are shown, anything else by its
- * length.
+ * answers is told of (`notFoundHint`) as it was sent.
  */
 import type { JsonValue } from './json.js';
 import type { MockResult } from './result.js';
-import { describeText, describeValue } from './validation.js';
 
 /** What an API route's handler gets: the state of the request's epoch and the parsed request. */
 export interface RouteContext<S> {
@@ -32,19 +29,14 @@ export interface RouteOf<H> {
   methods: Readonly<Record<string, H>>;
 }
 
-/** No route of a table answers a path: what a hint may say of it, never a segment that could be a secret. */
+/** No route of a table answers a path: what a hint says of it. */
 export interface NotFound {
   kind: 'not_found';
-  /**
-   * The path as a hint may show it: the segments of the table's routes (and of its prefix) and
-   * record ids as they are, any other segment by its length (`<a string of 11 characters>`), at
-   * most {@link SHOWN_SEGMENTS} segments.
-   */
+  /** The path as sent. */
   shown: string;
   /**
    * When the path is a route's but for its `{id}` segment, which is not a record id: the route
-   * (`/merchant_api/v1/orders/{id}`) and the segment described (`a string of 11 characters`,
-   * digits as they are).
+   * (`/merchant_api/v1/orders/{id}`) and the segment quoted (`'abc'`).
    */
   badId?: { route: string; got: string };
 }
@@ -54,9 +46,6 @@ export type MatchOf<H> =
   | { kind: 'found'; handler: H; id: number }
   | NotFound
   | { kind: 'wrong_method'; allow: string[] };
-
-/** The most segments a hint shows of a path no route answers. */
-const SHOWN_SEGMENTS = 12;
 
 const ID = /^[1-9]\d{0,15}$/;
 
@@ -78,7 +67,7 @@ export function matchPath<H>(
   method: string,
   path: string,
 ): MatchOf<H> {
-  if (!path.startsWith(prefix)) return notFound(routes, prefix, path, undefined);
+  if (!path.startsWith(prefix)) return { kind: 'not_found', shown: path };
   const segments = path.slice(prefix.length).split('/');
   if (segments[segments.length - 1] === '') segments.pop(); // a trailing slash
   for (const route of routes) {
@@ -104,13 +93,12 @@ export function matchPath<H>(
     badId = idMiss(route.segments, segments, prefix);
     if (badId !== undefined) break;
   }
-  return notFound(routes, prefix, path, badId);
+  return badId === undefined ? { kind: 'not_found', shown: path } : { kind: 'not_found', shown: path, badId };
 }
 
 /**
  * When `actual` (the path's segments under `prefix`) are those of a route (`expected`) but for an
- * `{id}` that is no record id: the route and the segment described (digits as they are, other text
- * by its length).
+ * `{id}` that is no record id: the route and the segment quoted.
  */
 function idMiss(expected: readonly string[], actual: readonly string[], prefix: string): NotFound['badId'] {
   const bad = expected.findIndex((segment, i) => segment === ':id' && !isIdText(actual[i]!));
@@ -120,55 +108,14 @@ function idMiss(expected: readonly string[], actual: readonly string[], prefix: 
   const raw = actual[bad]!;
   return {
     route: `${prefix}${expected.map((segment) => (segment === ':id' ? '{id}' : segment)).join('/')}`,
-    got: describeText(raw),
+    got: `'${raw}'`,
   };
-}
-
-/** The segments a hint may show, per route table and prefix (built once, on the first 404). */
-const KNOWN = new WeakMap<readonly RouteOf<unknown>[], Map<string, ReadonlySet<string>>>();
-
-/** The segments of `prefix` and of the routes of `routes` (not `:id`): never a caller's secret. */
-function knownSegments(routes: readonly RouteOf<unknown>[], prefix: string): ReadonlySet<string> {
-  let byPrefix = KNOWN.get(routes);
-  if (byPrefix === undefined) {
-    byPrefix = new Map();
-    KNOWN.set(routes, byPrefix);
-  }
-  let known = byPrefix.get(prefix);
-  if (known === undefined) {
-    const segments = new Set(prefix.split('/'));
-    for (const route of routes) for (const segment of route.segments) segments.add(segment);
-    segments.delete(':id');
-    known = segments;
-    byPrefix.set(prefix, known);
-  }
-  return known;
-}
-
-/** What a hint may say of `path`, which no route of `routes` (under `prefix`) answers. */
-function notFound<H>(
-  routes: readonly RouteOf<H>[],
-  prefix: string,
-  path: string,
-  badId: NotFound['badId'],
-): NotFound {
-  const known = knownSegments(routes, prefix);
-  const segments = path.split('/');
-  const parts = segments
-    .slice(0, SHOWN_SEGMENTS + 1)
-    .map((segment) => (known.has(segment) || isIdText(segment) ? segment : `<${describeValue(segment)}>`));
-  const shown =
-    segments.length > parts.length
-      ? `${parts.join('/')}/... (${segments.length - 1} segments in all)`
-      : parts.join('/');
-  return badId === undefined ? { kind: 'not_found', shown } : { kind: 'not_found', shown, badId };
 }
 
 /**
  * The mock-only `x-mock-hint` of a request no route answers (`what`: `API`, `control`): the
  * parameter and what is wrong with it (`GET /merchant_api/v1/orders/{id}: {id} must be an integer
- * >= 1, got a string of 11 characters`), or the path as {@link NotFound.shown} gives it (`no API
- * route GET /merchant_api/v1/<a string of 4 characters>`). Never a segment that could be a secret.
+ * >= 1, got 'abc'`), or the path as sent (`no API route GET /merchant_api/v1/nope`).
  */
 export function notFoundHint(what: string, method: string, miss: NotFound): string {
   if (miss.badId) return `${method} ${miss.badId.route}: {id} must be an integer >= 1, got ${miss.badId.got}`;

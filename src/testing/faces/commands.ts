@@ -3,27 +3,27 @@
  * each drives a running mock through {@link connectMock} and prints one readable line (or the raw
  * result with `--json`). Exit codes: 0 done, 1 the mock refused or could not be reached (the
  * message printed, never the token), 2 a usage mistake. A usage message never shows what was
- * typed unless it is a name the command knows (a command, an option, a status): any other word,
- * option or value is described as the kit describes text (a short run of digits as it is, anything
- * else by its length), since it may be a token pasted in the wrong place.
+ * typed unless it is a name the command knows (a command, an option): any other word or option is
+ * described as the kit describes text (a short run of digits as it is, anything else by its
+ * length), since it may be a token pasted in the wrong place. Values the mock checks (a status, a
+ * collection, a page) are sent as typed; its refusal is printed without the query.
  */
 import type * as Util from 'node:util';
 import { connectMock, type MockConnection, MockControlError } from '../connect.js';
 import type { MockReturnOptions } from '../domain/outbound.js';
 import type { MockQuantities } from '../domain/restocking.js';
+import type { RestockingStatusV1 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
 import { describeText } from '../engine/validation.js';
-import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
 import { processEnv, readArgs } from './args.js';
 import {
-  checkRestockingStatus,
   MOCK_COLLECTIONS,
   type MockCollectionName,
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
   type MockStatePage,
-} from './control.js';
+} from './control-methods.js';
 
 /** The mock URL used without `--url` or `FULFILLMENT_MOCK_URL`. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
@@ -124,11 +124,9 @@ function idOf(raw: string, name: string): number {
   return Number(raw);
 }
 
-/** An integer option >= `min` (`--limit`), or `undefined` when not given. */
-function count(parsed: Parsed, name: string, min: number): number | undefined {
+/** A number option (`--limit`), or `undefined` when not given: checked by what it is sent to. */
+function count(parsed: Parsed, name: string): number | undefined {
   const raw = single(parsed, name);
-  if (raw !== undefined && (!/^\d{1,9}$/.test(raw) || Number(raw) < min))
-    usage(`--${name} must be an integer >= ${min}, got ${describeText(raw)}`);
   return raw === undefined ? undefined : Number(raw);
 }
 
@@ -162,20 +160,17 @@ function eventFilter(parsed: Parsed): { eventId?: string; url?: string } {
   return { ...(eventId === undefined ? {} : { eventId }), ...(url === undefined ? {} : { url }) };
 }
 
-/** The deliveries query of the filter options, or `undefined` when none is given. */
+/** `--page` and `--limit` as given (the mock checks them). */
+function paging(parsed: Parsed): { page?: number; limit?: number } {
+  const page = count(parsed, 'page');
+  const limit = count(parsed, 'limit');
+  return { ...(page === undefined ? {} : { page }), ...(limit === undefined ? {} : { limit }) };
+}
+
+/** The deliveries query of the filter options (the mock checks them), or `undefined` when none is given. */
 function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery | undefined {
-  const status = single(parsed, 'status');
-  const known = MOCK_DELIVERY_STATUSES.find((s) => s === status);
-  if (status !== undefined && known === undefined)
-    usage(`--status must be one of ${MOCK_DELIVERY_STATUSES.join(', ')}`);
-  const query: MockDeliveriesQuery = {
-    ...(known === undefined ? {} : { status: known }),
-    ...eventFilter(parsed),
-  };
-  const page = count(parsed, 'page', 1);
-  const limit = count(parsed, 'limit', 1);
-  if (page !== undefined) query.page = page;
-  if (limit !== undefined) query.limit = limit;
+  const status = single(parsed, 'status') as MockDeliveriesQuery['status'];
+  const query = { ...(status === undefined ? {} : { status }), ...eventFilter(parsed), ...paging(parsed) };
   return Object.keys(query).length > 0 ? query : undefined;
 }
 
@@ -198,40 +193,34 @@ function deliveriesOutcome(answer: MockWebhookDelivery[] | MockDeliveriesPage): 
   };
 }
 
-/** `--collection` / `--collections` names, checked. */
-function collectionOf(raw: string, option: string): MockCollectionName {
-  const found = MOCK_COLLECTIONS.find((c) => c === raw.trim());
-  if (!found) usage(`${option} must name one of ${MOCK_COLLECTIONS.join(', ')}, got ${describeText(raw)}`);
-  return found;
-}
-
 function pageLine(name: string, page: MockStatePage<MockCollectionName>): string {
   const p = page.pagination;
   return `${name} page ${p.current_page}/${Math.max(p.page_count, 1)} (${page.data.length} of ${p.item_count})`;
 }
 
+/** `state`: the names, pages and their combinations are checked by the mock. */
 async function state(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
-  const one = single(parsed, 'collection');
-  const many = single(parsed, 'collections');
-  const page = count(parsed, 'page', 1);
-  const limit = count(parsed, 'limit', 1);
-  const paging = { ...(page === undefined ? {} : { page }), ...(limit === undefined ? {} : { limit }) };
-  if (one !== undefined && many !== undefined) usage('Give either --collection or --collections, not both');
-  if (one !== undefined) {
-    const collection = collectionOf(one, '--collection');
-    const answer = await mock.state({ collection, ...paging });
-    return { result: answer, line: pageLine(collection, answer) };
+  const one = single(parsed, 'collection') as MockCollectionName | undefined;
+  const many = single(parsed, 'collections')
+    ?.split(',')
+    .map((n) => n.trim() as MockCollectionName);
+  const query = {
+    ...(one === undefined ? {} : { collection: one }),
+    ...(many === undefined ? {} : { collections: many }),
+    ...paging(parsed),
+  };
+  if (one !== undefined && many === undefined) {
+    const answer = await mock.state(query as { collection: MockCollectionName });
+    return { result: answer, line: pageLine(one, answer) };
   }
-  if (many === undefined) {
-    if (Object.keys(paging).length > 0) usage('--page and --limit need --collection or --collections');
-    // Without a collection: one line of counts (the whole snapshot only with --json).
-    const pages = await mock.state({ collections: MOCK_COLLECTIONS, limit: 1 });
-    const counts = MOCK_COLLECTIONS.map((n) => `${n} ${pages[n].pagination.item_count}`).join(', ');
-    return { result: parsed.json ? await mock.state() : pages, line: counts };
+  if (Object.keys(query).length > 0) {
+    const pages = await mock.state(query as { collections: MockCollectionName[] });
+    return { result: pages, line: (many ?? []).map((n) => pageLine(n, pages[n])).join('; ') };
   }
-  const names = many.split(',').map((n) => collectionOf(n, '--collections'));
-  const pages = await mock.state({ collections: names, ...paging });
-  return { result: pages, line: names.map((n) => pageLine(n, pages[n])).join('; ') };
+  // Without a collection: one line of counts (the whole snapshot only with --json).
+  const pages = await mock.state({ collections: MOCK_COLLECTIONS, limit: 1 });
+  const counts = MOCK_COLLECTIONS.map((n) => `${n} ${pages[n].pagination.item_count}`).join(', ');
+  return { result: parsed.json ? await mock.state() : pages, line: counts };
 }
 
 const FILTERS = ['status', 'event-id', 'receiver', 'page', 'limit'];
@@ -252,10 +241,8 @@ const TABLE: Readonly<Record<string, Command>> = {
     options: ['arrived', 'damaged', 'missing'],
     async run(mock, parsed) {
       const id = idOf(parsed.args[0]!, 'shipment-id');
-      // The checker of the control methods and the route (a status name, else described, not shown).
-      const status = checkRestockingStatus(parsed.args[1], '<status>', (field, problem) =>
-        usage(`${field} ${problem}`),
-      );
+      // The status name is checked by the mock's route, as in-process.
+      const status = parsed.args[1] as RestockingStatusV1;
       const quantities = given(parsed, ['arrived', 'damaged', 'missing'], quantitiesOf);
       const shipment = await mock.advanceRestockingShipment(
         id,
@@ -287,7 +274,7 @@ const TABLE: Readonly<Record<string, Command>> = {
     options: [...FILTERS, 'timeout'],
     async run(mock, parsed) {
       const query = deliveriesQuery(parsed);
-      const timeoutMs = count(parsed, 'timeout', 1);
+      const timeoutMs = count(parsed, 'timeout');
       const options = timeoutMs === undefined ? {} : { timeoutMs };
       return deliveriesOutcome(
         query === undefined
@@ -414,7 +401,9 @@ export async function runCommand(argv: readonly string[], io: CommandIo = {}): P
     }
     if (!(error instanceof MockControlError)) throw error;
     const usageMistake = error.code === 'invalid_argument';
-    err(usageMistake ? error.message : `Error: ${error.message}`);
+    // The route without its query: a value typed there may be a token pasted in the wrong place.
+    const message = error.message.replace(error.route, error.route.replace(/\?.*/, ''));
+    err(usageMistake ? message : `Error: ${message}`);
     return usageMistake ? 2 : 1;
   }
 }

@@ -67,9 +67,6 @@ import {
   stateQueryAnswer,
 } from './control-methods.js';
 
-// What the in-process methods and a connection share, where the kit has always imported it from.
-export * from './control-methods.js';
-
 /** The path prefix of the control routes. */
 export const CONTROL_PREFIX = '/__mock/';
 

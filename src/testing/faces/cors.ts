@@ -55,15 +55,6 @@ function allowOrigin(policy: CorsPolicy, origin: string | undefined): string | u
   return origin !== undefined && policy.origins.has(origin) ? origin : undefined;
 }
 
-/** Whether a request is a CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`. */
-export function isPreflight(
-  method: string,
-  origin: string | undefined,
-  requestMethod: string | undefined,
-): boolean {
-  return method === 'OPTIONS' && origin !== undefined && requestMethod !== undefined;
-}
-
 /**
  * The headers of the answer to a preflight (status 204), or `undefined` when the origin is not
  * allowed. `requestHeaders` is the `Access-Control-Request-Headers` sent: valid names are allowed.

@@ -4,46 +4,31 @@
  * `Response.error()` for `handle` (the msw face answers through it) and a rejected `TypeError` for
  * `fetch`, as a real `fetch` does.
  */
-import type { Dispatch, MockRequest, MockResult } from '../engine/result.js';
-import { resultBody, resultHeaders } from '../engine/result.js';
+import { type Dispatch, resultBody, resultHeaders } from '../engine/result.js';
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**
- * Converts a Fetch `Request`. `basePath` (the path of the mock's base URL, e.g. `/api`) is removed
- * from the front of the path when present.
+ * `api.handle`: answers one Fetch `Request` with the core. `basePath` (the path of the mock's base
+ * URL, e.g. `/api`) is removed from the front of the path when present. A dropped connection is
+ * `Response.error()`; a `HEAD` gets the status and headers of the `GET` and no body.
  */
-export async function fromFetchRequest(request: Request, basePath: string): Promise<MockRequest> {
-  const url = new URL(request.url);
-  let path = url.pathname;
-  if (basePath && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
-  const method = request.method.toUpperCase();
-  return {
-    method,
-    path,
-    search: url.search.slice(1),
-    authorization: request.headers.get('authorization'),
-    body: BODYLESS.has(method) ? '' : await request.text(),
-  };
-}
-
-/**
- * Converts a result to a Fetch `Response`; a dropped connection becomes `Response.error()`. The
- * answer to a `HEAD` request (`head`) has the status and headers of the `GET` and no body.
- */
-export function toFetchResponse(result: MockResult, head = false): Response {
-  if (result.drop) return Response.error();
-  return new Response(head ? null : resultBody(result), {
-    status: result.status,
-    headers: resultHeaders(result),
-  });
-}
-
-/** `api.handle`: answers one Fetch `Request` with the core (paths under `basePath`). */
 export function fetchHandler(dispatch: Dispatch, basePath: string): (request: Request) => Promise<Response> {
   return async (request) => {
-    const converted = await fromFetchRequest(request, basePath);
-    return toFetchResponse(await dispatch(converted), converted.method === 'HEAD');
+    const url = new URL(request.url);
+    let path = url.pathname;
+    if (basePath && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
+    const method = request.method.toUpperCase();
+    const result = await dispatch({
+      method,
+      path,
+      search: url.search.slice(1),
+      authorization: request.headers.get('authorization'),
+      body: BODYLESS.has(method) ? '' : await request.text(),
+    });
+    if (result.drop) return Response.error();
+    const body = method === 'HEAD' ? null : resultBody(result);
+    return new Response(body, { status: result.status, headers: resultHeaders(result) });
   };
 }
 

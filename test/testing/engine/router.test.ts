@@ -52,31 +52,27 @@ describe('matchPath', () => {
     expect(isIdText('42')).toBe(true);
   });
 
-  test('a path not found is told of without any segment that is neither the table’s nor an id', () => {
+  test('a path not found is told of as sent; an id that is no record id, with its route', () => {
     const miss = (path: string) => {
       const match = matchPath(routes, '/p/', 'PUT', path);
       if (match.kind !== 'not_found') throw new Error(`${path} was ${match.kind}`);
       return match;
     };
-    // In place of an id: the route and the problem, the segment only by its length (or its digits).
-    expect(miss('/p/things/sk_live_abc')).toEqual({
+    // In place of an id: the route and the problem.
+    expect(miss('/p/things/abc')).toEqual({
       kind: 'not_found',
-      shown: '/p/things/<a string of 11 characters>',
-      badId: { route: '/p/things/{id}', got: 'a string of 11 characters' },
+      shown: '/p/things/abc',
+      badId: { route: '/p/things/{id}', got: "'abc'" },
     });
-    expect(notFoundHint('API', 'PUT', miss('/p/things/sk_live_abc'))).toBe(
-      'PUT /p/things/{id}: {id} must be an integer >= 1, got a string of 11 characters',
+    expect(notFoundHint('API', 'PUT', miss('/p/things/abc'))).toBe(
+      "PUT /p/things/{id}: {id} must be an integer >= 1, got 'abc'",
     );
     expect(miss('/p/things/0').badId).toEqual({ route: '/p/things/{id}', got: "'0'" });
-    expect(miss('/p/things/9007199254740993').badId?.got).toBe('a string of 16 characters');
-    // No route of that shape: the table's segments and ids shown, anything else by its length.
-    expect(notFoundHint('API', 'GET', miss('/p/sk_live_abc/things/7'))).toBe(
-      'no API route GET /p/<a string of 11 characters>/things/7',
-    );
-    expect(miss('/q/things').shown).toBe('/<a string of 1 character>/things');
-    const long = miss(`/p${'/things'.repeat(40)}`);
-    expect(long.shown).toBe(`/p${'/things'.repeat(11)}/... (41 segments in all)`);
-    expect(long.badId).toBeUndefined();
+    expect(miss('/p/things/9007199254740993').badId?.got).toBe("'9007199254740993'");
+    // No route of that shape: the path as sent.
+    expect(notFoundHint('API', 'GET', miss('/p/other/things/7'))).toBe('no API route GET /p/other/things/7');
+    expect(miss('/q/things').shown).toBe('/q/things');
+    expect(miss(`/p${'/things'.repeat(3)}`).badId).toBeUndefined();
   });
 });
 
@@ -100,7 +96,7 @@ describe('matchPath does the work of a hint only for a path not found', () => {
     return { segments: list, walks: () => walks };
   }
 
-  test('a match walks no route tried before it for a hint; the known segments are listed once', () => {
+  test('a match walks no route tried before it for a hint', () => {
     const first = counted(['things', ':id', 'parts']);
     const routes: RouteOf<string>[] = [
       { segments: first.segments, methods: { GET: 'parts' } },
@@ -113,14 +109,11 @@ describe('matchPath does the work of a hint only for a path not found', () => {
     // Not found: the hints as before (the first route the path would match but for its id).
     const miss = matchPath(routes, '/p/', 'GET', '/p/things/x/parts');
     expect(miss.kind === 'not_found' && notFoundHint('API', 'GET', miss)).toBe(
-      'GET /p/things/{id}/parts: {id} must be an integer >= 1, got a string of 1 character',
+      "GET /p/things/{id}/parts: {id} must be an integer >= 1, got 'x'",
     );
     const other = matchPath(routes, '/p/', 'GET', '/p/things/7/secret');
     expect(other.kind === 'not_found' && notFoundHint('API', 'GET', other)).toBe(
-      'no API route GET /p/things/7/<a string of 6 characters>',
+      'no API route GET /p/things/7/secret',
     );
-    const walked = first.walks();
-    for (let i = 0; i < 3; i += 1) matchPath(routes, '/p/', 'GET', '/p/nothing');
-    expect(first.walks()).toBe(walked);
   });
 });

@@ -102,7 +102,7 @@ describe('one checker of the restocking status for the route, the in-process met
     const before = now();
     const inProcess = thrown(() => api.advanceRestockingShipment(shipment, status as never));
     expect(inProcess).toBeInstanceOf(TypeError);
-    expect(inProcess.message).toBe(`advanceRestockingShipment: status ${mustBe}`);
+    expect(inProcess.message).toBe(`advanceRestockingShipment: status: ${mustBe}`);
 
     const remote = await rejection(connection.advanceRestockingShipment(shipment, status as never));
     expect(remote).toMatchObject({ code: 'rejected', status: 422, errors: [`status: ${mustBe}`] });
@@ -123,7 +123,7 @@ describe('one checker of the restocking status for the route, the in-process met
 
   test('the status is checked before the quantities, by each way in', async () => {
     const quantities = { arrived: { [SECRET]: 1 } };
-    const message = `advanceRestockingShipment: status ${mustBe}`;
+    const message = `advanceRestockingShipment: status: ${mustBe}`;
     expect(thrown(() => api.advanceRestockingShipment(shipment, 'lost' as never, quantities)).message).toBe(
       message,
     );
@@ -207,7 +207,7 @@ describe('one checker of restock quantities for the route, the in-process method
     const before = shipmentNow();
     const inProcess = thrown(() => api.advanceRestockingShipment(shipment, status as never, quantities));
     expect(inProcess).toBeInstanceOf(TypeError);
-    expect(inProcess.message).toBe(`advanceRestockingShipment: quantities.${field} ${problem}`);
+    expect(inProcess.message).toBe(`advanceRestockingShipment: quantities.${field}: ${problem}`);
 
     const remote = await rejection(
       connection.advanceRestockingShipment(shipment, status as never, quantities),
@@ -230,7 +230,7 @@ describe('one checker of restock quantities for the route, the in-process method
 
   test('an unknown field: refused in-process and by the route (through a connection too)', async () => {
     const message =
-      'advanceRestockingShipment: quantities Unrecognized key: "arived" (did you mean "arrived"?)';
+      'advanceRestockingShipment: quantities: Unrecognized key: "arived" (did you mean "arrived"?)';
     expect(
       thrown(() => api.advanceRestockingShipment(shipment, 'restocked', { arived: 3 } as never)).message,
     ).toBe(message);
@@ -248,20 +248,20 @@ describe('one checker of restock quantities for the route, the in-process method
   });
 
   test('the status is checked before the quantities', async () => {
-    const message = `advanceRestockingShipment: status Invalid option: expected one of "${LISTED.split(', ').join('"|"')}"`;
+    const message = `advanceRestockingShipment: status: Invalid option: expected one of "${LISTED.split(', ').join('"|"')}"`;
     expect(
       thrown(() => api.advanceRestockingShipment(shipment, 'lost' as never, { arived: 3 } as never)).message,
     ).toBe(message);
     const remote = await rejection(
       connection.advanceRestockingShipment(shipment, 'lost' as never, { arived: 3 } as never),
     );
-    expect(remote.errors).toEqual([message.replace('advanceRestockingShipment: status ', 'status: ')]);
+    expect(remote.errors).toEqual([message.replace('advanceRestockingShipment: status: ', 'status: ')]);
     const route = await mockRequest(api, 'POST', `/__mock/restocking_shipments/${shipment}/advance`, {
       status: 'lost',
       arived: 3,
     });
     expect(route.status).toBe(422);
-    expect(route.body.errors).toEqual([message.replace('advanceRestockingShipment: status ', 'status: ')]);
+    expect(route.body.errors).toEqual([message.replace('advanceRestockingShipment: status: ', 'status: ')]);
     expect(api.state.restockingShipments[0]!.status).toBe('shipped');
   });
 

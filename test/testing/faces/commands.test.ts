@@ -29,6 +29,8 @@ import {
 const SECRET = 'tok_commands_secret_42';
 
 let api: MockApi;
+const COLLECTIONS =
+  '"skus"|"orders"|"restockingShipments"|"restockingShipmentsV2"|"shipments"|"returns"|"warehouses"|"requests"';
 let server: MockServer;
 /** What the webhook receiver answers. */
 let receiverStatus = 500;
@@ -162,8 +164,10 @@ describe('runCommand against a listening mock', () => {
       'Page 1/1 (1 of 1 matching): 1 webhook delivery: 1 delivered, 0 given up, 0 in flight',
     ]);
     const wrong = await run('deliveries', '--status', 'lost');
-    expect(wrong.code).toBe(2);
-    expect(wrong.err[0]).toBe('--status must be one of delivered, failed, pending');
+    expect(wrong.code).toBe(1);
+    expect(wrong.err[0]).toBe(
+      'Error: GET /__mock/deliveries answered 422: status: Invalid option: expected one of "delivered"|"failed"|"pending"',
+    );
     expect((await run('flush-webhooks', '--timeout', '0')).code).toBe(2);
   });
 
@@ -254,7 +258,7 @@ describe('runCommand against a listening mock', () => {
     expect(code).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(
-        /^Error: POST \/__mock\/orders\/1\/returns answered 422: reason: must be one of customer_return, .*, got a string of 5 characters$/,
+        /^Error: POST \/__mock\/orders\/1\/returns answered 422: reason: Invalid option: expected one of "customer_return"\|.*"other"$/,
       ),
     ]);
     expect(api.state.returns).toEqual([]);
@@ -268,17 +272,8 @@ describe('runCommand against a listening mock', () => {
     [['fulfil', '0'], /^<order-id> must be an integer >= 1, got '0'$/],
     [['return', '-3'], /^<order-id> must be an integer >= 1, got '-3'$/],
     [
-      ['state', '--page', 'two', '--collection', 'skus'],
-      /^--page must be an integer >= 1, got a string of 3 characters$/,
-    ],
-    [
       ['advance', '1', 'restocked', '--arrived', 'lots'],
       /^--arrived must be a number or <sku_id>=<n>\[,<sku_id>=<n>\.\.\.\], got a string of 4 characters$/,
-    ],
-    // The status name checked as the control methods check it: listed, the value described.
-    [
-      ['advance', '1', 'teleported'],
-      /^<status> must be one of created, shipped, delivered, received, .* \(a version 1 or version 2 status\), got a string of 10 characters$/,
     ],
     [['fulfil'], /missing <order-id>/],
     [['fulfil', '1', '2'], /^Unexpected argument, got '2' \('fulfil' takes <order-id>\)$/],
@@ -287,16 +282,6 @@ describe('runCommand against a listening mock', () => {
       ['reset', '--force'],
       /^Unknown option for 'reset', got a string of 7 characters \(expected --url, --token, --json, --help\)$/,
     ],
-    [
-      ['state', '--collection', 'nope'],
-      /^--collection must name one of skus, orders, .*, got a string of 4 characters$/,
-    ],
-    [
-      ['state', '--collections', 'skus,nope'],
-      /^--collections must name one of skus, .*, got a string of 4 characters$/,
-    ],
-    [['state', '--page', '2'], /^--page and --limit need --collection or --collections$/],
-    [['state', '--limit', '0', '--collection', 'skus'], /^--limit must be an integer >= 1, got '0'$/],
     [['return', '1', '--item', 'x'], /^--item must be <sku_id>=<quantity>, got a string of 1 character$/],
     [['reset', '--url'], /^Option '--url' needs a value$/],
     [['reset', '--url', '--json'], /^Option '--url' needs a value$/],
@@ -323,6 +308,72 @@ describe('runCommand against a listening mock', () => {
     expect(err[0]).toMatch(message);
     expect(err.slice(1)).toEqual(["See 'merchant-fulfillment-mock <command> --help'."]);
     expect(api.state.requests.length).toBe(before);
+  });
+
+  test.each([
+    [
+      ['state', '--page', 'two', '--collection', 'skus'],
+      'GET /__mock/state',
+      'page: Invalid input: expected number, received NaN',
+    ],
+    [
+      ['advance', '1', 'teleported'],
+      'POST /__mock/restocking_shipments/1/advance',
+      'status: Invalid option: expected one of "created"|"shipped"|"delivered"|"received"|"arrived"|"processing"|"restocked"|"on_hold"|"cancelled"',
+    ],
+    [
+      ['state', '--collection', 'nope'],
+      'GET /__mock/state',
+      `collection: Invalid option: expected one of ${COLLECTIONS}`,
+    ],
+    [
+      ['state', '--collections', 'skus,nope'],
+      'GET /__mock/state',
+      `collections[1]: Invalid option: expected one of ${COLLECTIONS}`,
+    ],
+    [['state', '--page', '2'], 'GET /__mock/state', 'collection: give either collection or collections'],
+    [
+      ['state', '--collection', 'skus', '--collections', 'orders'],
+      'GET /__mock/state',
+      'collection: give either collection or collections',
+    ],
+    [
+      ['state', '--limit', '0', '--collection', 'skus'],
+      'GET /__mock/state',
+      'limit: Too small: expected number to be >=1',
+    ],
+  ])(
+    'a value the mock checks, %j: refused by the mock as in-process, exit 1',
+    async (argv, route, problem) => {
+      const err: string[] = [];
+      const code = await runCommand([...argv, '--url', server.url, '--token', SECRET], {
+        out: () => {},
+        err: (line) => err.push(line),
+        env: {},
+      });
+      expect(code).toBe(1);
+      expect(err).toEqual([`Error: ${route} answered 422: ${problem}`]);
+    },
+  );
+
+  test('a token pasted as a value the mock checks is never printed: the query is left out of the refusal', async () => {
+    const pasted = 'sk_live_4eC39HqLyjWDarjtT1';
+    for (const argv of [
+      ['advance', '1', pasted],
+      ['state', '--collections', `skus,${pasted}`],
+      ['state', '--collection', pasted],
+      ['deliveries', '--status', pasted],
+      ['deliveries', '--page', pasted],
+    ]) {
+      const lines: string[] = [];
+      const io = {
+        out: (line: string) => lines.push(line),
+        err: (line: string) => lines.push(line),
+        env: {},
+      };
+      expect(await runCommand([...argv, '--url', server.url, '--token', SECRET], io), argv.join(' ')).toBe(1);
+      expect(lines.join('\n').toLowerCase(), argv.join(' ')).not.toContain('4ec39hqlyjwdarjtt1');
+    }
   });
 
   test('no token: exit 2; --help prints the usage and exits 0', async () => {
@@ -439,10 +490,6 @@ describe('the bin dispatches subcommands', () => {
         "Unknown option for 'reset', got a string of 28 characters (expected --url, --token, --json, --help)",
       ],
       [
-        ['advance', '1', pasted],
-        '<status> must be one of created, shipped, delivered, received, arrived, processing, restocked, on_hold, cancelled (a version 1 or version 2 status), got a string of 26 characters',
-      ],
-      [
         ['advance', '1', 'restocked', '--arrived', pasted],
         '--arrived must be a number or <sku_id>=<n>[,<sku_id>=<n>...], got a string of 26 characters',
       ],
@@ -454,11 +501,7 @@ describe('the bin dispatches subcommands', () => {
         ['return', '1', '--item', pasted],
         '--item must be <sku_id>=<quantity>, got a string of 26 characters',
       ],
-      [
-        ['state', '--collections', `skus,${pasted}`],
-        '--collections must name one of skus, orders, restockingShipments, restockingShipmentsV2, shipments, returns, warehouses, requests, got a string of 26 characters',
-      ],
-      [['reset', '--url', schemed], '--url must be an http(s) URL, got a URL with another scheme'],
+      [['reset', '--url', schemed], '--url must be an absolute http(s) URL'],
     ];
     const runs = cases.map(async ([argv, message]) => {
       const child = spawnBin(sandbox, argv, env);

@@ -375,10 +375,7 @@ describe('x-mock-hint on terse answers (the body stays the provider’s)', () =>
   test('404 (no route, no record), 405 and 400 (not JSON) of the API', async () => {
     const noRoute = await send('GET', '/merchant_api/v1/nope');
     expect(noRoute).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
-    // A segment that is neither a route's nor an id is shown by its length: it could be a secret.
-    expect(noRoute.headers.get('x-mock-hint')).toBe(
-      'no API route GET /merchant_api/v1/<a string of 4 characters>',
-    );
+    expect(noRoute.headers.get('x-mock-hint')).toBe('no API route GET /merchant_api/v1/nope');
     const noRecord = await send('GET', '/merchant_api/v1/orders/999');
     expect(noRecord).toMatchObject({ status: 404, body: { success: false, errors: ['not found'] } });
     expect(noRecord.headers.get('x-mock-hint')).toBe(
@@ -389,24 +386,24 @@ describe('x-mock-hint on terse answers (the body stays the provider’s)', () =>
     expect(wrong.headers.get('x-mock-hint')).toMatch(
       /^DELETE is not allowed on \/merchant_api\/v1\/warehouses \(allowed: GET/,
     );
-    // A token pasted as an id: the hint names the parameter and the problem, never the token.
-    const SECRET = 'sk_live_5f2c9a7e11';
+    // An id that is no record id: the hint names the route's parameter and the problem.
+    const WRONG = 'O-1001';
     for (const [method, path, hint] of [
       [
         'GET',
-        `/merchant_api/v1/orders/${SECRET}`,
-        'GET /merchant_api/v1/orders/{id}: {id} must be an integer >= 1, got a string of 18 characters',
+        `/merchant_api/v1/orders/${WRONG}`,
+        "GET /merchant_api/v1/orders/{id}: {id} must be an integer >= 1, got 'O-1001'",
       ],
       [
         'PUT',
-        `/merchant_api/v1/orders/${SECRET}/cancel`,
-        'PUT /merchant_api/v1/orders/{id}/cancel: {id} must be an integer >= 1, got a string of 18 characters',
+        `/merchant_api/v1/orders/${WRONG}/cancel`,
+        "PUT /merchant_api/v1/orders/{id}/cancel: {id} must be an integer >= 1, got 'O-1001'",
       ],
-      ['GET', `/merchant_api/v1/${SECRET}`, 'no API route GET /merchant_api/v1/<a string of 18 characters>'],
+      ['GET', `/merchant_api/v1/${WRONG}`, 'no API route GET /merchant_api/v1/O-1001'],
       [
         'POST',
-        `/__mock/orders/${SECRET}/fulfill`,
-        'POST /__mock/orders/{id}/fulfill: {id} must be an integer >= 1, got a string of 18 characters (GET /__mock/ lists them)',
+        `/__mock/orders/${WRONG}/fulfill`,
+        "POST /__mock/orders/{id}/fulfill: {id} must be an integer >= 1, got 'O-1001' (GET /__mock/ lists them)",
       ],
     ] as const) {
       const answer = await send(method, path);

@@ -316,15 +316,9 @@ describe('reset and state', () => {
 describe('routing', () => {
   test('unknown control route 404, wrong method 405 with Allow, HEAD wherever GET', async () => {
     for (const [path, hint] of [
-      ['/__mock/nope', 'no control route POST /__mock/<a string of 4 characters>'],
-      [
-        '/__mock/orders/x/fulfill',
-        'POST /__mock/orders/{id}/fulfill: {id} must be an integer >= 1, got a string of 1 character',
-      ],
-      [
-        '/__mock/orders/1/fulfill/x',
-        'no control route POST /__mock/orders/1/fulfill/<a string of 1 character>',
-      ],
+      ['/__mock/nope', 'no control route POST /__mock/nope'],
+      ['/__mock/orders/x/fulfill', "POST /__mock/orders/{id}/fulfill: {id} must be an integer >= 1, got 'x'"],
+      ['/__mock/orders/1/fulfill/x', 'no control route POST /__mock/orders/1/fulfill/x'],
       ['/__mock/faults/0', "POST /__mock/faults/{id}: {id} must be an integer >= 1, got '0'"],
     ] as const) {
       const answer = await send('POST', path);
