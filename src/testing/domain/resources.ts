@@ -18,13 +18,6 @@ export interface MockWarehouse {
 }
 
 /**
- * The most JSON values the warehouses may hold in all (arrays, objects and what they hold, a value
- * met several times counted each time), whether given as the `warehouses` option or in a saved
- * state: far more than warehouses need, few enough that answering them stays quick.
- */
-export const MAX_WAREHOUSE_VALUES = 100_000;
-
-/**
  * Inventory figures of a SKU (over all warehouses, or in one), as spec section 2.1 defines them.
  * The mock keeps the units on hand and the units reserved; it shows:
  * - `reserved`: units reserved for fulfillable orders;

@@ -3,7 +3,6 @@
  * Rails-like style ("Name can't be blank", "Items quantity must be greater than 0").
  */
 import { isBlank } from '../../schemas/common.js';
-import type { Refuse } from './check.js';
 import type { JsonObject, JsonValue } from './json.js';
 
 export { isBlank };
@@ -49,112 +48,18 @@ export function describeText(text: string): string {
  * Whether `text` is a short run of digits (1 to 12, no sign), which a message may show as it is:
  * too short to be a secret.
  */
-export function isShortDigits(text: string): boolean {
+function isShortDigits(text: string): boolean {
   return /^\d{1,12}$/.test(text);
-}
-
-/** Schemes a refusal may name (any other could be part of a secret). */
-const KNOWN_SCHEMES = new Set(['ftp:', 'file:', 'ws:', 'wss:', 'mailto:', 'data:', 'blob:', 'javascript:']);
-
-/**
- * A URL whose scheme is refused, described for a message: `a URL with scheme ftp:` for a
- * well-known scheme, else `a URL with another scheme` (`id:secret` parses as a URL of scheme `id:`).
- */
-export function describeUrlScheme(url: URL): string {
-  return `a URL with ${KNOWN_SCHEMES.has(url.protocol) ? `scheme ${url.protocol}` : 'another scheme'}`;
-}
-
-/** The longest key a refusal shows; a longer one (a token pasted as a key?) is shown by its length. */
-const SHOWN_KEY = 32;
-
-/** What a getter or Proxy trap that threw is refused as. */
-export const UNREADABLE = 'could not be read (a getter or Proxy threw)';
-
-/** A key described by its length only (`<a key of 9 characters>`), never its text. */
-export function describeKey(key: string): string {
-  return `<a key of ${key.length} character${key.length === 1 ? '' : 's'}>`;
-}
-
-/** A key as a refusal shows it: as it is, or by its length when longer than 32 characters (a token?). */
-export function shownKey(key: string): string {
-  return key.length > SHOWN_KEY ? describeKey(key) : key;
-}
-
-/**
- * The result of `read`, a read of a value a caller gave (where a getter or a Proxy trap may
- * throw): a throw becomes `refuse(path, UNREADABLE)`, what was thrown dropped (its message may hold
- * a secret). `read` must not itself refuse anything.
- */
-export function guarded<T>(path: string, read: () => T, refuse: Refuse): T {
-  try {
-    return read();
-  } catch {
-    return refuse(path, UNREADABLE);
-  }
-}
-
-/**
- * The own enumerable fields of `value`, an object a caller gave, each read once into a fresh plain
- * object (what the checks then look at, whatever a getter or a Proxy would answer later), or
- * `undefined` when `value` is not an object (an array and `null` are not). A getter or Proxy trap
- * that throws is refused through `refuse`, naming `name` (the object) or the field: `prefix` and
- * its key (a key over 32 characters by its length), or what `prefix` gives for the key when it is a
- * function.
- */
-export function readFields(
-  value: unknown,
-  name: string,
-  refuse: Refuse,
-  prefix: string | ((key: string) => string) = `${name}.`,
-): Record<string, unknown> | undefined {
-  if (!guarded(name, () => isObject(value), refuse)) return undefined;
-  const source = value as Record<string, unknown>;
-  const keys = guarded(name, () => Object.keys(source), refuse);
-  const field = typeof prefix === 'function' ? prefix : (key: string) => `${prefix}${shownKey(key)}`;
-  // `Object.fromEntries` defines each key as an own field (`__proto__` included).
-  return Object.fromEntries(keys.map((key) => [key, guarded(field(key), () => source[key], refuse)]));
-}
-
-/**
- * The fields of `value`, as {@link readFields} reads them, or a refusal naming `name` when it is
- * not an object: `must be an object, got <what it is>` (see {@link describeValue}).
- */
-export function readObject(
-  value: unknown,
-  name: string,
-  refuse: Refuse,
-  prefix: string | ((key: string) => string) = `${name}.`,
-): Record<string, unknown> {
-  const fields = readFields(value, name, refuse, prefix);
-  return fields ?? refuse(name, `must be an object, got ${describeValue(value)}`);
-}
-
-/**
- * A copy of `value`, an array a caller gave (read once), or `undefined` when it is not an array.
- * A getter or Proxy trap that throws is refused through `refuse`, naming `name`.
- */
-export function readList(value: unknown, name: string, refuse: Refuse): unknown[] | undefined {
-  if (!guarded(name, () => Array.isArray(value), refuse)) return undefined;
-  return guarded(name, () => Array.from(value as readonly unknown[]), refuse);
-}
-
-/** `String(value)`, or its {@link describeValue} when that throws (an object without a prototype). */
-export function safeString(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return describeValue(value);
-  }
 }
 
 /**
  * The message of an error and of its cause (`fetch` reports "fetch failed" with the reason as
- * cause); anything thrown that is not an `Error` as text, never throwing itself.
+ * cause); anything thrown that is not an `Error` as text.
  */
 export function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return safeString(error);
-  const cause = error.cause instanceof Error ? `: ${safeString(error.cause.message)}` : '';
-  return `${safeString(error.message)}${cause}`;
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
 }
 
 /** Rails' `humanize`: `merchant_sku_id` → `Merchant sku`, `line1` → `Line1`. */
