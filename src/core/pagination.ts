@@ -310,11 +310,21 @@ function buildPage<T>(
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
+  #rest: readonly (() => PagePromise<T>)[] = [];
 
   /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
   constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
+  }
+
+  /**
+   * This list, then the lists of `rest` (each sent when the one before it ends): a filter sent as
+   * several requests. Awaiting still gives this list's first page. @internal
+   */
+  _followedBy(rest: readonly (() => PagePromise<T>)[]): this {
+    this.#rest = rest;
+    return this;
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -345,12 +355,13 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
         } else if (page.hasNextPage()) {
           page = await page.getNextPage();
         } else {
-          return;
+          break;
         }
       }
     } finally {
       if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
     }
+    for (const next of this.#rest) yield* next().#pages(wantsMore);
   }
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */
