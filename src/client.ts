@@ -99,10 +99,14 @@ export class FulfillmentClient {
     // A listener that fails is reported here, never re-emitted as an event, never propagated.
     this.#events = new ClientEmitter((event, error) => {
       const { name, message } = redactor.cause(error) ?? { name: 'Error', message: '' };
-      logger.error(`A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`, {
-        event,
-        error: { name, message },
-      });
+      logger.write(
+        'error',
+        `A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`,
+        {
+          event,
+          error: { name, message },
+        },
+      );
     });
     this._responses = new ResponseParsers(resolved.validateResponses, logger);
     this.#transport = new Transport({

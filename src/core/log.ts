@@ -144,24 +144,8 @@ export class LevelledLogger {
     return LEVELS.indexOf(level) <= this.#rank;
   }
 
-  /** Writes a line at `error`. */
-  error(message: string, details?: LogDetails): void {
-    this.#write('error', message, details);
-  }
-  /** Writes a line at `warn`. */
-  warn(message: string, details?: LogDetails): void {
-    this.#write('warn', message, details);
-  }
-  /** Writes a line at `info`. */
-  info(message: string, details?: LogDetails): void {
-    this.#write('info', message, details);
-  }
-  /** Writes a line at `debug`. */
-  debug(message: string, details?: LogDetails): void {
-    this.#write('debug', message, details);
-  }
-
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
+  /** Writes a line at `level` (nothing when the level is below the logger's). */
+  write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
     if (!this.enabled(level)) return;
     const redactor = this.#redactor;
     const line = `[merchant-fulfillment] ${redactor ? redactor.text(message) : message}`;

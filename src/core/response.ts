@@ -166,7 +166,8 @@ export class ResponseParsers {
       if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED) continue;
       this.#reported.add(key);
       const where = context ? ` in ${context.method} ${new URL(context.url).pathname}` : '';
-      this.#logger?.warn(
+      this.#logger?.write(
+        'warn',
         `Unknown value ${JSON.stringify(value)} at ${path || 'the top level'}${where} (${message}); kept as received. A newer version of the SDK may know it.`,
         { method: context?.method, url: context?.url, path, value },
       );

@@ -27,7 +27,7 @@ import { BodyTimeoutError, BodyTooLargeError, parseBody, type RawResponse, readB
 import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
-export type TransportConfig = ResolvedClientOptions & {
+export type TransportConfig = Omit<ResolvedClientOptions, 'logger'> & {
   logger: LevelledLogger;
   /** Keeps the client's secrets out of errors and logs. */
   redactor: Redactor;
@@ -126,7 +126,7 @@ export class Transport {
               paused = true;
               if (!this.#info || delayMs <= LONG_WAIT_MS) return;
               const { why, reason } = rateLimiter.waitCause(cause);
-              log.info(`Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
+              log.write('info', `Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
                 ...at,
                 delayMs,
                 reason,
@@ -141,7 +141,7 @@ export class Transport {
         events?.emit('request', { ...at, rateLimitWaitMs: waited });
         if (this.#debug) {
           const headers = redactor.headers(init.headers as Record<string, string>);
-          log.debug(`→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
+          log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
         }
         let failure: FulfillmentError;
         let retryable: boolean;
@@ -170,7 +170,7 @@ export class Transport {
           if (this.#debug) {
             const durationMs = Math.round(now() - sentAt);
             const line = `← ${status} ${method} ${at.url} (${durationMs} ms, attempt ${at.attempt})`;
-            log.debug(line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
+            log.write('debug', line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
           }
           const shownTarget = () => publicUrl(target, redactor);
           const text = await readBody(response, maxResponseBytes, timeout).catch((error: unknown) => {
@@ -224,7 +224,8 @@ export class Transport {
         const status = statusOf(failure);
         if (!retryable || at.attempt > maxRetries) throw failure;
         if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
-          log.warn(
+          log.write(
+            'warn',
             `${method} ${at.url}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
             { ...at, status, retryAfterSeconds: retryAfter, maxRetryAfter },
           );
@@ -240,7 +241,7 @@ export class Transport {
         events?.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
         if (this.#info) {
           const line = `Retrying ${method} ${at.url} in ${delayMs} ms (retry ${at.attempt} of ${maxRetries}): ${failure.message}`;
-          log.info(line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
+          log.write('info', line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
         }
         await sleep(delayMs, signal);
       }
