@@ -177,11 +177,9 @@ export class Page<T> {
     // Options that are not an object reach the request's own check, which refuses them.
     const merged = isObject(options) ? { ...next.options, ...options } : options;
     const request = options === undefined ? next : { ...next, options: merged as ListOptions };
-    const { path, params: query } = request;
-    const client = this.#from.client;
-    const item = this.#from.item;
+    const { client, item } = this.#from;
     const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
-    return client.get(path, { query, options: request.options, response });
+    return client.get(request.path, { query: request.params, options: request.options, response });
   }
 
   #nextRequest(): PageRequest | PaginationError | null {
