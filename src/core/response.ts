@@ -7,6 +7,7 @@
  */
 
 import { joinChunks } from './body.js';
+import { isObject } from './describe.js';
 import { ResponseValidationError } from './errors.js';
 import { type RateLimitInfo, readRateLimit } from './headers.js';
 import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
@@ -127,7 +128,7 @@ export class ResponseParsers {
     const optional = spec instanceof OptionalBody;
     try {
       const body = readJson(raw, optional);
-      if (body === undefined || (optional && !isResource(body))) return undefined as T;
+      if (body === undefined || (optional && !(isObject(body) && 'id' in body))) return undefined as T;
       return this.parse((optional ? spec.schema : spec) as SchemaLike<T>, body, raw);
     } catch (error) {
       throw this.clean(error, raw);
@@ -173,10 +174,6 @@ export class ResponseParsers {
       );
     }
   }
-}
-
-function isResource(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
 }
 
 /** The body did not arrive within the attempt's timeout (mapped to `APITimeoutError`). @internal */
