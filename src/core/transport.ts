@@ -122,10 +122,9 @@ export class Transport {
           let paused = false;
           attemptDone = await rateLimiter.acquire(
             signal,
-            (delayMs, cause) => {
+            (delayMs, why, reason) => {
               paused = true;
               if (!this.#info || delayMs <= LONG_WAIT_MS) return;
-              const { why, reason } = rateLimiter.waitCause(cause);
               log.write('info', `Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
                 ...at,
                 delayMs,
