@@ -23,7 +23,7 @@ import type { ResolvedClientOptions } from './options.js';
 import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
-import { BodyTooLargeError, parseBody, type RawResponse, readBody } from './response.js';
+import { parseBody, type RawResponse, readBody } from './response.js';
 import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
@@ -170,17 +170,9 @@ export class Transport {
             log.write('debug', line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
           }
           const shownTarget = () => publicUrl(target, redactor);
-          const text = await readBody(response, maxResponseBytes, timeout).catch((error: unknown) => {
-            if (!(error instanceof BodyTooLargeError)) throw error;
-            const { size } = error;
-            throw new ResponseTooLargeError({
-              status,
-              method,
-              url: shownTarget(),
-              size,
-              limit: maxResponseBytes,
-            });
-          });
+          const tooLarge = (size: number) =>
+            new ResponseTooLargeError({ status, method, url: shownTarget(), size, limit: maxResponseBytes });
+          const text = await readBody(response, maxResponseBytes, timeout, tooLarge);
           if (response.ok) {
             if (events) {
               const end = now();
