@@ -74,14 +74,8 @@ export function isLogLevel(value: unknown): value is LogLevel {
 }
 
 /** True when `value` has the four methods of a {@link Logger}. */
-export function isLogger(value: unknown): value is Logger {
-  const l = value as Record<string, unknown> | null;
-  return (
-    (typeof l === 'object' || typeof l === 'function') &&
-    l !== null &&
-    LEVELS.slice(1).every((m) => typeof l[m] === 'function')
-  );
-}
+export const isLogger = (value: unknown): value is Logger =>
+  LEVELS.slice(1).every((m) => typeof (value as Record<string, unknown> | null)?.[m] === 'function');
 
 /**
  * The style a logger takes its arguments in, guessed from its shape: a pino logger (a `child` and
