@@ -35,7 +35,7 @@ const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
 const OPTIONS =
-  'secret on onEvent onError deduplicator maxBodyBytes duplicateWaitMs signatureHeader eventIdHeader'.split(
+  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes duplicateWaitMs signatureHeader eventIdHeader'.split(
     ' ',
   );
 
