@@ -115,7 +115,6 @@ export function loggerLevel(logger: Logger): LogLevel | undefined {
 
 /** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
 export class LevelledLogger {
-  readonly level: LogLevel;
   readonly #rank: number;
   readonly #sink: Logger;
   readonly #objectFirst: boolean;
@@ -126,7 +125,6 @@ export class LevelledLogger {
    * removes the client's secrets from every message and detail, as a last line of defence.
    */
   constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
-    this.level = level;
     this.#rank = LEVELS.indexOf(level);
     this.#sink = sink;
     this.#objectFirst = options.style === 'object-first';
