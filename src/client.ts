@@ -18,7 +18,7 @@ import {
 import { RateLimiter } from './core/rate-limit.js';
 import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
-import { APIPromise, ResponseParsers } from './core/response.js';
+import { APIPromise, type RawResponse, ResponseParsers } from './core/response.js';
 import { Transport } from './core/transport.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';
@@ -31,6 +31,10 @@ import { Warehouses } from './resources/warehouses.js';
 import { Webhooks } from './resources/webhooks.js';
 
 export type { ClientOptions } from './core/options.js';
+
+/** The validation module, or the promise of it on a first request. */
+type Loading = typeof Validation | Promise<typeof Validation>;
+type Sent = Promise<RawResponse>;
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
@@ -99,10 +103,14 @@ export class FulfillmentClient {
     // A listener that fails is reported here, never re-emitted as an event, never propagated.
     this.#events = new ClientEmitter((event, error) => {
       const { name, message } = redactor.cause(error) ?? { name: 'Error', message: '' };
-      logger.error(`A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`, {
-        event,
-        error: { name, message },
-      });
+      logger.write(
+        'error',
+        `A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`,
+        {
+          event,
+          error: { name, message },
+        },
+      );
     });
     this._responses = new ResponseParsers(resolved.validateResponses, logger);
     this.#transport = new Transport({
@@ -218,11 +226,7 @@ export class FulfillmentClient {
         () => undefined as T,
       );
     }
-    const v = prepare(init.querySchema, init.bodySchema, response);
-    const raw =
-      v instanceof Promise
-        ? v.then((loaded) => this.#send(method, path, init, loaded))
-        : this.#send(method, path, init, v);
+    const raw = this.#send(method, path, init, prepare(init.querySchema, init.bodySchema, response));
     return new APIPromise(raw, init.response, this._responses);
   }
 
@@ -237,16 +241,13 @@ export class FulfillmentClient {
       params: undefined,
       options: init.options,
     };
-    const v = prepare(init.querySchema, item);
-    const raw =
-      v instanceof Promise
-        ? v.then((loaded) => this.#send('GET', path, init, loaded, request))
-        : this.#send('GET', path, init, v, request);
+    const raw = this.#send('GET', path, init, prepare(init.querySchema, item), request);
     return new PagePromise(this, raw, request, item);
   }
 
   /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
-  #send(method: HttpMethod, path: RequestPath, init: RequestParts, v: typeof Validation, page?: PageRequest) {
+  #send(method: HttpMethod, path: RequestPath, init: RequestParts, v: Loading, page?: PageRequest): Sent {
+    if (v instanceof Promise) return v.then((loaded) => this.#send(method, path, init, loaded, page));
     try {
       const spec = buildRequest(method, path, init, this._origin, v);
       if (page) Object.assign(page, { path: spec.path, params: spec.params, options: spec.options });

@@ -74,14 +74,8 @@ export function isLogLevel(value: unknown): value is LogLevel {
 }
 
 /** True when `value` has the four methods of a {@link Logger}. */
-export function isLogger(value: unknown): value is Logger {
-  const l = value as Record<string, unknown> | null;
-  return (
-    (typeof l === 'object' || typeof l === 'function') &&
-    l !== null &&
-    LEVELS.slice(1).every((m) => typeof l[m] === 'function')
-  );
-}
+export const isLogger = (value: unknown): value is Logger =>
+  LEVELS.slice(1).every((m) => typeof (value as Record<string, unknown> | null)?.[m] === 'function');
 
 /**
  * The style a logger takes its arguments in, guessed from its shape: a pino logger (a `child` and
@@ -121,7 +115,6 @@ export function loggerLevel(logger: Logger): LogLevel | undefined {
 
 /** The SDK's logger: drops what is below its level, prefixes each line, keeps details as structure. */
 export class LevelledLogger {
-  readonly level: LogLevel;
   readonly #rank: number;
   readonly #sink: Logger;
   readonly #objectFirst: boolean;
@@ -132,7 +125,6 @@ export class LevelledLogger {
    * removes the client's secrets from every message and detail, as a last line of defence.
    */
   constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
-    this.level = level;
     this.#rank = LEVELS.indexOf(level);
     this.#sink = sink;
     this.#objectFirst = options.style === 'object-first';
@@ -144,24 +136,8 @@ export class LevelledLogger {
     return LEVELS.indexOf(level) <= this.#rank;
   }
 
-  /** Writes a line at `error`. */
-  error(message: string, details?: LogDetails): void {
-    this.#write('error', message, details);
-  }
-  /** Writes a line at `warn`. */
-  warn(message: string, details?: LogDetails): void {
-    this.#write('warn', message, details);
-  }
-  /** Writes a line at `info`. */
-  info(message: string, details?: LogDetails): void {
-    this.#write('info', message, details);
-  }
-  /** Writes a line at `debug`. */
-  debug(message: string, details?: LogDetails): void {
-    this.#write('debug', message, details);
-  }
-
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
+  /** Writes a line at `level` (nothing when the level is below the logger's). */
+  write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
     if (!this.enabled(level)) return;
     const redactor = this.#redactor;
     const line = `[merchant-fulfillment] ${redactor ? redactor.text(message) : message}`;

@@ -19,7 +19,7 @@ import {
 import { headerIssues, headerRecord } from './request.js';
 import type { ValidationMode } from './validation.js';
 
-export { checkOptionsObject, type ListOptions, type RequestOptions } from './request.js';
+export type { ListOptions, RequestOptions } from './request.js';
 
 /** `{ requests, perMs, store? }`: at most `requests` requests in any `perMs` milliseconds. @inline */
 export interface RateLimitOptions {

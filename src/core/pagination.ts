@@ -177,40 +177,50 @@ export class Page<T> {
     // Options that are not an object reach the request's own check, which refuses them.
     const merged = isObject(options) ? { ...next.options, ...options } : options;
     const request = options === undefined ? next : { ...next, options: merged as ListOptions };
-    const { path, params: query } = request;
-    const client = this.#from.client;
-    const item = this.#from.item;
+    const { client, item } = this.#from;
     const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
-    return client.get(path, { query, options: request.options, response });
+    return client.get(request.path, { query: request.params, options: request.options, response });
   }
 
+  /** The next page's request; a `PaginationError` when one is announced but unsafe to follow. */
   #nextRequest(): PageRequest | PaginationError | null {
-    if (this.#next === undefined) {
-      try {
-        this.#next = this.#computeNext();
-      } catch (error) {
-        if (!(error instanceof PaginationError)) throw error;
-        // Announced but unsafe to follow: hasNextPage() is true and getNextPage() rejects with it.
-        this.#next = error;
-      }
-    }
+    if (this.#next === undefined) this.#next = this.#computeNext();
     return this.#next;
   }
 
-  #computeNext(): PageRequest | null {
+  #computeNext(): PageRequest | PaginationError | null {
     const p = this.pagination;
     const request = this.#from.request;
     // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
     if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
       const next = p.next_page_url;
       if (typeof next !== 'string' || next === '') return null;
-      const url = this.#sameOrigin(next);
-      if (this.#from.trail.cursors.has(url)) {
-        throw new PaginationError(
-          `The server sent a cursor it had sent before (${this.#from.redactor.text(next)}); stopping to avoid a loop.`,
+      const { redactor, client } = this.#from;
+      let url: URL;
+      try {
+        // A relative cursor is relative to the page it came from.
+        url = new URL(next, this.#from.url);
+      } catch {
+        return new PaginationError(
+          `The server sent a next_page_url that is not a URL: ${JSON.stringify(redactor.text(next))}`,
         );
       }
-      return { path: url, params: undefined, options: request.options };
+      if (url.username || url.password) {
+        return new PaginationError(
+          `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
+        );
+      }
+      if (url.origin !== client._origin) {
+        return new PaginationError(
+          `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${client._origin}, and the API token must not leave it.`,
+        );
+      }
+      if (this.#from.trail.cursors.has(url.href)) {
+        return new PaginationError(
+          `The server sent a cursor it had sent before (${redactor.text(next)}); stopping to avoid a loop.`,
+        );
+      }
+      return { path: url.href, params: undefined, options: request.options };
     }
     if (this.data.length === 0) return null;
     // Page-number style.
@@ -224,30 +234,6 @@ export class Page<T> {
       page = this.#from.trail.pageNumber + 1;
     }
     return { path: request.path, params: { ...request.params, page }, options: request.options };
-  }
-
-  #sameOrigin(next: string): string {
-    const origin = this.#from.client._origin;
-    let url: URL;
-    try {
-      // A relative cursor is relative to the page it came from.
-      url = new URL(next, this.#from.url);
-    } catch {
-      throw new PaginationError(
-        `The server sent a next_page_url that is not a URL: ${JSON.stringify(this.#from.redactor.text(next))}`,
-      );
-    }
-    if (url.username || url.password) {
-      throw new PaginationError(
-        `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
-      );
-    }
-    if (url.origin !== origin) {
-      throw new PaginationError(
-        `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${origin}, and the API token must not leave it.`,
-      );
-    }
-    return url.href;
   }
 }
 
@@ -310,11 +296,21 @@ function buildPage<T>(
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
+  #rest: readonly (() => PagePromise<T>)[] = [];
 
   /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
   constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
+  }
+
+  /**
+   * This list, then the lists of `rest` (each sent when the one before it ends): a filter sent as
+   * several requests. Awaiting still gives this list's first page. @internal
+   */
+  _followedBy(rest: readonly (() => PagePromise<T>)[]): this {
+    this.#rest = rest;
+    return this;
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -345,12 +341,13 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
         } else if (page.hasNextPage()) {
           page = await page.getNextPage();
         } else {
-          return;
+          break;
         }
       }
     } finally {
       if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
     }
+    for (const next of this.#rest) yield* next().#pages(wantsMore);
   }
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */

@@ -9,14 +9,18 @@ import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
 
-/**
- * Why a request waits for the limiter: `'window'` (this client's own count of the last `perMs` is
- * full) or `'server'` (a response said the server's budget is spent, see {@link RateLimiter.exhausted}).
- */
-export type RateLimitWaitCause = 'window' | 'server';
+const SERVER_PAUSE = 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)';
 
-/** Told, before a request starts waiting for a slot, how long the wait looks (ms) and why. */
-export type RateLimitWaitHandler = (delayMs: number, cause: RateLimitWaitCause) => void;
+/**
+ * Told, before a request starts waiting for a slot, how long the wait looks (ms) and why: in words,
+ * and as `'client_rate_limit'` (this client's own count of the last `perMs` is full) or
+ * `'server_rate_limit'` (a response said the server's budget is spent, see {@link RateLimiter.exhausted}).
+ */
+export type RateLimitWaitHandler = (
+  delayMs: number,
+  why: string,
+  reason: 'server_rate_limit' | 'client_rate_limit',
+) => void;
 
 /** The limiter itself: one per client, shared by all its requests. @internal */
 export class RateLimiter {
@@ -83,7 +87,10 @@ export class RateLimiter {
       if (!(typeof wait === 'number' && wait > 0)) return;
       if (!told) {
         told = true;
-        onWait?.(wait, Date.now() < this.#serverPauseEnds ? 'server' : 'window');
+        const limit = `${this.requests} request${this.requests === 1 ? '' : 's'} per ${this.perMs} ms`;
+        if (Date.now() >= this.#serverPauseEnds)
+          onWait?.(wait, `the client-side rate limit (rateLimit: ${limit}) is reached`, 'client_rate_limit');
+        else onWait?.(wait, SERVER_PAUSE, 'server_rate_limit');
       }
       await sleep(wait, signal);
     }
@@ -186,19 +193,6 @@ export class RateLimiter {
     this.#serverPauseEnds = now + this.perMs;
     if (this.#store)
       this.#ask(() => this.#store!.pause(this.perMs), undefined, this.perMs, undefined, true).catch(() => {});
-  }
-
-  /** Why a request waits, for the log line: the reason in words and as a field value. */
-  waitCause(cause: RateLimitWaitCause): { why: string; reason: 'server_rate_limit' | 'client_rate_limit' } {
-    if (cause === 'server') {
-      const why = 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)';
-      return { why, reason: 'server_rate_limit' };
-    }
-    const limit = `${this.requests} request${this.requests === 1 ? '' : 's'} per ${this.perMs} ms`;
-    return {
-      why: `the client-side rate limit (rateLimit: ${limit}) is reached`,
-      reason: 'client_rate_limit',
-    };
   }
 
   /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */

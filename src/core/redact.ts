@@ -61,14 +61,9 @@ export class Redactor {
     return new Redactor([...this.#secrets, ...extra.map(([, value]) => value)], [...this.#headerNames]);
   }
 
-  /** Whether the JSON text of a value contains a secret (a value JSON cannot write counts as one). */
+  /** Whether the JSON text of a value (parsed JSON, or the SDK's own log details) contains a secret. */
   #holdsSecret(value: unknown): boolean {
-    let json: string;
-    try {
-      json = JSON.stringify(value) ?? '';
-    } catch {
-      return true;
-    }
+    const json = JSON.stringify(value) ?? '';
     return this.#secrets.some(
       (secret) => json.includes(secret) || json.includes(JSON.stringify(secret).slice(1, -1)),
     );

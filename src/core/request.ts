@@ -245,18 +245,6 @@ export function headerIssues(headers: unknown, path: string): ValidationIssue[] 
 
 const NOT_AN_OBJECT: ValidationIssue = { path: 'options', message: 'expected an object of request options' };
 
-/**
- * Refuses options that are neither `undefined` nor an object (a string, a number, `null`, an
- * array) with the `RequestValidationError` every request method gives (`options: expected an
- * object of request options`), `context` naming the call in its message (`Invalid request to
- * <context>: …`; without it, `Invalid request: …`). For the callers that read their own options out
- * of the object before the request options reach the request builder (the resource helpers,
- * `Page.getNextPage`). The value is never shown.
- */
-export function checkOptionsObject(options: unknown, context?: string): void {
-  if (options !== undefined && !isObject(options)) throw new RequestValidationError([NOT_AN_OBJECT], context);
-}
-
 /** Issues with the per-request options every method takes (and the list options, when given). */
 export function requestOptionIssues(options: unknown): ValidationIssue[] {
   if (options === undefined) return [];

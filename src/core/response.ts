@@ -7,6 +7,7 @@
  */
 
 import { joinChunks } from './body.js';
+import { isObject } from './describe.js';
 import { ResponseValidationError } from './errors.js';
 import { type RateLimitInfo, readRateLimit } from './headers.js';
 import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
@@ -127,7 +128,7 @@ export class ResponseParsers {
     const optional = spec instanceof OptionalBody;
     try {
       const body = readJson(raw, optional);
-      if (body === undefined || (optional && !isResource(body))) return undefined as T;
+      if (body === undefined || (optional && !(isObject(body) && 'id' in body))) return undefined as T;
       return this.parse((optional ? spec.schema : spec) as SchemaLike<T>, body, raw);
     } catch (error) {
       throw this.clean(error, raw);
@@ -166,7 +167,8 @@ export class ResponseParsers {
       if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED) continue;
       this.#reported.add(key);
       const where = context ? ` in ${context.method} ${new URL(context.url).pathname}` : '';
-      this.#logger?.warn(
+      this.#logger?.write(
+        'warn',
         `Unknown value ${JSON.stringify(value)} at ${path || 'the top level'}${where} (${message}); kept as received. A newer version of the SDK may know it.`,
         { method: context?.method, url: context?.url, path, value },
       );
@@ -174,41 +176,28 @@ export class ResponseParsers {
   }
 }
 
-function isResource(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
-}
-
-/** The body did not arrive within the attempt's timeout (mapped to `APITimeoutError`). @internal */
-export class BodyTimeoutError extends Error {
-  constructor() {
-    super('The response body did not arrive in time.');
-    this.name = 'TimeoutError';
-  }
-}
-
-/** The body is larger than the limit: `size` bytes received or announced so far. @internal */
-export class BodyTooLargeError extends Error {
-  readonly size: number;
-
-  constructor(size: number) {
-    super(`The response body is larger than allowed (${size} bytes so far).`);
-    this.name = 'BodyTooLargeError';
-    this.size = size;
-  }
-}
+/** The body did not arrive within the attempt's timeout: named as ky's, it becomes an `APITimeoutError`. */
+const bodyTimeout = () =>
+  Object.assign(new Error('The response body did not arrive in time.'), { name: 'TimeoutError' });
 
 /**
  * Reads the whole body as UTF-8 text within `timeoutMs` and `limit` bytes. The bytes are gathered
  * and decoded once, into one flat string (what `JSON.parse` reads fastest); past the time limit the
- * stream is cancelled, which ends the pending read, so no promise is raced per chunk.
+ * stream is cancelled, which ends the pending read, so no promise is raced per chunk. Past `limit`
+ * bytes (received or announced), the read stops with the error `tooLarge` makes.
  */
-export async function readBody(response: Response, limit: number, timeoutMs: number): Promise<string> {
+export async function readBody(
+  response: Response,
+  limit: number,
+  timeoutMs: number,
+  tooLarge: (size: number) => Error,
+): Promise<string> {
   const body = response.body;
   if (!body) return '';
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await body.cancel().catch(() => {});
-    throw new BodyTooLargeError(declared);
+    throw tooLarge(declared);
   }
   const reader = body.getReader();
   let timedOut = false;
@@ -221,16 +210,16 @@ export async function readBody(response: Response, limit: number, timeoutMs: num
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (timedOut) throw new BodyTimeoutError();
+      if (timedOut) throw bodyTimeout();
       if (done) break;
       size += value.byteLength;
-      if (size > limit) throw new BodyTooLargeError(size);
+      if (size > limit) throw tooLarge(size);
       chunks.push(value);
     }
   } catch (error) {
     // Stops the transfer and releases the connection.
     reader.cancel().catch(() => {});
-    throw timedOut ? new BodyTimeoutError() : error;
+    throw timedOut ? bodyTimeout() : error;
   } finally {
     clearTimeout(timer);
   }

@@ -4,7 +4,7 @@
  * rate limiter, what a failed attempt becomes and whether it is retried, logging and the client's
  * events. One ky instance per client.
  */
-import type { KyInstance, Options as KyOptions, NetworkError, TimeoutError } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../version.js';
 import {
   APIConnectionError,
@@ -23,11 +23,11 @@ import type { ResolvedClientOptions } from './options.js';
 import { type RateLimiter, sleep } from './rate-limit.js';
 import { publicUrl, type Redactor } from './redact.js';
 import type { RequestSpec } from './request.js';
-import { BodyTimeoutError, BodyTooLargeError, parseBody, type RawResponse, readBody } from './response.js';
+import { parseBody, type RawResponse, readBody } from './response.js';
 import { redirectTarget } from './url.js';
 
 /** What the transport needs: the client's resolved options, its logger, redactor, rate limiter and events. */
-export type TransportConfig = ResolvedClientOptions & {
+export type TransportConfig = Omit<ResolvedClientOptions, 'logger'> & {
   logger: LevelledLogger;
   /** Keeps the client's secrets out of errors and logs. */
   redactor: Redactor;
@@ -50,7 +50,6 @@ let kyModule: Promise<KyModule> | undefined;
 export class Transport {
   readonly #config: TransportConfig;
   #ky: KyInstance | undefined;
-  #kyErrors: KyErrors | undefined;
   /** Headers of every request without / with a JSON body, built once per client. */
   readonly #baseHeaders: Record<string, string>;
   readonly #jsonHeaders: Record<string, string>;
@@ -77,8 +76,7 @@ export class Transport {
    */
   async #loadKy(): Promise<KyInstance> {
     kyModule ??= import('ky');
-    const { default: ky, NetworkError, TimeoutError } = await kyModule;
-    this.#kyErrors = { NetworkError, TimeoutError };
+    const { default: ky } = await kyModule;
     const fetch = this.#config.fetch;
     this.#ky = ky.create({ retry: 0, throwHttpErrors: false, ...(fetch ? { fetch } : {}) });
     return this.#ky;
@@ -122,11 +120,10 @@ export class Transport {
           let paused = false;
           attemptDone = await rateLimiter.acquire(
             signal,
-            (delayMs, cause) => {
+            (delayMs, why, reason) => {
               paused = true;
               if (!this.#info || delayMs <= LONG_WAIT_MS) return;
-              const { why, reason } = rateLimiter.waitCause(cause);
-              log.info(`Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
+              log.write('info', `Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
                 ...at,
                 delayMs,
                 reason,
@@ -141,7 +138,7 @@ export class Transport {
         events?.emit('request', { ...at, rateLimitWaitMs: waited });
         if (this.#debug) {
           const headers = redactor.headers(init.headers as Record<string, string>);
-          log.debug(`→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
+          log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
         }
         let failure: FulfillmentError;
         let retryable: boolean;
@@ -170,20 +167,12 @@ export class Transport {
           if (this.#debug) {
             const durationMs = Math.round(now() - sentAt);
             const line = `← ${status} ${method} ${at.url} (${durationMs} ms, attempt ${at.attempt})`;
-            log.debug(line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
+            log.write('debug', line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
           }
           const shownTarget = () => publicUrl(target, redactor);
-          const text = await readBody(response, maxResponseBytes, timeout).catch((error: unknown) => {
-            if (!(error instanceof BodyTooLargeError)) throw error;
-            const { size } = error;
-            throw new ResponseTooLargeError({
-              status,
-              method,
-              url: shownTarget(),
-              size,
-              limit: maxResponseBytes,
-            });
-          });
+          const tooLarge = (size: number) =>
+            new ResponseTooLargeError({ status, method, url: shownTarget(), size, limit: maxResponseBytes });
+          const text = await readBody(response, maxResponseBytes, timeout, tooLarge);
           if (response.ok) {
             if (events) {
               const end = now();
@@ -207,13 +196,7 @@ export class Transport {
           if (status === 429 || status === 503) retryAfter = parseRetryAfter(headers.get('retry-after'));
         } catch (error) {
           if (error instanceof FulfillmentError) throw error;
-          failure = failureOf(
-            error,
-            this.#kyErrors,
-            signal,
-            { ...at, url: publicUrl(target, redactor) },
-            redactor,
-          );
+          failure = failureOf(error, signal, { ...at, url: publicUrl(target, redactor) }, redactor);
           if (failure instanceof APIUserAbortError) throw failure;
           retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
         } finally {
@@ -224,7 +207,8 @@ export class Transport {
         const status = statusOf(failure);
         if (!retryable || at.attempt > maxRetries) throw failure;
         if (retryAfter !== undefined && retryAfter > maxRetryAfter) {
-          log.warn(
+          log.write(
+            'warn',
             `${method} ${at.url}: server asked to retry after ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter} s); not waiting`,
             { ...at, status, retryAfterSeconds: retryAfter, maxRetryAfter },
           );
@@ -240,7 +224,7 @@ export class Transport {
         events?.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
         if (this.#info) {
           const line = `Retrying ${method} ${at.url} in ${delayMs} ms (retry ${at.attempt} of ${maxRetries}): ${failure.message}`;
-          log.info(line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
+          log.write('info', line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
         }
         await sleep(delayMs, signal);
       }
@@ -302,16 +286,12 @@ function mergeHeaders(
 const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** ky's error classes, known once ky is loaded. */
-interface KyErrors {
-  NetworkError: typeof NetworkError;
-  TimeoutError: typeof TimeoutError;
-}
-
-/** Maps what ky or fetch threw to the SDK's errors (`url` already without secrets). */
+/**
+ * Maps what ky or fetch threw to the SDK's errors (`url` already without secrets). ky's errors are
+ * known by name (`TimeoutError`, as the body read's own; `NetworkError`, whose cause is the runtime's).
+ */
 function failureOf(
   error: unknown,
-  kyErrors: KyErrors | undefined,
   signal: AbortSignal | undefined,
   request: { method: string; url: string; attempt: number },
   redactor: Redactor,
@@ -319,21 +299,19 @@ function failureOf(
   if (signal?.aborted) return aborted(signal);
   const { method } = request;
   const url = shortUrl(request.url);
-  if (error instanceof BodyTimeoutError || (kyErrors && error instanceof kyErrors.TimeoutError)) {
+  const { name, cause: inner } = (error ?? {}) as { name?: unknown; cause?: unknown };
+  if (name === 'TimeoutError') {
     const message = `Request timed out: ${method} ${url}`;
     return new APITimeoutError({ ...request, message, cause: redactor.cause(error) });
   }
-  const cause = kyErrors && error instanceof kyErrors.NetworkError && error.cause ? error.cause : error;
+  const cause = name === 'NetworkError' && inner ? inner : error;
   const detail = redactor.text(describeCause(cause));
   const message = `Connection error: ${method} ${url}${detail ? ` (${detail})` : ''}`;
   return new APIConnectionError({ ...request, message, cause: redactor.cause(cause) });
 }
 
 /** The HTTP status an error carries, if any. */
-function statusOf(error: FulfillmentError): number | undefined {
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
-}
+const statusOf = (error: FulfillmentError) => (error as { status?: number | undefined }).status;
 
 /** Why a failed attempt is retried. */
 function retryReason(failure: FulfillmentError): RetryReason {

@@ -229,15 +229,11 @@ export async function bulkUpsert(
   const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
   // One call writes each SKU once: a code twice would let the later item silently win.
   const firstIndex = new Map<string, number>();
-  const duplicates: ValidationIssue[] = [];
-  items.forEach(({ merchant_sku_id: code }, index) => {
-    const first = firstIndex.get(code);
-    if (first === undefined) firstIndex.set(code, index);
-    else
-      duplicates.push({
-        path: `skus[${index}].merchant_sku_id`,
-        message: `duplicate (same as skus[${first}])`,
-      });
+  const duplicates = items.flatMap(({ merchant_sku_id: code }, index): ValidationIssue[] => {
+    const first = firstIndex.get(code) ?? firstIndex.set(code, index).get(code)!;
+    return first === index
+      ? []
+      : [{ path: `skus[${index}].merchant_sku_id`, message: `duplicate (same as skus[${first}])` }];
   });
   if (duplicates.length > 0) throw new RequestValidationError(duplicates, context);
 

@@ -3,9 +3,11 @@
  * one check of the options the helpers read themselves (the rest go on to their requests, which
  * check them as every method does).
  */
+
+import { isObject } from '../core/describe.js';
 import { RequestValidationError } from '../core/errors.js';
-import { checkOptionsObject } from '../core/options.js';
 import type { RequestSurface } from '../core/pagination.js';
+import { requestOptionIssues } from '../core/request.js';
 
 /** Base of every resource namespace. */
 export abstract class APIResource {
@@ -34,10 +36,11 @@ export const callback: OptionRule = [(v) => typeof v === 'function', 'expected a
  * `RequestValidationError` naming each, before anything is sent.
  */
 export function checkOwnOptions(options: unknown, rules: Record<string, OptionRule>, context: string): void {
-  checkOptionsObject(options, context);
-  const given = (options ?? {}) as Record<string, unknown>;
-  const issues = Object.entries(rules)
-    .filter(([key, [valid]]) => given[key] !== undefined && !valid(given[key]))
-    .map(([path, [, message]]) => ({ path, message }));
+  const given = options === undefined ? {} : options;
+  const issues = !isObject(given)
+    ? requestOptionIssues(given)
+    : Object.entries(rules)
+        .filter(([key, [valid]]) => given[key] !== undefined && !valid(given[key]))
+        .map(([path, [, message]]) => ({ path, message }));
   if (issues.length > 0) throw new RequestValidationError(issues, context);
 }

@@ -14,7 +14,7 @@ import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams
 import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
-import { MAX_URL_LENGTH, PagePromiseSequence, splitQuery } from './split-list.js';
+import { MAX_URL_LENGTH, splitQuery } from './split-list.js';
 
 export { MAX_URL_LENGTH };
 
@@ -53,7 +53,7 @@ export class Skus extends APIResource {
     const list = (query?: SkuListParams) => () =>
       this._client.getAPIList(SKUS, SkuSchema, { query, querySchema: ListQuery, options });
     const [first, ...rest] = splitQuery(this._client.baseUrl + SKUS, params, 'merchant_sku_ids').map(list);
-    return rest.length === 0 ? first!() : new PagePromiseSequence(first!, rest);
+    return first!()._followedBy(rest);
   }
 
   /** Creates a SKU. `POST /merchant_api/v1/skus`. `name` and `merchant_sku_id` are required. */

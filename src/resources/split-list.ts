@@ -3,9 +3,6 @@
  * requests, each URL within {@link MAX_URL_LENGTH}, read one after the other.
  */
 
-import { RequestValidationError } from '../core/errors.js';
-import { type Page, PagePromise } from '../core/pagination.js';
-import type { WithResponse } from '../core/response.js';
 import { encodeQuery, isWellFormed, type QueryValue } from '../core/url.js';
 
 /**
@@ -49,69 +46,4 @@ export function splitQuery<Q extends object>(url: string, query: Q | undefined, 
     length += size;
   }
   return groups.length === 0 ? [query as Q] : groups.map((group) => ({ ...query, [key]: group }) as Q);
-}
-
-/**
- * A list sent as several requests (a filter split by {@link splitQuery}): awaiting it gives the
- * first request's first page; `pages()`, `for await` and `toArray({ max })` go through every
- * request's pages in order. The first request is sent at once, each next one when the previous
- * list ends; `maxPages` and `prefetch` apply to each request's pages.
- */
-export class PagePromiseSequence<T> extends PagePromise<T> {
-  readonly #first: PagePromise<T>;
-  readonly #rest: readonly (() => PagePromise<T>)[];
-
-  constructor(first: () => PagePromise<T>, rest: readonly (() => PagePromise<T>)[]) {
-    // Every read goes to the lists below: the base's own request is never made nor read.
-    super(
-      undefined as never,
-      new Promise(() => {}),
-      { path: '', params: undefined, options: undefined },
-      undefined as never,
-    );
-    this.#first = first();
-    this.#rest = rest;
-  }
-
-  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass by design, as APIPromise.
-  override then<R1 = Page<T>, R2 = never>(
-    onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.#first.then(onfulfilled, onrejected);
-  }
-
-  override catch<R = never>(
-    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
-  ): Promise<Page<T> | R> {
-    return this.#first.catch(onrejected);
-  }
-
-  override finally(onfinally?: (() => void) | null): Promise<Page<T>> {
-    return this.#first.finally(onfinally);
-  }
-
-  override asResponse(): Promise<Response> {
-    return this.#first.asResponse();
-  }
-
-  override withResponse(): Promise<WithResponse<Page<T>>> {
-    return this.#first.withResponse();
-  }
-
-  override async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    yield* this.#first.pages();
-    for (const next of this.#rest) yield* next().pages();
-  }
-
-  override async toArray(options: { max: number }): Promise<T[]> {
-    const max = options?.max;
-    if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      const message = 'toArray needs a bound: pass { max } as an integer >= 0';
-      throw new RequestValidationError([{ path: 'max', message }], 'toArray');
-    }
-    const out: T[] = [];
-    if (max > 0) for await (const item of this) if (out.push(item) >= max) break;
-    return out;
-  }
 }

@@ -34,17 +34,10 @@ type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
-const OPTIONS = [
-  'secret',
-  'on',
-  'onEvent',
-  'onError',
-  'deduplicator',
-  'maxBodyBytes',
-  'duplicateWaitMs',
-  'signatureHeader',
-  'eventIdHeader',
-] satisfies (keyof WebhookHandlerOptions)[];
+const OPTIONS =
+  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes duplicateWaitMs signatureHeader eventIdHeader'.split(
+    ' ',
+  );
 
 /** The option `name`, a function or absent (`null` too). */
 function functionOf<F>(name: string, value: F): F | undefined {

@@ -162,8 +162,8 @@ describe('loggerStyle', () => {
   it('an explicit style wins over the guess', () => {
     const { lines, logger } = recordingLogger();
     const objectFirst = new LevelledLogger('info', logger, { style: 'object-first' });
-    objectFirst.info('waiting', { delayMs: 1500 });
-    objectFirst.info('no details');
+    objectFirst.write('info', 'waiting', { delayMs: 1500 });
+    objectFirst.write('info', 'no details');
     expect(lines.map((l) => [l.message, ...l.details])).toEqual([
       [{ delayMs: 1500 }, '[merchant-fulfillment] waiting'],
       ['[merchant-fulfillment] no details'],

@@ -1,9 +1,9 @@
 /** Client options: every default and every check lives in `resolveClientOptions`, tested here. */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type ClientOptions, checkOptionsObject, resolveClientOptions } from '../../src/core/options.js';
+import { type ClientOptions, resolveClientOptions } from '../../src/core/options.js';
 import { requestOptionIssues } from '../../src/core/request.js';
-import { FulfillmentClient, FulfillmentError, RequestValidationError } from '../../src/index.js';
+import { FulfillmentClient, FulfillmentError } from '../../src/index.js';
 import { BASE, testClient } from '../helpers/msw.js';
 
 /** An environment that records which variables were read. */
@@ -224,43 +224,6 @@ describe('requestOptionIssues', () => {
     expect(requestOptionIssues(null)).toEqual([
       { path: 'options', message: 'expected an object of request options' },
     ]);
-  });
-});
-
-describe('checkOptionsObject', () => {
-  it('accepts undefined and any object, whatever its keys (their checks come later)', () => {
-    for (const options of [undefined, {}, { timeout: -1 }, { extra: 1 }, Object.create(null)]) {
-      expect(() => checkOptionsObject(options, 'orders.submit')).not.toThrow();
-    }
-  });
-
-  it.each([
-    ['a string', 'sk_live_not_an_option_0123'],
-    ['a number', 42],
-    ['null', null],
-    ['an array', []],
-    ['a function', () => ({})],
-  ])('refuses %s with the issue every request method gives, never showing the value', (_what, options) => {
-    let error: unknown;
-    try {
-      checkOptionsObject(options, 'orders.submit');
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).issues).toEqual([
-      { path: 'options', message: 'expected an object of request options' },
-    ]);
-    expect(requestOptionIssues(options)).toEqual((error as RequestValidationError).issues);
-    expect((error as Error).message).toBe(
-      'Invalid request to orders.submit: options: expected an object of request options',
-    );
-  });
-
-  it('names the call only when given one', () => {
-    expect(() => checkOptionsObject('fast')).toThrow(
-      /^Invalid request: options: expected an object of request options$/,
-    );
   });
 });
 
