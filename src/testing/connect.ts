@@ -191,14 +191,6 @@ export interface MockConnection extends MockControlMethods<true> {
   toJSON(): MockConnectionSummary;
 }
 
-function argumentError(method: string, argument: string, problem: string): MockControlError {
-  return new MockControlError(`${method}: ${argument} ${problem}`, {
-    code: 'invalid_argument',
-    route: method,
-    argument,
-  });
-}
-
 /** A time-out in milliseconds: from 1 to what a timer can wait (2^31 - 1, about 24.8 days). */
 const Timeout = z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS));
 const BAD_TOKEN =
@@ -215,8 +207,9 @@ const CallOptionsSchema = z.strictObject({ timeoutMs: z.optional(Timeout) });
 /** A refusal of an argument of `method`: an `invalid_argument` naming the field. */
 const refuseIn =
   (method: string): Refuse =>
-  (field, problem) => {
-    throw argumentError(method, field, problem);
+  (argument, problem) => {
+    const details = { code: 'invalid_argument', route: method, argument } as const;
+    throw new MockControlError(`${method}: ${argument}: ${problem}`, details);
   };
 
 /**
@@ -244,28 +237,16 @@ function serialize(method: string, argument: string, value: unknown): string {
   } catch (error) {
     problem = (error as Error).message;
   }
-  throw argumentError(method, argument, `cannot be sent as JSON: ${problem}`);
+  return refuseIn(method)(argument, `cannot be sent as JSON: ${problem}`);
 }
 
-/**
- * The shape a call expects of a 2xx answer (anything else is `invalid_response`): what it must be,
- * for the message (`a JSON object with a 'data' list`), and its schema.
- */
-type Expected = readonly [what: string, schema: z.core.$ZodType];
+/** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */
+type Expected = z.core.$ZodType;
 
-const AN_OBJECT: Expected = ['a JSON object', z.looseObject({})];
-const listIn = (key: string): Expected => [
-  `a JSON object with a '${key}' list`,
-  z.looseObject({ [key]: z.array(z.unknown()) }),
-];
-const A_PAGE = [
-  "a JSON object with a 'data' list and a 'pagination' object",
-  z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) }),
-] as const;
-const integerIn = (key: string, min: number): Expected => [
-  `a JSON object with an integer '${key}'`,
-  z.looseObject({ [key]: z.int().check(z.minimum(min)) }),
-];
+const AN_OBJECT = z.looseObject({});
+const listIn = (key: string) => z.looseObject({ [key]: z.array(z.unknown()) });
+const A_PAGE = z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) });
+const integerIn = (key: string, min: number) => z.looseObject({ [key]: z.int().check(z.minimum(min)) });
 
 /** What a call sends and expects (see `call` in {@link connectMock}). */
 interface CallOptions {
@@ -280,11 +261,12 @@ interface CallOptions {
 /** The root URL of a mock from what a user may pass (the CLI's control URL included). */
 function rootUrl(url: string | URL): string {
   const parsed = URL.canParse(String(url)) ? new URL(String(url)) : undefined;
+  const refuse = refuseIn('connectMock');
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    throw argumentError('connectMock', 'url', 'must be an absolute http(s) URL');
+    return refuse('url', 'must be an absolute http(s) URL');
   }
   const credentials = 'must not hold credentials: pass the token as the token option';
-  if (parsed.username || parsed.password) throw argumentError('connectMock', 'url', credentials);
+  if (parsed.username || parsed.password) refuse('url', credentials);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/__mock$/, '')}`;
 }
 
@@ -357,11 +339,12 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const error = { code: 'rejected', route: label, status, errors, hint } as const;
       throw new MockControlError(`${label} answered ${status}: ${detail}`, error);
     }
-    const [what, schema] = expect ?? [];
-    if (schema && !z.safeParse(schema, json).success) {
-      throw invalid(text === '' ? `an empty body (expected ${what})` : `a body that is not ${what}`);
-    }
-    return json as T;
+    if (expect === undefined) return json as T;
+    return checkInput(expect, json, (field, problem) => {
+      throw invalid(
+        `${text === '' ? 'an empty body' : 'a body of the wrong shape'} (${field || 'body'}: ${problem})`,
+      );
+    }) as T;
   }
 
   /** The `key` list of a call's answer. */
@@ -390,7 +373,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const method = 'advanceRestockingShipment';
       // The route reads the quantities among the body's fields: only an object can be sent so.
       if (quantities !== undefined && (typeof quantities !== 'object' || quantities === null)) {
-        throw argumentError(method, 'quantities', 'must be an object');
+        refuseIn(method)('quantities', 'must be an object');
       }
       const body = serialize(method, 'quantities', { ...quantities, status });
       return post(`/__mock/restocking_shipments/${encodeURIComponent(id)}/advance`, body);
@@ -405,7 +388,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const { path, ...rest } = fault ?? {};
       if (path instanceof RegExp && path.flags !== '') {
         const problem = `cannot be a RegExp with flags (got ${path}) on a running mock: only the source is sent (pathPattern)`;
-        throw argumentError('injectFault', 'path', problem);
+        refuseIn('injectFault')('path', problem);
       }
       const sent = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
       const body = serialize('injectFault', 'fault', sent);

@@ -388,7 +388,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo = {}): P
     try {
       mock = connectMock(url, { token });
     } catch (error) {
-      usage((error as Error).message.replace(/^connectMock: /, '--'));
+      usage((error as Error).message.replace(/^connectMock: (\w+): /, '--$1 '));
     }
     const { result, line } = await TABLE[parsed.command]!.run(mock, parsed);
     out(parsed.json ? JSON.stringify(result, null, 2) : line);
