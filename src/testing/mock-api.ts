@@ -42,6 +42,7 @@ import {
   type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStateQuery,
+  NoRecord,
   type Refuse,
   refuseArgument,
   stateQueryAnswer,
@@ -205,6 +206,11 @@ function refuseIn(method: string): Refuse {
   };
 }
 
+/** Throws the {@link NoRecord} error `message` (a route answers it 404). */
+function noRecord(message: string): never {
+  throw new NoRecord(message);
+}
+
 /** `listener` with its errors ignored: a failing listener does not change the answer. */
 function quietly<A extends unknown[]>(listener: ((...args: A) => void) | undefined) {
   return (
@@ -277,31 +283,13 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   });
   let handlers: MockHandler[] | undefined;
 
-  function advance(
-    id: number,
-    status: RestockingStatusV1 | RestockingStatusV2,
-    quantities: MockRestockQuantities | undefined,
-  ): MockRestockingShipmentV1 | undefined {
-    const record = epoch.state.restockingShipments.get(id);
-    if (!record) return undefined;
-    if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
-      dispatcher.emit(statusUpdatedEvent(record));
-      changed();
-    }
-    return restockingV1View(record);
-  }
-
-  /** What `make` makes of order `id` (the state changed), or `undefined` when there is no such order. */
-  function onOrder<T>(id: number, make: (order: OrderRecord) => T): T | undefined {
-    const order = epoch.state.orders.get(id);
-    if (!order) return undefined;
+  /** What `make` makes of order `id` (the state changed); {@link NoRecord} when there is no such order. */
+  function onOrder<T>(id: number, make: (order: OrderRecord) => T): T {
+    const order = epoch.state.orders.get(id) ?? noRecord(`No order with id ${id}`);
     const made = make(order);
     changed();
     return made;
   }
-  const fulfill = (id: number) => onOrder(id, (order) => fulfilOrder(epoch.state, order, config.now()));
-  const returnOf = (id: number, options: MockReturnOptions) =>
-    onOrder(id, (order) => createReturn(epoch.state, order, options, config.now()));
 
   function reset(): void {
     timers.cancelAll();
@@ -314,21 +302,6 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const state = (): MockStateSnapshot => {
     const { log } = epoch;
     return snapshot(epoch.state, () => log.entries());
-  };
-
-  const control: ControlTarget = {
-    advance,
-    fulfill,
-    createReturn: returnOf,
-    addFault: (fault) => epoch.faults.add(fault).id,
-    listFaults: () => epoch.faults.list(),
-    removeFault: (id) => epoch.faults.remove(id),
-    clearFaults: () => epoch.faults.clear(),
-    reset,
-    deliveries: () => dispatcher.deliveries(),
-    flush: () => dispatcher.flush(),
-    redeliver: (filter) => dispatcher.redeliver(filter),
-    state,
   };
 
   const dispatch = createPipeline({
@@ -415,25 +388,24 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         checkedStatus,
         refuseArgument('quantities', 'quantities.', refuse),
       );
-      const view = advance(checkedId, checkedStatus, checked);
-      if (!view) throw new Error(`No restocking shipment with id ${id}`);
-      return view;
+      const record =
+        epoch.state.restockingShipments.get(checkedId) ?? noRecord(`No restocking shipment with id ${id}`);
+      if (advanceRestocking(epoch.state, record, checkedStatus, checked, config.now())) {
+        dispatcher.emit(statusUpdatedEvent(record));
+        changed();
+      }
+      return restockingV1View(record);
     },
-    fulfillOrder(id) {
-      const shipment = fulfill(checkRecordId(id, 'id', refuseIn('fulfillOrder')));
-      if (!shipment) throw new Error(`No order with id ${id}`);
-      return shipment;
-    },
+    fulfillOrder: (id) =>
+      onOrder(checkRecordId(id, 'id', refuseIn('fulfillOrder')), (order) =>
+        fulfilOrder(epoch.state, order, config.now()),
+      ),
     createReturn(orderId, returnOptions = {}) {
       const refuse: Refuse = refuseIn('createReturn');
       const checkedId = checkRecordId(orderId, 'orderId', refuse);
       // Checked as `POST /__mock/orders/{id}/returns` checks a body (one checker).
-      const record = returnOf(
-        checkedId,
-        checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse)),
-      );
-      if (!record) throw new Error(`No order with id ${orderId}`);
-      return record;
+      const options = checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse));
+      return onOrder(checkedId, (order) => createReturn(epoch.state, order, options, config.now()));
     },
     injectFault: (fault) => epoch.faults.add(fault),
     faults: () => epoch.faults.list(),
@@ -444,5 +416,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       ),
     reset,
   };
+  const control: ControlTarget = Object.assign(Object.create(api), {
+    removeFault: (id: number) => epoch.faults.remove(id),
+  });
   return api;
 }

@@ -221,6 +221,9 @@ export function refuseArgument(name: string, prefix: string, refuse: Refuse): Re
   return (field, problem) => refuse(field === '' ? name : `${prefix}${field}`, problem);
 }
 
+/** No record has the id a control method was given (a route answers 404 with its message). */
+export class NoRecord extends Error {}
+
 const Id = z.int().check(z.minimum(1));
 const Count = z.int().check(z.minimum(0));
 const Text = z.optional(z.string().check(z.minLength(1)));
