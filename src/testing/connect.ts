@@ -360,7 +360,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     pageOrAll('GET', '/__mock/deliveries', query)) as MockConnection['deliveries'];
   const state = (async (query?: object) => {
     if (query === undefined) return call('GET', '/__mock/state', { expect: AN_OBJECT });
-    const expect = 'collections' in query ? AN_OBJECT : A_PAGE;
+    const expect = (query as { collections?: unknown }).collections !== undefined ? AN_OBJECT : A_PAGE;
     return call('GET', `/__mock/state?${searchOf(query)}`, { expect });
   }) as MockConnection['state'];
   const post = async <T>(route: string, body?: string, expect: Expected = AN_OBJECT) =>
