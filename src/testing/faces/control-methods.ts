@@ -20,7 +20,7 @@ import {
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { checkInput, type Refuse } from '../engine/check.js';
-import { pageBody, pageOf } from '../engine/collection.js';
+import { pageBody, pageOfList } from '../engine/collection.js';
 import type { FaultSummary, MockFault, MockFaultHandle } from '../engine/faults.js';
 import { isIdText } from '../engine/router.js';
 import {
@@ -339,12 +339,8 @@ export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDelive
 }
 
 /** The page `page` (1-based) of `all`, in its order, with the pagination block. */
-function listPage<T>(all: readonly T[], page: number, limit: number) {
-  return pageBody(
-    pageOf(all.length, (i) => all[i]!, page, limit),
-    (item) => item,
-  );
-}
+const listPage = <T>(all: readonly T[], page: number, limit: number) =>
+  pageBody(pageOfList(all, page, limit), (item) => item);
 
 /** One page of the deliveries matching `query` (already checked), oldest first. */
 export function deliveriesPage(
