@@ -42,9 +42,9 @@ import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { checkInput } from '../engine/check.js';
 import { InvalidFault, type MockFault } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
-import { badBody, withHint } from '../engine/pipeline.js';
+import { badBody, unmatched } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
-import { matchPath, notFoundHint, type RouteOf } from '../engine/router.js';
+import { matchPath, type RouteOf } from '../engine/router.js';
 import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
@@ -386,19 +386,8 @@ export async function answerControl(
 ): Promise<MockResult> {
   // `/__mock` without its slash is the index, like `/__mock/`.
   const match = matchPath(ROUTES, CONTROL_PREFIX, method, path === '/__mock' ? CONTROL_PREFIX : path);
-  if (match.kind === 'not_found') {
-    return withHint(
-      failure(404, 'not found'),
-      `${notFoundHint('control', method, match)} (GET /__mock/ lists them)`,
-    );
-  }
-  if (match.kind === 'wrong_method') {
-    const allow = match.allow.join(', ');
-    return withHint(
-      { ...failure(405, 'method not allowed'), headers: { allow } },
-      `${method} is not allowed on ${path} (allowed: ${allow})`,
-    );
-  }
+  if (match.kind !== 'found')
+    return unmatched(match, 'control', { method, path }, {}, ' (GET /__mock/ lists them)');
   if (body.bad) return badBody(body);
   try {
     return await match.handler.handle({
