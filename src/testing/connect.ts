@@ -13,7 +13,6 @@ import * as z from 'zod/mini';
 import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import { checkInput, type Refuse } from './engine/check.js';
-import type { MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
 import type { MockControlRouteInfo } from './faces/control.js';
 import {
@@ -21,7 +20,6 @@ import {
   type MockControlMethods,
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
-  type MockRemoteFaultHandle,
   type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStateQuery,
@@ -151,11 +149,6 @@ export interface MockConnection extends MockControlMethods<true> {
   readonly baseUrl: string;
   /** The API token of the connection (not shown by `JSON.stringify` or `util.inspect`). */
   readonly token: string;
-  /**
-   * Injects a fault. A RegExp `path` is sent as its source (`pathPattern`); a RegExp with flags
-   * cannot be sent and is refused (`invalid_argument`, `argument: 'path'`).
-   */
-  injectFault(fault: MockFault): Promise<MockRemoteFaultHandle>;
   /**
    * Waits until no webhook delivery is in flight; resolves with every delivery, oldest first
    * (`options.timeoutMs` overrides the connection's time-out for this call: the wait can be long).
