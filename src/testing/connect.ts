@@ -13,7 +13,6 @@ import * as z from 'zod/mini';
 import type { MockStateSnapshot } from './domain/snapshot.js';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import { checkInput, type Refuse } from './engine/check.js';
-import type { MockFault } from './engine/faults.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
 import type { MockControlRouteInfo } from './faces/control.js';
 import {
@@ -21,7 +20,6 @@ import {
   type MockControlMethods,
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
-  type MockRemoteFaultHandle,
   type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStateQuery,
@@ -152,11 +150,6 @@ export interface MockConnection extends MockControlMethods<true> {
   /** The API token of the connection (not shown by `JSON.stringify` or `util.inspect`). */
   readonly token: string;
   /**
-   * Injects a fault. A RegExp `path` is sent as its source (`pathPattern`); a RegExp with flags
-   * cannot be sent and is refused (`invalid_argument`, `argument: 'path'`).
-   */
-  injectFault(fault: MockFault): Promise<MockRemoteFaultHandle>;
-  /**
    * Waits until no webhook delivery is in flight; resolves with every delivery, oldest first
    * (`options.timeoutMs` overrides the connection's time-out for this call: the wait can be long).
    */
@@ -191,14 +184,6 @@ export interface MockConnection extends MockControlMethods<true> {
   toJSON(): MockConnectionSummary;
 }
 
-function argumentError(method: string, argument: string, problem: string): MockControlError {
-  return new MockControlError(`${method}: ${argument} ${problem}`, {
-    code: 'invalid_argument',
-    route: method,
-    argument,
-  });
-}
-
 /** A time-out in milliseconds: from 1 to what a timer can wait (2^31 - 1, about 24.8 days). */
 const Timeout = z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS));
 const BAD_TOKEN =
@@ -215,8 +200,9 @@ const CallOptionsSchema = z.strictObject({ timeoutMs: z.optional(Timeout) });
 /** A refusal of an argument of `method`: an `invalid_argument` naming the field. */
 const refuseIn =
   (method: string): Refuse =>
-  (field, problem) => {
-    throw argumentError(method, field, problem);
+  (argument, problem) => {
+    const details = { code: 'invalid_argument', route: method, argument } as const;
+    throw new MockControlError(`${method}: ${argument}: ${problem}`, details);
   };
 
 /**
@@ -244,28 +230,16 @@ function serialize(method: string, argument: string, value: unknown): string {
   } catch (error) {
     problem = (error as Error).message;
   }
-  throw argumentError(method, argument, `cannot be sent as JSON: ${problem}`);
+  return refuseIn(method)(argument, `cannot be sent as JSON: ${problem}`);
 }
 
-/**
- * The shape a call expects of a 2xx answer (anything else is `invalid_response`): what it must be,
- * for the message (`a JSON object with a 'data' list`), and its schema.
- */
-type Expected = readonly [what: string, schema: z.core.$ZodType];
+/** The shape a call expects of a 2xx answer (anything else is `invalid_response`). */
+type Expected = z.core.$ZodType;
 
-const AN_OBJECT: Expected = ['a JSON object', z.looseObject({})];
-const listIn = (key: string): Expected => [
-  `a JSON object with a '${key}' list`,
-  z.looseObject({ [key]: z.array(z.unknown()) }),
-];
-const A_PAGE = [
-  "a JSON object with a 'data' list and a 'pagination' object",
-  z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) }),
-] as const;
-const integerIn = (key: string, min: number): Expected => [
-  `a JSON object with an integer '${key}'`,
-  z.looseObject({ [key]: z.int().check(z.minimum(min)) }),
-];
+const AN_OBJECT = z.looseObject({});
+const listIn = (key: string) => z.looseObject({ [key]: z.array(z.unknown()) });
+const A_PAGE = z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) });
+const integerIn = (key: string, min: number) => z.looseObject({ [key]: z.int().check(z.minimum(min)) });
 
 /** What a call sends and expects (see `call` in {@link connectMock}). */
 interface CallOptions {
@@ -280,11 +254,12 @@ interface CallOptions {
 /** The root URL of a mock from what a user may pass (the CLI's control URL included). */
 function rootUrl(url: string | URL): string {
   const parsed = URL.canParse(String(url)) ? new URL(String(url)) : undefined;
+  const refuse = refuseIn('connectMock');
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    throw argumentError('connectMock', 'url', 'must be an absolute http(s) URL');
+    return refuse('url', 'must be an absolute http(s) URL');
   }
   const credentials = 'must not hold credentials: pass the token as the token option';
-  if (parsed.username || parsed.password) throw argumentError('connectMock', 'url', credentials);
+  if (parsed.username || parsed.password) refuse('url', credentials);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/__mock$/, '')}`;
 }
 
@@ -357,11 +332,12 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const error = { code: 'rejected', route: label, status, errors, hint } as const;
       throw new MockControlError(`${label} answered ${status}: ${detail}`, error);
     }
-    const [what, schema] = expect ?? [];
-    if (schema && !z.safeParse(schema, json).success) {
-      throw invalid(text === '' ? `an empty body (expected ${what})` : `a body that is not ${what}`);
-    }
-    return json as T;
+    if (expect === undefined) return json as T;
+    return checkInput(expect, json, (field, problem) => {
+      throw invalid(
+        `${text === '' ? 'an empty body' : 'a body of the wrong shape'} (${field || 'body'}: ${problem})`,
+      );
+    }) as T;
   }
 
   /** The `key` list of a call's answer. */
@@ -377,7 +353,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     pageOrAll('GET', '/__mock/deliveries', query)) as MockConnection['deliveries'];
   const state = (async (query?: object) => {
     if (query === undefined) return call('GET', '/__mock/state', { expect: AN_OBJECT });
-    const expect = 'collections' in query ? AN_OBJECT : A_PAGE;
+    const expect = (query as { collections?: unknown }).collections !== undefined ? AN_OBJECT : A_PAGE;
     return call('GET', `/__mock/state?${searchOf(query)}`, { expect });
   }) as MockConnection['state'];
   const post = async <T>(route: string, body?: string, expect: Expected = AN_OBJECT) =>
@@ -390,7 +366,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const method = 'advanceRestockingShipment';
       // The route reads the quantities among the body's fields: only an object can be sent so.
       if (quantities !== undefined && (typeof quantities !== 'object' || quantities === null)) {
-        throw argumentError(method, 'quantities', 'must be an object');
+        refuseIn(method)('quantities', 'must be an object');
       }
       const body = serialize(method, 'quantities', { ...quantities, status });
       return post(`/__mock/restocking_shipments/${encodeURIComponent(id)}/advance`, body);
@@ -405,7 +381,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const { path, ...rest } = fault ?? {};
       if (path instanceof RegExp && path.flags !== '') {
         const problem = `cannot be a RegExp with flags (got ${path}) on a running mock: only the source is sent (pathPattern)`;
-        throw argumentError('injectFault', 'path', problem);
+        refuseIn('injectFault')('path', problem);
       }
       const sent = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
       const body = serialize('injectFault', 'fault', sent);

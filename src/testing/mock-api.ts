@@ -8,23 +8,21 @@
  * dispatcher live as long as the mock; the state, rate-limit windows, faults and request log form
  * an epoch that `reset()` replaces.
  */
-import { createReturn, fulfilOrder, type MockReturnOptions } from './domain/outbound.js';
+import { createReturn, fulfilOrder } from './domain/outbound.js';
 import { exportState, importState, type MockStateFile } from './domain/persist.js';
-import type { MockRestockingShipmentV1, MockReturn, MockShipment } from './domain/resources.js';
-import { advanceRestocking, type MockRestockQuantities } from './domain/restocking.js';
-import type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
+import { advanceRestocking } from './domain/restocking.js';
 import { createApiRouter } from './domain/routes.js';
 import { applySeed, checkSeed, type MockSeed } from './domain/seed.js';
 import { type MockStateSnapshot, snapshot } from './domain/snapshot.js';
 import { MockState, type OrderRecord } from './domain/state.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
-import { type FaultSummary, Faults, type MockFault, type MockFaultHandle } from './engine/faults.js';
+import { Faults } from './engine/faults.js';
 import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
 import { Timers } from './engine/timers.js';
-import { type MockRedeliverFilter, WebhookDispatcher } from './engine/webhook-delivery.js';
+import { WebhookDispatcher } from './engine/webhook-delivery.js';
 import { answerControl, type ControlTarget, isControlPath, isPublicControlRoute } from './faces/control.js';
 import {
   checkDeliveriesQuery,
@@ -35,13 +33,8 @@ import {
   checkReturnOptions,
   checkStateQuery,
   deliveriesPage,
-  type MockCollectionName,
   type MockControlMethods,
-  type MockDeliveriesPage,
-  type MockDeliveriesQuery,
-  type MockStateCollectionsQuery,
-  type MockStatePage,
-  type MockStateQuery,
+  NoRecord,
   type Refuse,
   refuseArgument,
   stateQueryAnswer,
@@ -54,7 +47,9 @@ import { type MockApiOptions, type MockConfig, resolveOptions } from './options.
 
 /**
  * A stateful in-memory Merchant API for tests. Create it with {@link createMockApi}. Its control
- * methods ({@link MockControlMethods}) are those of a connection to a running mock (`connectMock`).
+ * methods ({@link MockControlMethods}) are those of a connection to a running mock (`connectMock`),
+ * answered at once; a bad argument is a `TypeError` `<method>: <field>: <problem>`, thrown before
+ * anything changes (by `flushWebhooks`, a rejection).
  */
 export interface MockApi extends MockControlMethods {
   /** Root URL the msw handlers and `fetch` answer on (default `https://fulfillment.mock`). */
@@ -92,21 +87,9 @@ export interface MockApi extends MockControlMethods {
   /**
    * A snapshot of every record (fresh copies at each read). A property here; a connection
    * (`connectMock`) has the method `state()` instead. The name both share is
-   * {@link MockApi.readState} (`api.readState()` is this snapshot).
+   * `readState` (`api.readState()` is this snapshot).
    */
   readonly state: MockStateSnapshot;
-  /**
-   * The whole snapshot (as {@link MockApi.state}), or one page of the lists a query names — the
-   * connection's `readState()` / `state()`, answered at once. Throws a `TypeError` naming the
-   * field for a bad query (`readState: limit must be an integer from 1 to 1000, got 0`).
-   */
-  readState(): MockStateSnapshot;
-  /** One page of one list of the snapshot, oldest record first. */
-  readState<C extends MockCollectionName>(query: MockStateQuery<C>): MockStatePage<C>;
-  /** One page of each list named. */
-  readState<C extends MockCollectionName>(
-    query: MockStateCollectionsQuery<C>,
-  ): { [K in C]: MockStatePage<K> };
   /**
    * The whole state as one JSON-serializable value (records, id counters, warehouses; not the
    * request log, faults or deliveries): save it, and start a mock from it with
@@ -116,86 +99,9 @@ export interface MockApi extends MockControlMethods {
   /**
    * Copies of the webhook deliveries so far, oldest first. A property here; a connection
    * (`connectMock`) has the method `deliveries()` instead. The name both share is
-   * {@link MockApi.readDeliveries} (`api.readDeliveries()` is this list).
+   * `readDeliveries` (`api.readDeliveries()` is this list).
    */
   readonly deliveries: MockWebhookDelivery[];
-  /**
-   * Every webhook delivery (as {@link MockApi.deliveries}), or a page of those matching `query`
-   * (`eventId`, `url`, `status`, `page`, `limit`) — the connection's `readDeliveries()` /
-   * `deliveries()`, answered at once. Throws a `TypeError` naming the field for a bad query.
-   */
-  readDeliveries(): MockWebhookDelivery[];
-  /** A page of the webhook deliveries matching `query`, oldest first. */
-  readDeliveries(query: MockDeliveriesQuery): MockDeliveriesPage;
-  /**
-   * Resolves once every webhook delivery in flight has finished (delivered or out of attempts),
-   * with every delivery, oldest first (as a connection's `flushWebhooks()`).
-   */
-  flushWebhooks(): Promise<MockWebhookDelivery[]>;
-  /**
-   * Resolves once every webhook delivery in flight has finished, with a page of those matching
-   * `query`. A bad query rejects at once with a `TypeError` naming the field.
-   */
-  flushWebhooks(query: MockDeliveriesQuery): Promise<MockDeliveriesPage>;
-  /**
-   * Moves a restocking shipment to `status` (a version 1 or version 2 name; `received` = `delivered`)
-   * as the warehouse would, and sends the webhook when the status changes. Moving to `restocked`
-   * adds what arrived to the stock; `quantities` (only for `restocked`) say what arrived, per item
-   * (one number for every item, or a record keyed by `sku_id`). Leaving `restocked` reopens the
-   * shipment. Returns the shipment's version 1 view. Throws for an unknown id, and a `TypeError`
-   * naming the argument for an id that is not an integer >= 1 or a `status` that is no status name
-   * (the names listed, the value never shown), as
-   * the route and a connection refuse it, before anything changes. `quantities` are checked
-   * as `POST /__mock/restocking_shipments/{id}/advance` checks them (one checker): a `TypeError`
-   * naming the field for quantities that are not an object, an unknown field, a figure that is not
-   * an integer >= 0 (or an object of such integers keyed by sku id), a key that is not an sku id,
-   * or quantities with a status other than `restocked`.
-   */
-  advanceRestockingShipment(
-    id: number,
-    status: RestockingStatusV1 | RestockingStatusV2,
-    quantities?: MockRestockQuantities,
-  ): MockRestockingShipmentV1;
-  /**
-   * Fulfils a fulfillable order and returns the shipment created: its reserved units leave the
-   * warehouse, so `reserved` goes down and `stocked` (units available for sale) does not change.
-   */
-  fulfillOrder(id: number): MockShipment;
-  /**
-   * Records a return of a fulfilled order and returns it. `options` are checked as `POST
-   * /__mock/orders/{id}/returns` checks its body (one checker): a `TypeError` naming the field for
-   * a bad one (`createReturn: options.items[0].quantity must be an integer >= 1, got 0`), an unknown
-   * field, or options that are not an object.
-   */
-  createReturn(orderId: number, options?: MockReturnOptions): MockReturn;
-  /**
-   * Adds a fault (see {@link MockFault}) and returns a handle to inspect or remove it. A bad fault
-   * is a `TypeError` naming the field (`Invalid fault: …`; an unknown field with the closest name).
-   */
-  injectFault(fault: MockFault): MockFaultHandle;
-  /** The faults in force, oldest first (as `GET /__mock/faults` lists them). */
-  faults(): FaultSummary[];
-  /** Removes every fault in force (injected or from the `faults` option); returns how many there were. */
-  clearFaults(): number;
-  /**
-   * Sends again the webhook deliveries that were given up (out of attempts, or abandoned by
-   * `close()`) — every one, or those to `filter.url`; with `filter.eventId`, that delivery whatever
-   * its outcome (a delivered one too, to test a receiver's dedupe). The same record is re-queued:
-   * same event id and body, a fresh budget of attempts, `redeliveries` counted up. Returns copies of
-   * the deliveries re-queued (at once: await {@link flushWebhooks} to see them delivered). The
-   * filter is checked as `POST /__mock/webhooks/redeliver` checks it (one checker): a `TypeError`
-   * naming the field for a bad one (not an object, an `eventId` or `url` that is not a non-empty
-   * string, an unknown field).
-   */
-  redeliverWebhooks(filter?: MockRedeliverFilter): MockWebhookDelivery[];
-  /**
-   * Back to the initial state — the `initialState` or `seed` option's when given (applied again),
-   * else empty: records, ids, request log, rate-limit windows and deliveries cleared
-   * (in-flight deliveries abandoned), injected faults removed and the `faults` option's restored.
-   * Requests in progress (waiting on latency) answer 503 `{ success: false, errors: ["mock was
-   * reset"] }` and leave the fresh state untouched.
-   */
-  reset(): void;
 }
 
 /** A `refuse` for the in-process methods: a `TypeError` `<method>: <field>: <problem>`. */
@@ -203,6 +109,11 @@ function refuseIn(method: string): Refuse {
   return (field, problem) => {
     throw new TypeError(`${method}: ${field}: ${problem}`);
   };
+}
+
+/** Throws the {@link NoRecord} error `message` (a route answers it 404). */
+function noRecord(message: string): never {
+  throw new NoRecord(message);
 }
 
 /** `listener` with its errors ignored: a failing listener does not change the answer. */
@@ -277,31 +188,13 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   });
   let handlers: MockHandler[] | undefined;
 
-  function advance(
-    id: number,
-    status: RestockingStatusV1 | RestockingStatusV2,
-    quantities: MockRestockQuantities | undefined,
-  ): MockRestockingShipmentV1 | undefined {
-    const record = epoch.state.restockingShipments.get(id);
-    if (!record) return undefined;
-    if (advanceRestocking(epoch.state, record, status, quantities, config.now())) {
-      dispatcher.emit(statusUpdatedEvent(record));
-      changed();
-    }
-    return restockingV1View(record);
-  }
-
-  /** What `make` makes of order `id` (the state changed), or `undefined` when there is no such order. */
-  function onOrder<T>(id: number, make: (order: OrderRecord) => T): T | undefined {
-    const order = epoch.state.orders.get(id);
-    if (!order) return undefined;
+  /** What `make` makes of order `id` (the state changed); {@link NoRecord} when there is no such order. */
+  function onOrder<T>(id: number, make: (order: OrderRecord) => T): T {
+    const order = epoch.state.orders.get(id) ?? noRecord(`No order with id ${id}`);
     const made = make(order);
     changed();
     return made;
   }
-  const fulfill = (id: number) => onOrder(id, (order) => fulfilOrder(epoch.state, order, config.now()));
-  const returnOf = (id: number, options: MockReturnOptions) =>
-    onOrder(id, (order) => createReturn(epoch.state, order, options, config.now()));
 
   function reset(): void {
     timers.cancelAll();
@@ -314,21 +207,6 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const state = (): MockStateSnapshot => {
     const { log } = epoch;
     return snapshot(epoch.state, () => log.entries());
-  };
-
-  const control: ControlTarget = {
-    advance,
-    fulfill,
-    createReturn: returnOf,
-    addFault: (fault) => epoch.faults.add(fault).id,
-    listFaults: () => epoch.faults.list(),
-    removeFault: (id) => epoch.faults.remove(id),
-    clearFaults: () => epoch.faults.clear(),
-    reset,
-    deliveries: () => dispatcher.deliveries(),
-    flush: () => dispatcher.flush(),
-    redeliver: (filter) => dispatcher.redeliver(filter),
-    state,
   };
 
   const dispatch = createPipeline({
@@ -415,25 +293,24 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         checkedStatus,
         refuseArgument('quantities', 'quantities.', refuse),
       );
-      const view = advance(checkedId, checkedStatus, checked);
-      if (!view) throw new Error(`No restocking shipment with id ${id}`);
-      return view;
+      const record =
+        epoch.state.restockingShipments.get(checkedId) ?? noRecord(`No restocking shipment with id ${id}`);
+      if (advanceRestocking(epoch.state, record, checkedStatus, checked, config.now())) {
+        dispatcher.emit(statusUpdatedEvent(record));
+        changed();
+      }
+      return restockingV1View(record);
     },
-    fulfillOrder(id) {
-      const shipment = fulfill(checkRecordId(id, 'id', refuseIn('fulfillOrder')));
-      if (!shipment) throw new Error(`No order with id ${id}`);
-      return shipment;
-    },
+    fulfillOrder: (id) =>
+      onOrder(checkRecordId(id, 'id', refuseIn('fulfillOrder')), (order) =>
+        fulfilOrder(epoch.state, order, config.now()),
+      ),
     createReturn(orderId, returnOptions = {}) {
       const refuse: Refuse = refuseIn('createReturn');
       const checkedId = checkRecordId(orderId, 'orderId', refuse);
       // Checked as `POST /__mock/orders/{id}/returns` checks a body (one checker).
-      const record = returnOf(
-        checkedId,
-        checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse)),
-      );
-      if (!record) throw new Error(`No order with id ${orderId}`);
-      return record;
+      const options = checkReturnOptions(returnOptions, refuseArgument('options', 'options.', refuse));
+      return onOrder(checkedId, (order) => createReturn(epoch.state, order, options, config.now()));
     },
     injectFault: (fault) => epoch.faults.add(fault),
     faults: () => epoch.faults.list(),
@@ -444,5 +321,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       ),
     reset,
   };
+  const control: ControlTarget = Object.assign(Object.create(api), {
+    removeFault: (id: number) => epoch.faults.remove(id),
+  });
   return api;
 }

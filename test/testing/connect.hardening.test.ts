@@ -44,7 +44,7 @@ describe('time-outs a timer cannot hold are refused', () => {
     );
     expect(error).toMatchObject({ code: 'invalid_argument', argument: 'options.timeoutMs' });
     expect(error.message).toMatch(
-      /^flushWebhooks: options\.timeoutMs Too big: expected (number to be <=2147483647|int to be <=9007199254740991)$/,
+      /^flushWebhooks: options\.timeoutMs: Too big: expected (number to be <=2147483647|int to be <=9007199254740991)$/,
     );
   });
 

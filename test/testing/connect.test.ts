@@ -235,7 +235,7 @@ describe('connectMock against api.listen()', () => {
       status: null,
       route: 'injectFault',
     });
-    expect(error.message).toMatch(/^injectFault: path cannot be a RegExp with flags \(got \/orders\/i\)/);
+    expect(error.message).toMatch(/^injectFault: path: cannot be a RegExp with flags \(got \/orders\/i\)/);
     expect(sent).toBe(0);
     expect(await counting.faults()).toEqual([]);
     expect(sent).toBe(1);
@@ -337,26 +337,26 @@ describe('connectMock against api.listen()', () => {
     expect(await failure(mock.advanceRestockingShipment(1, 'arrived', 3 as never))).toMatchObject({
       code: 'invalid_argument',
       argument: 'quantities',
-      message: 'advanceRestockingShipment: quantities must be an object',
+      message: 'advanceRestockingShipment: quantities: must be an object',
     });
     expect(() => connectMock('not a url', { token: SECRET })).toThrow(
-      /^connectMock: url must be an absolute http\(s\) URL$/,
+      /^connectMock: url: must be an absolute http\(s\) URL$/,
     );
     expect(() => connectMock('ftp://x', { token: SECRET })).toThrow(
-      /^connectMock: url must be an absolute http\(s\) URL$/,
+      /^connectMock: url: must be an absolute http\(s\) URL$/,
     );
     expect(() => connectMock('http://user:pw@127.0.0.1:1', { token: SECRET })).toThrow(
-      /^connectMock: url must not hold credentials/,
+      /^connectMock: url: must not hold credentials/,
     );
     expect(() => connectMock(server.url, { token: 'two words' })).toThrow(
-      /^connectMock: token must be a non-empty string of visible ASCII characters/,
+      /^connectMock: token: must be a non-empty string of visible ASCII characters/,
     );
     expect(() => connectMock(server.url, { token: SECRET, timeoutMs: 0 })).toThrow(
-      /^connectMock: timeoutMs Too small: expected number to be >=1$/,
+      /^connectMock: timeoutMs: Too small: expected number to be >=1$/,
     );
     // An option it does not know, with the one meant.
     expect(() => connectMock(server.url, { token: SECRET, timeout: 5 } as never)).toThrow(
-      /^connectMock: options Unrecognized key: "timeout" \(did you mean "timeoutMs"\?\)$/,
+      /^connectMock: options: Unrecognized key: "timeout" \(did you mean "timeoutMs"\?\)$/,
     );
     expect(connectMock(`${server.url}/__mock/`, { token: SECRET }).baseUrl).toBe(server.url);
   });
@@ -476,7 +476,7 @@ describe('connectMock: the reads and flush with a query, a per-call time-out', (
     expect(await failure(mock.flushWebhooks(undefined, { timeoutMs: 0 }))).toMatchObject({
       code: 'invalid_argument',
       argument: 'options.timeoutMs',
-      message: 'flushWebhooks: options.timeoutMs Too small: expected number to be >=1',
+      message: 'flushWebhooks: options.timeoutMs: Too small: expected number to be >=1',
     });
   });
 

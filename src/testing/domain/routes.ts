@@ -13,7 +13,7 @@ import {
   inRange,
   type PageOf,
   pageBody,
-  pageOf,
+  pageOfList,
   type Timestamped,
 } from '../engine/collection.js';
 import { withHint } from '../engine/pipeline.js';
@@ -120,10 +120,7 @@ function listSkus(ctx: Context, q: ListQuery): MockResult {
     .skusByCodes(codes)
     .filter((s) => inRange(s.createdMs, q.range))
     .sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
-  return envelope(
-    pageOf(found.length, (i) => found[i]!, q.page, q.limit),
-    view,
-  );
+  return envelope(pageOfList(found, q.page, q.limit), view);
 }
 
 function listOrders(ctx: Context, q: ListQuery): MockResult {
@@ -138,12 +135,21 @@ function listStored<T extends Timestamped & { view: unknown }>(pick: (state: Moc
 }
 
 function listWarehouses(ctx: Context, q: ListQuery): MockResult {
-  const all = ctx.state.warehouses;
-  return envelope(
-    pageOf(all.length, (i) => all[i]!, q.page, q.limit),
-    (w) => w,
-  );
+  return envelope(pageOfList(ctx.state.warehouses, q.page, q.limit), (w) => w);
 }
+
+/** A handler of the record of `pick(state)` the path's id names: 404 when there is none. */
+function onRecord<T>(
+  pick: (state: MockState) => { get(id: number): T | undefined },
+  handle: (ctx: Context, record: T) => MockResult,
+): Handler {
+  return (ctx) => {
+    const record = pick(ctx.state).get(ctx.id);
+    return record ? handle(ctx, record) : NOT_FOUND();
+  };
+}
+const restockings = (state: MockState) => state.restockingShipments;
+const orders = (state: MockState) => state.orders;
 
 function restockingRoutes(version: 1 | 2, merchantId: number): Route[] {
   const view = version === 1 ? restockingV1View : restockingV2View;
@@ -158,15 +164,10 @@ function restockingRoutes(version: 1 | 2, merchantId: number): Route[] {
     {
       segments: [`v${version}`, 'restocking_shipments', ':id'],
       methods: {
-        GET: (ctx) => {
-          const record = ctx.state.restockingShipments.get(ctx.id);
-          return record ? json(200, view(record)) : NOT_FOUND();
-        },
-        PUT: (ctx) => {
-          const record = ctx.state.restockingShipments.get(ctx.id);
-          if (!record) return NOT_FOUND();
-          return written(updateRestockingShipment(ctx.state, record, ctx.body, version, ctx.now), 200, view);
-        },
+        GET: onRecord(restockings, (_, record) => json(200, view(record))),
+        PUT: onRecord(restockings, (ctx, record) =>
+          written(updateRestockingShipment(ctx.state, record, ctx.body, version, ctx.now), 200, view),
+        ),
       },
     },
   ];
@@ -197,12 +198,13 @@ function apiRoutes(settings: ApiSettings): Route[] {
       methods: Object.fromEntries(
         (['PATCH', 'PUT', 'DELETE'] as const).map((method): [string, Handler] => [
           method,
-          (ctx) => {
-            const sku = ctx.state.skus.get(ctx.id);
-            if (!sku) return NOT_FOUND();
-            const outcome = method === 'DELETE' ? deleteSku(sku) : updateSku(ctx.state, sku, ctx.body);
-            return written(outcome, 200, (s) => skuView(s, ctx.state));
-          },
+          onRecord(
+            (state) => state.skus,
+            (ctx, sku) => {
+              const outcome = method === 'DELETE' ? deleteSku(sku) : updateSku(ctx.state, sku, ctx.body);
+              return written(outcome, 200, (s) => skuView(s, ctx.state));
+            },
+          ),
         ]),
       ),
     },
@@ -219,25 +221,16 @@ function apiRoutes(settings: ApiSettings): Route[] {
     {
       segments: ['v1', 'orders', ':id'],
       methods: {
-        GET: (ctx) => {
-          const order = ctx.state.orders.get(ctx.id);
-          return order ? json(200, orderView(order, includesBatches(ctx.query))) : NOT_FOUND();
-        },
-        PATCH: (ctx) => {
-          const order = ctx.state.orders.get(ctx.id);
-          if (!order) return NOT_FOUND();
-          const outcome = updateOrder(ctx.state, order, ctx.body, blockedCountries);
-          return written(outcome, 200, (o) => orderView(o, false));
-        },
+        GET: onRecord(orders, (ctx, order) => json(200, orderView(order, includesBatches(ctx.query)))),
+        PATCH: onRecord(orders, (ctx, order) =>
+          written(updateOrder(ctx.state, order, ctx.body, blockedCountries), 200, (o) => orderView(o, false)),
+        ),
       },
     },
     {
       segments: ['v1', 'orders', ':id', 'cancel'],
       methods: {
-        PUT: (ctx) => {
-          const order = ctx.state.orders.get(ctx.id);
-          return order ? written(cancelOrder(order), 200, (o) => orderView(o, false)) : NOT_FOUND();
-        },
+        PUT: onRecord(orders, (_, order) => written(cancelOrder(order), 200, (o) => orderView(o, false))),
       },
     },
     ...restockingRoutes(1, merchantId),
@@ -263,10 +256,10 @@ function apiRoutes(settings: ApiSettings): Route[] {
     {
       segments: ['v1', 'returns', ':id'],
       methods: {
-        GET: (ctx) => {
-          const record = ctx.state.returns.get(ctx.id);
-          return record ? json(200, record.view) : NOT_FOUND();
-        },
+        GET: onRecord(
+          (state) => state.returns,
+          (_, record) => json(200, record.view),
+        ),
       },
     },
     { segments: ['v1', 'warehouses'], methods: { GET: listRoute(pageSize, listWarehouses) } },

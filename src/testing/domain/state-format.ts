@@ -5,6 +5,7 @@
  * reads it.
  */
 import * as z from 'zod/mini';
+import type { Fields } from '../../schemas/common.js';
 import type { JsonObject } from '../engine/json.js';
 import { isObject } from '../engine/validation.js';
 import { ORDER_TOTALS } from './orders.js';
@@ -51,32 +52,10 @@ export interface MockStateLastIds {
 }
 
 /** The stock of a SKU in one warehouse. */
-export interface MockStateStock {
-  /** The warehouse. */
-  warehouse_id: number;
-  /** Units physically in storage, reserved ones included. */
-  onHand: number;
-  /** Units reserved for fulfillable orders. */
-  reserved: number;
-}
+export interface MockStateStock extends Fields<typeof StockSchema> {}
 
 /** An inventory batch of a SKU. */
-export interface MockStateBatch {
-  /** Batch id. */
-  id: number;
-  /** The warehouse it lives in. */
-  warehouse_id: number;
-  /** Batch name. */
-  name: string;
-  /** Lot or tracking code. */
-  tracking_code: string | null;
-  /** Expiry date (`YYYY-MM-DD`). */
-  expiry_date: string | null;
-  /** Units of the batch in storage, reserved ones included. */
-  onHand: number;
-  /** Units of the batch reserved for fulfillable orders. */
-  reserved: number;
-}
+export interface MockStateBatch extends Fields<typeof BatchSchema> {}
 
 /** A SKU: its fields, its stock per warehouse and its batches. */
 export interface MockStateSku
@@ -104,32 +83,10 @@ export interface MockStateSku
 }
 
 /** Units of one batch taken by an order item. */
-export interface MockStateBatchTake {
-  /** The batch (a batch of the item's SKU). */
-  batch_id: number;
-  /** Units taken. */
-  quantity: number;
-}
+export interface MockStateBatchTake extends Fields<typeof TakeSchema> {}
 
 /** An order item. */
-export interface MockStateOrderItem {
-  /** Item id. */
-  id: number;
-  /** The merchant's item id. */
-  merchant_item_id: string;
-  /** The SKU ordered. */
-  sku_id: number;
-  /** Units ordered. */
-  quantity: number;
-  /** Price per unit. */
-  price_per_unit_in_cents: number;
-  /** Discounted price per unit. */
-  price_per_unit_in_cents_with_discount: number | null;
-  /** Stock held while the order is fulfillable; `null` otherwise. */
-  reservation: { warehouse_id: number; quantity: number; batches: MockStateBatchTake[] } | null;
-  /** Batches of the latest reservation (kept after fulfilment). */
-  batches: MockStateBatchTake[];
-}
+export interface MockStateOrderItem extends Fields<typeof OrderItemSchema> {}
 
 /** An order. */
 export interface MockStateOrder extends Omit<MockOrder, 'items'> {
@@ -142,30 +99,7 @@ export interface MockStateOrder extends Omit<MockOrder, 'items'> {
 }
 
 /** An item of a restocking shipment. */
-export interface MockStateRestockingItem {
-  /** Item id. */
-  id: number;
-  /** The SKU announced. */
-  sku_id: number;
-  /** Units announced. */
-  announced_quantity: number;
-  /** Remarks. */
-  remarks: string | null;
-  /** Total cost. */
-  total_cost_in_cents: number | null;
-  /** The batch the item was announced for. */
-  inventory_batch_id: number | null;
-  /** Units arrived (`null` until restocked). */
-  arrived_quantity: number | null;
-  /** Units damaged (`null` until restocked). */
-  damaged_quantity: number | null;
-  /** Units missing (`null` until restocked). */
-  missing_quantity: number | null;
-  /** Units this item has added to stock so far. */
-  applied: number;
-  /** The batch that received the units (batch-tracked SKUs), once restocked. */
-  batch_id: number | null;
-}
+export interface MockStateRestockingItem extends Fields<typeof RestockingItemSchema> {}
 
 /** A restocking shipment (the fields of both views). */
 export interface MockStateRestockingShipment
@@ -236,9 +170,6 @@ export interface MockStateFile {
 /** The collections of the state, each with its own id sequence (in `lastIds` order). */
 export const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
 
-/** The fields of a batch that may be `null`. */
-const BATCH = ['tracking_code', 'expiry_date'] as const;
-
 /** An object with the fields `keys`, each `value(key)`. */
 export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
   return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
@@ -254,7 +185,13 @@ const Text = z.string();
 const TextOrNull = z.nullable(z.string());
 const Time = z.string().check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time'));
 const TimeOrNull = z.nullable(Time);
-const Takes = z.array(z.object({ batch_id: Id, quantity: Count }));
+const TakeSchema = z.object({
+  /** The batch (a batch of the item's SKU). */
+  batch_id: Id,
+  /** Units taken. */
+  quantity: Count,
+});
+const Takes = z.array(TakeSchema);
 /** Objects with ids (the items of a stored shipment or return). */
 const WithIds = z.array(z.looseObject({ id: Id }));
 
@@ -266,6 +203,32 @@ export const WarehousesSchema = z
   .array(z.looseObject({ id: Id, name: z.optional(z.string()) }))
   .check(z.minLength(1, 'must hold at least one warehouse'));
 
+const StockSchema = z.object({
+  /** The warehouse. */
+  warehouse_id: Id,
+  /** Units physically in storage, reserved ones included. */
+  onHand: Count,
+  /** Units reserved for fulfillable orders. */
+  reserved: Count,
+});
+
+const BatchSchema = z.object({
+  /** Batch id. */
+  id: Id,
+  /** The warehouse it lives in. */
+  warehouse_id: Id,
+  /** Batch name. */
+  name: Text,
+  /** Lot or tracking code. */
+  tracking_code: TextOrNull,
+  /** Expiry date (`YYYY-MM-DD`). */
+  expiry_date: TextOrNull,
+  /** Units of the batch in storage, reserved ones included. */
+  onHand: Count,
+  /** Units of the batch reserved for fulfillable orders. */
+  reserved: Count,
+});
+
 const SkuSchema = z.object({
   ...RECORD,
   ...each(['barcode', 'country_code_of_origin', 'hs_code', 'image_url'], TextOrNull),
@@ -275,17 +238,27 @@ const SkuSchema = z.object({
   cost_in_cents: Cents,
   weight_in_kg: z.nullable(z.number()),
   status: z.enum(['active', 'deleted']),
-  stock: z.array(z.object({ warehouse_id: Id, onHand: Count, reserved: Count })),
-  batches: z.array(
-    z.object({
-      id: Id,
-      warehouse_id: Id,
-      name: Text,
-      onHand: Count,
-      reserved: Count,
-      ...each(BATCH, TextOrNull),
-    }),
-  ),
+  stock: z.array(StockSchema),
+  batches: z.array(BatchSchema),
+});
+
+const OrderItemSchema = z.object({
+  /** Item id. */
+  id: Id,
+  /** The merchant's item id. */
+  merchant_item_id: Text,
+  /** The SKU ordered. */
+  sku_id: Id,
+  /** Units ordered. */
+  quantity: Id,
+  /** Price per unit. */
+  price_per_unit_in_cents: z.int(),
+  /** Discounted price per unit. */
+  price_per_unit_in_cents_with_discount: Cents,
+  /** Stock held while the order is fulfillable; `null` otherwise. */
+  reservation: z.nullable(z.object({ warehouse_id: Id, quantity: Count, batches: Takes })),
+  /** Batches of the latest reservation (kept after fulfilment). */
+  batches: Takes,
 });
 
 const OrderSchema = z.object({
@@ -300,18 +273,32 @@ const OrderSchema = z.object({
   // Kept as saved (the whole saved state is a fresh JSON copy by then).
   custom_metadata: z.nullable(z.custom<JsonObject>(isObject, 'Invalid input: expected object')),
   currency: Text,
-  items: z.array(
-    z.object({
-      id: Id,
-      merchant_item_id: Text,
-      sku_id: Id,
-      quantity: Id,
-      price_per_unit_in_cents: z.int(),
-      price_per_unit_in_cents_with_discount: Cents,
-      reservation: z.nullable(z.object({ warehouse_id: Id, quantity: Count, batches: Takes })),
-      batches: Takes,
-    }),
-  ),
+  items: z.array(OrderItemSchema),
+});
+
+const RestockingItemSchema = z.object({
+  /** Item id. */
+  id: Id,
+  /** The SKU announced. */
+  sku_id: Id,
+  /** Units announced. */
+  announced_quantity: Id,
+  /** Remarks. */
+  remarks: TextOrNull,
+  /** Total cost. */
+  total_cost_in_cents: Cents,
+  /** The batch the item was announced for. */
+  inventory_batch_id: z.nullable(Id),
+  /** Units arrived (`null` until restocked). */
+  arrived_quantity: z.nullable(Count),
+  /** Units damaged (`null` until restocked). */
+  damaged_quantity: z.nullable(Count),
+  /** Units missing (`null` until restocked). */
+  missing_quantity: z.nullable(Count),
+  /** Units this item has added to stock so far. */
+  applied: Count,
+  /** The batch that received the units (batch-tracked SKUs), once restocked. */
+  batch_id: z.nullable(Id),
 });
 
 const RestockingSchema = z.object({
@@ -329,19 +316,7 @@ const RestockingSchema = z.object({
   status: z.enum(Object.keys(RESTOCKING_STATUSES) as [RestockingStatusV1, ...RestockingStatusV1[]]),
   completed_reopens_count: Count,
   reopened: z.boolean(),
-  items: z.array(
-    z.object({
-      ...each(['arrived_quantity', 'damaged_quantity', 'missing_quantity'], z.nullable(Count)),
-      id: Id,
-      sku_id: Id,
-      announced_quantity: Id,
-      remarks: TextOrNull,
-      total_cost_in_cents: Cents,
-      inventory_batch_id: z.nullable(Id),
-      applied: Count,
-      batch_id: z.nullable(Id),
-    }),
-  ),
+  items: z.array(RestockingItemSchema),
 });
 
 export const StateSchema = z.object({

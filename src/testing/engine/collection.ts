@@ -53,6 +53,11 @@ export function pageOf<T>(count: number, at: (index: number) => T, page: number,
   return { items, page, limit, itemCount: count, pageCount: Math.ceil(count / limit) };
 }
 
+/** The page `page` (1-based) of the list `all`, in its order. */
+export function pageOfList<T>(all: readonly T[], page: number, limit: number): PageOf<T> {
+  return pageOf(all.length, (i) => all[i]!, page, limit);
+}
+
 /** A page as the API and the control routes answer it: `{ data, pagination }`, each item seen through `view`. */
 export function pageBody<T, V>(p: PageOf<T>, view: (item: T) => V) {
   return {

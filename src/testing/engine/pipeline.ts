@@ -38,7 +38,7 @@ import {
   mockError,
   unauthorized,
 } from './result.js';
-import { type MatchOf, notFoundHint, type RouteHandler } from './router.js';
+import { type MatchOf, type NotFound, notFoundHint, type RouteHandler } from './router.js';
 import type { Timers } from './timers.js';
 
 /** What `reset()` replaces: a request runs against the epoch it started in. */
@@ -103,6 +103,27 @@ export function badBody(body: ReadJson, headers: Record<string, string> = {}): M
     ...failure(400, 'bad request'),
     headers: body.hint === undefined ? headers : { ...headers, 'x-mock-hint': body.hint },
   };
+}
+
+/**
+ * The answer to a request no route of a table takes (`what`: `API`, `control`): 404 with the
+ * {@link notFoundHint} (`more` after it), or 405 with the methods allowed.
+ */
+export function unmatched(
+  match: NotFound | { kind: 'wrong_method'; allow: string[] },
+  what: string,
+  { method, path }: { method: string; path: string },
+  headers: Record<string, string> = {},
+  more = '',
+): MockResult {
+  if (match.kind === 'not_found') {
+    return withHint({ ...failure(404, 'not found'), headers }, `${notFoundHint(what, method, match)}${more}`);
+  }
+  const allow = match.allow.join(', ');
+  return withHint(
+    { ...failure(405, 'method not allowed'), headers: { ...headers, allow } },
+    `${method} is not allowed on ${path} (allowed: ${allow})`,
+  );
 }
 
 /**
@@ -184,16 +205,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       return { ...failure(429, 'rate limit exceeded'), headers };
     }
     const match = setup.route(request.method, request.path);
-    if (match.kind === 'not_found') {
-      return withHint({ ...failure(404, 'not found'), headers }, notFoundHint('API', request.method, match));
-    }
-    if (match.kind === 'wrong_method') {
-      const allow = match.allow.join(', ');
-      return withHint(
-        { ...failure(405, 'method not allowed'), headers: { ...headers, allow } },
-        `${request.method} is not allowed on ${request.path} (allowed: ${allow})`,
-      );
-    }
+    if (match.kind !== 'found') return unmatched(match, 'API', request, headers);
     if (body.bad) return badBody(body, headers);
     const result = match.handler({
       state: at.state,

@@ -16,6 +16,7 @@ import type { RestockingStatusV1 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
 import { describeText } from '../engine/validation.js';
+import type { MockRedeliverFilter } from '../engine/webhook-delivery.js';
 import { processEnv, readArgs } from './args.js';
 import {
   MOCK_COLLECTIONS,
@@ -144,34 +145,36 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The options given among `names`, as `{ name: value }` with each value read by `read`. */
+/**
+ * The options given among `names`, as `{ name: value }` with each value read by `read` (an option
+ * not given is `undefined`: a query string and JSON leave it out).
+ */
 function given<T>(parsed: Parsed, names: readonly string[], read: (raw: string, name: string) => T) {
-  const found: Record<string, T> = {};
-  for (const name of names) {
-    const raw = single(parsed, name);
-    if (raw !== undefined) found[name] = read(raw, name);
-  }
-  return found;
+  return Object.fromEntries(
+    names.map((name) => {
+      const raw = single(parsed, name);
+      return [name, raw === undefined ? undefined : read(raw, name)];
+    }),
+  );
 }
 
 /** `--event-id` and `--receiver` as a filter (`eventId`, `url`). */
-function eventFilter(parsed: Parsed): { eventId?: string; url?: string } {
-  const { 'event-id': eventId, receiver: url } = given(parsed, ['event-id', 'receiver'], (raw) => raw);
-  return { ...(eventId === undefined ? {} : { eventId }), ...(url === undefined ? {} : { url }) };
-}
+const eventFilter = (parsed: Parsed) =>
+  ({ eventId: single(parsed, 'event-id'), url: single(parsed, 'receiver') }) as MockRedeliverFilter;
 
-/** `--page` and `--limit` as given (the mock checks them). */
-function paging(parsed: Parsed): { page?: number; limit?: number } {
-  const page = count(parsed, 'page');
-  const limit = count(parsed, 'limit');
-  return { ...(page === undefined ? {} : { page }), ...(limit === undefined ? {} : { limit }) };
-}
-
-/** The deliveries query of the filter options (the mock checks them), or `undefined` when none is given. */
-function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery | undefined {
+/**
+ * The deliveries query of the filter options as typed (the mock checks them); without one, the
+ * call reads every delivery.
+ */
+function deliveriesQuery(parsed: Parsed): MockDeliveriesQuery {
   const status = single(parsed, 'status') as MockDeliveriesQuery['status'];
-  const query = { ...(status === undefined ? {} : { status }), ...eventFilter(parsed), ...paging(parsed) };
-  return Object.keys(query).length > 0 ? query : undefined;
+  const query = {
+    status,
+    ...eventFilter(parsed),
+    page: count(parsed, 'page'),
+    limit: count(parsed, 'limit'),
+  };
+  return (Object.values(query).some((v) => v !== undefined) ? query : undefined) as MockDeliveriesQuery;
 }
 
 function deliverySummary(deliveries: readonly MockWebhookDelivery[]): string {
@@ -205,15 +208,16 @@ async function state(mock: MockConnection, parsed: Parsed): Promise<Outcome> {
     ?.split(',')
     .map((n) => n.trim() as MockCollectionName);
   const query = {
-    ...(one === undefined ? {} : { collection: one }),
-    ...(many === undefined ? {} : { collections: many }),
-    ...paging(parsed),
+    collection: one,
+    collections: many,
+    page: count(parsed, 'page'),
+    limit: count(parsed, 'limit'),
   };
   if (one !== undefined && many === undefined) {
     const answer = await mock.state(query as { collection: MockCollectionName });
     return { result: answer, line: pageLine(one, answer) };
   }
-  if (Object.keys(query).length > 0) {
+  if (Object.values(query).some((v) => v !== undefined)) {
     const pages = await mock.state(query as { collections: MockCollectionName[] });
     return { result: pages, line: (many ?? []).map((n) => pageLine(n, pages[n])).join('; ') };
   }
@@ -244,11 +248,7 @@ const TABLE: Readonly<Record<string, Command>> = {
       // The status name is checked by the mock's route, as in-process.
       const status = parsed.args[1] as RestockingStatusV1;
       const quantities = given(parsed, ['arrived', 'damaged', 'missing'], quantitiesOf);
-      const shipment = await mock.advanceRestockingShipment(
-        id,
-        status,
-        Object.keys(quantities).length > 0 ? quantities : undefined,
-      );
+      const shipment = await mock.advanceRestockingShipment(id, status, quantities);
       return { result: shipment, line: `Restocking shipment ${shipment.id} is now ${shipment.status}` };
     },
   },
@@ -264,7 +264,7 @@ const TABLE: Readonly<Record<string, Command>> = {
         if (!match) usage(`--item must be <sku_id>=<quantity>, got ${describeText(raw)}`);
         return { sku_id: Number(match[1]), quantity: Number(match[2]) };
       });
-      const options = { ...given(parsed, ['reason', 'carrier'], (raw) => raw), ...(items ? { items } : {}) };
+      const options = { ...given(parsed, ['reason', 'carrier'], (raw) => raw), items };
       const record = await mock.createReturn(orderId, options as MockReturnOptions);
       const what = `${record.status}, ${plural(record.return_items.length, 'item')}`;
       return { result: record, line: `Return ${record.id} recorded for order ${orderId} (${what})` };
@@ -273,21 +273,15 @@ const TABLE: Readonly<Record<string, Command>> = {
   'flush-webhooks': {
     options: [...FILTERS, 'timeout'],
     async run(mock, parsed) {
-      const query = deliveriesQuery(parsed);
       const timeoutMs = count(parsed, 'timeout');
       const options = timeoutMs === undefined ? {} : { timeoutMs };
-      return deliveriesOutcome(
-        query === undefined
-          ? await mock.flushWebhooks(undefined, options)
-          : await mock.flushWebhooks(query, options),
-      );
+      return deliveriesOutcome(await mock.flushWebhooks(deliveriesQuery(parsed), options));
     },
   },
   deliveries: {
     options: FILTERS,
     async run(mock, parsed) {
-      const query = deliveriesQuery(parsed);
-      return deliveriesOutcome(query === undefined ? await mock.deliveries() : await mock.deliveries(query));
+      return deliveriesOutcome(await mock.deliveries(deliveriesQuery(parsed)));
     },
   },
   redeliver: {
@@ -388,7 +382,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo = {}): P
     try {
       mock = connectMock(url, { token });
     } catch (error) {
-      usage((error as Error).message.replace(/^connectMock: /, '--'));
+      usage((error as Error).message.replace(/^connectMock: (\w+): /, '--$1 '));
     }
     const { result, line } = await TABLE[parsed.command]!.run(mock, parsed);
     out(parsed.json ? JSON.stringify(result, null, 2) : line);

@@ -20,7 +20,7 @@ import {
 import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { checkInput, type Refuse } from '../engine/check.js';
-import { pageBody, pageOf } from '../engine/collection.js';
+import { pageBody, pageOfList } from '../engine/collection.js';
 import type { FaultSummary, MockFault, MockFaultHandle } from '../engine/faults.js';
 import { isIdText } from '../engine/router.js';
 import {
@@ -102,39 +102,68 @@ export interface MockDeliveriesPage {
 /**
  * The control methods the in-process mock (`MockApi`, `Remote` false) and a connection to a running
  * mock (`MockConnection`, `Remote` true) share: the same arguments and results, the connection's
- * wrapped in a promise. Two differences remain, as far as a remote allows: `injectFault` gives a
+ * wrapped in a promise. Each argument is checked by the one checker of its operation, which the
+ * control route uses too: a bad one is refused naming the field (in-process a `TypeError`
+ * `<method>: <field>: <problem>`; through a connection, the route's 422), before anything changes. Two differences remain, as far as a remote allows: `injectFault` gives a
  * live handle in-process and a {@link MockRemoteFaultHandle} remotely; and the in-process
  * `api.state` / `api.deliveries` are properties while a connection's `state()` / `deliveries()` are
  * methods — `readState()` / `readDeliveries()` are the names both share. A connection's
  * `flushWebhooks` also takes a per-call `{ timeoutMs }`.
  */
 export interface MockControlMethods<Remote extends boolean = false> {
-  /** Moves a restocking shipment to `status` and returns its version 1 view. */
+  /**
+   * Moves a restocking shipment to `status` (a version 1 or version 2 name; `received` =
+   * `delivered`) as the warehouse would, and sends the webhook when the status changes. Moving to
+   * `restocked` adds what arrived to the stock; `quantities` (only for `restocked`) say what
+   * arrived, per item (one number for every item, or a record keyed by `sku_id`). Leaving
+   * `restocked` reopens the shipment. Returns the shipment's version 1 view. Refused: an unknown
+   * id, an id that is not an integer >= 1, a `status` that is no status name, quantities that are
+   * not an object, an unknown field, a figure that is not an integer >= 0 (or an object of such
+   * integers keyed by sku id), quantities with a status other than `restocked`.
+   */
   advanceRestockingShipment(
     id: number,
     status: RestockingStatusV1 | RestockingStatusV2,
     quantities?: MockRestockQuantities,
   ): MockControlAnswer<MockRestockingShipmentV1, Remote>;
-  /** Fulfils a fulfillable order and returns the shipment created. */
+  /**
+   * Fulfils a fulfillable order and returns the shipment created: its reserved units leave the
+   * warehouse, so `reserved` goes down and `stocked` (units available for sale) does not change.
+   */
   fulfillOrder(id: number): MockControlAnswer<MockShipment, Remote>;
-  /** Records a return of a fulfilled order and returns it. */
+  /**
+   * Records a return of a fulfilled order and returns it. Refused: an unknown order, bad options
+   * (`createReturn: options.items[0].quantity: Too small: expected number to be >=1`), an unknown
+   * field, options that are not an object.
+   */
   createReturn(orderId: number, options?: MockReturnOptions): MockControlAnswer<MockReturn, Remote>;
   /** The faults in force, oldest first. */
   faults(): MockControlAnswer<FaultSummary[], Remote>;
-  /** Removes every fault in force; returns how many there were. */
+  /** Removes every fault in force (injected or from the `faults` option); returns how many there were. */
   clearFaults(): MockControlAnswer<number, Remote>;
   /**
-   * Sends again the webhook deliveries that were given up (every one, or those to `filter.url`; with
-   * `filter.eventId`, that delivery whatever its outcome): same record, event id and body, a fresh
-   * budget of attempts. Returns the deliveries re-queued.
+   * Sends again the webhook deliveries that were given up (out of attempts, or abandoned by
+   * `close()`) — every one, or those to `filter.url`; with `filter.eventId`, that delivery whatever
+   * its outcome (a delivered one too, to test a receiver's dedupe). The same record is re-queued:
+   * same event id and body, a fresh budget of attempts, `redeliveries` counted up. Returns copies of
+   * the deliveries re-queued (at once: await `flushWebhooks` to see them delivered). Refused: a
+   * filter that is not an object, an `eventId` or `url` that is not a non-empty string, an unknown
+   * field.
    */
   redeliverWebhooks(filter?: MockRedeliverFilter): MockControlAnswer<MockWebhookDelivery[], Remote>;
-  /** Back to the initial state. */
+  /**
+   * Back to the initial state — the `initialState` or `seed` option's when given (applied again),
+   * else empty: records, ids, request log, rate-limit windows and deliveries cleared (in-flight
+   * deliveries abandoned), injected faults removed and the `faults` option's restored. Requests in
+   * progress (waiting on latency) answer 503 `{ success: false, errors: ["mock was reset"] }` and
+   * leave the fresh state untouched.
+   */
   reset(): MockControlAnswer<void, Remote>;
   /**
    * Adds a fault (see {@link MockFault}). In-process: a {@link MockFaultHandle} (live counters,
    * `remove()` at once); through a connection: a {@link MockRemoteFaultHandle} (a RegExp `path` is
-   * sent as its source, and one with flags is refused).
+   * sent as its source, and one with flags is refused). A bad fault is refused naming the field
+   * (`Invalid fault: …`; an unknown field with the closest name).
    */
   injectFault(fault: MockFault): MockInjectedFault<Remote>;
   /**
@@ -220,6 +249,9 @@ export interface MockStatePage<C extends MockCollectionName> {
 export function refuseArgument(name: string, prefix: string, refuse: Refuse): Refuse {
   return (field, problem) => refuse(field === '' ? name : `${prefix}${field}`, problem);
 }
+
+/** No record has the id a control method was given (a route answers 404 with its message). */
+export class NoRecord extends Error {}
 
 const Id = z.int().check(z.minimum(1));
 const Count = z.int().check(z.minimum(0));
@@ -336,12 +368,8 @@ export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDelive
 }
 
 /** The page `page` (1-based) of `all`, in its order, with the pagination block. */
-function listPage<T>(all: readonly T[], page: number, limit: number) {
-  return pageBody(
-    pageOf(all.length, (i) => all[i]!, page, limit),
-    (item) => item,
-  );
-}
+const listPage = <T>(all: readonly T[], page: number, limit: number) =>
+  pageBody(pageOfList(all, page, limit), (item) => item);
 
 /** One page of the deliveries matching `query` (already checked), oldest first. */
 export function deliveriesPage(

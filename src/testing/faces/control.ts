@@ -38,19 +38,14 @@
  */
 
 import * as z from 'zod/mini';
-import type { MockReturnOptions } from '../domain/outbound.js';
-import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
-import type { MockRestockQuantities } from '../domain/restocking.js';
-import type { RestockingStatusV1, RestockingStatusV2 } from '../domain/restocking-status.js';
-import type { MockStateSnapshot } from '../domain/snapshot.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { checkInput } from '../engine/check.js';
-import { type FaultSummary, InvalidFault, type MockFault } from '../engine/faults.js';
+import { InvalidFault, type MockFault } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
-import { badBody, withHint } from '../engine/pipeline.js';
+import { badBody, unmatched } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
-import { matchPath, notFoundHint, type RouteOf } from '../engine/router.js';
-import { MOCK_DELIVERY_STATUSES, type MockRedeliverFilter } from '../engine/webhook-delivery.js';
+import { matchPath, type RouteOf } from '../engine/router.js';
+import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
 import {
   checkDeliveriesQuery,
   checkRedeliverFilter,
@@ -58,44 +53,23 @@ import {
   checkRestockQuantities,
   checkReturnOptions,
   checkStateQuery,
-  deliveriesPage,
   MOCK_COLLECTIONS,
+  type MockControlMethods,
+  type MockDeliveriesPage,
   type MockDeliveriesQuery,
+  NoRecord,
   refuseArgument,
   STATE_DEFAULT_LIMIT,
   STATE_MAX_LIMIT,
-  stateQueryAnswer,
 } from './control-methods.js';
 
 /** The path prefix of the control routes. */
 export const CONTROL_PREFIX = '/__mock/';
 
-/** What the control routes act on (the mock's control methods). */
-export interface ControlTarget {
-  /**
-   * `undefined` when there is no such shipment. `status` and `quantities` come checked
-   * ({@link checkRestockingStatus}, {@link checkRestockQuantities}).
-   */
-  advance(
-    id: number,
-    status: RestockingStatusV1 | RestockingStatusV2,
-    quantities: MockRestockQuantities | undefined,
-  ): MockRestockingShipmentV1 | undefined;
-  /** `undefined` when there is no such order; throws when it cannot be fulfilled. */
-  fulfill(id: number): MockShipment | undefined;
-  /** `undefined` when there is no such order; throws when it cannot be returned. */
-  createReturn(id: number, options: MockReturnOptions): MockReturn | undefined;
-  addFault(fault: MockFault): number;
-  listFaults(): FaultSummary[];
+/** What the control routes act on: the in-process control methods, and removing a fault by id. */
+export interface ControlTarget extends MockControlMethods {
+  /** Removes the fault `id`: `false` when none is in force. */
   removeFault(id: number): boolean;
-  clearFaults(): number;
-  reset(): void;
-  deliveries(): MockWebhookDelivery[];
-  /** Resolves once no webhook delivery is in flight. */
-  flush(): Promise<void>;
-  /** Re-queues the given-up deliveries matching `filter`; returns them. */
-  redeliver(filter: MockRedeliverFilter): MockWebhookDelivery[];
-  state(): MockStateSnapshot;
 }
 
 /** One control route as `GET /__mock/` lists it. */
@@ -174,17 +148,15 @@ function queryOf(query: URLSearchParams): Record<string, unknown> | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** `{ data }` (every delivery) without a query, else the page `{ data, pagination }` it asks for. */
-function answerDeliveries(target: ControlTarget, query: MockDeliveriesQuery | undefined): MockResult {
-  const all = target.deliveries();
-  return json(200, query === undefined ? { data: all } : deliveriesPage(all, query));
-}
-
-/** The deliveries query of a route, checked (`undefined` without parameters). */
-const deliveriesQueryOf = (query: URLSearchParams) => {
+/** The deliveries query of a route, checked in the route's words (`undefined` without parameters). */
+function deliveriesQueryOf(query: URLSearchParams): MockDeliveriesQuery | undefined {
   const raw = queryOf(query);
   return raw && checkDeliveriesQuery(raw, bad);
-};
+}
+
+/** `{ data }` (every delivery) without a query, else the page it asks for. */
+const deliveries = (list: MockWebhookDelivery[] | MockDeliveriesPage) =>
+  json(200, Array.isArray(list) ? { data: list } : list);
 
 /** The refusal of a body's fields: `body` for the body itself, a field by its path. */
 const refuseBody = refuseArgument('body', '', bad);
@@ -209,14 +181,13 @@ function faultOf(body: JsonValue | undefined): MockFault {
   }
 }
 
-/** Runs `action`, answering 422 for what it throws (a move the mock refuses), 404 for no record. */
-function attempt(status: number, missing: string, action: () => unknown): MockResult {
+/** Runs `action`, answering 404 for no record, 422 for another refusal (a move the mock refuses). */
+function attempt(status: number, action: () => unknown): MockResult {
   try {
-    const record = action();
-    return record ? json(status, record) : failure(404, missing);
+    return json(status, action());
   } catch (error) {
     if (error instanceof BadControl || !(error instanceof Error)) throw error;
-    return failure(422, error.message);
+    return failure(error instanceof NoRecord ? 404 : 422, error.message);
   }
 }
 
@@ -240,9 +211,7 @@ const TABLE: readonly ControlRoute[] = [
       const { status, ...figures } = fieldsOf(body);
       const checked = checkRestockingStatus(status, 'status', bad);
       const quantities = checkRestockQuantities(figures, checked, refuseBody);
-      return attempt(200, `No restocking shipment with id ${id}`, () =>
-        target.advance(id, checked, quantities),
-      );
+      return attempt(200, () => target.advanceRestockingShipment(id, checked, quantities));
     },
     body: '{ status, arrived?, damaged?, missing? } (quantities: an integer, or an object keyed by sku_id; only for restocked)',
     answers: '200, the version 1 shipment',
@@ -253,7 +222,7 @@ const TABLE: readonly ControlRoute[] = [
     path: '/__mock/orders/{id}/fulfill',
     handle: ({ target, body, id }) => {
       checkInput(EmptyBody, fieldsOf(body), refuseBody);
-      return attempt(201, `No order with id ${id}`, () => target.fulfill(id));
+      return attempt(201, () => target.fulfillOrder(id));
     },
     answers: '201, the shipment',
     description: 'Fulfils a fulfillable order.',
@@ -263,7 +232,7 @@ const TABLE: readonly ControlRoute[] = [
     path: '/__mock/orders/{id}/returns',
     handle: ({ target, body, id }) => {
       const options = checkReturnOptions(fieldsOf(body), refuseBody);
-      return attempt(201, `No order with id ${id}`, () => target.createReturn(id, options));
+      return attempt(201, () => target.createReturn(id, options));
     },
     body: '{ items?: [{ sku_id | merchant_sku_id, quantity, reason?, message? }], reason?, carrier? }',
     answers: '201, the return',
@@ -272,7 +241,7 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'GET',
     path: '/__mock/faults',
-    handle: ({ target }) => json(200, { data: target.listFaults() }),
+    handle: ({ target }) => json(200, { data: target.faults() }),
     answers: '200, { data: [{ id, method, path, pathPattern, hits, remaining }] }',
     description: 'Lists the faults in force, oldest first.',
   },
@@ -282,7 +251,7 @@ const TABLE: readonly ControlRoute[] = [
     handle: ({ target, body }) => {
       const fault = faultOf(body);
       try {
-        return json(201, { id: target.addFault(fault) });
+        return json(201, { id: target.injectFault(fault).id });
       } catch (error) {
         // The fault machinery (the in-process method's checker) names the field it refuses.
         return bad(error instanceof InvalidFault ? error.field : 'path', (error as Error).message);
@@ -320,7 +289,10 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'GET',
     path: '/__mock/deliveries',
-    handle: ({ target, query }) => answerDeliveries(target, deliveriesQueryOf(query)),
+    handle: ({ target, query }) => {
+      const checked = deliveriesQueryOf(query);
+      return deliveries(checked ? target.readDeliveries(checked) : target.readDeliveries());
+    },
     query: DELIVERIES_QUERY,
     answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
     description: 'The webhook deliveries so far, oldest first.',
@@ -331,8 +303,7 @@ const TABLE: readonly ControlRoute[] = [
     handle: async ({ target, query }) => {
       // The query is checked first: a mistake is answered at once, not after the wait.
       const checked = deliveriesQueryOf(query);
-      await target.flush();
-      return answerDeliveries(target, checked);
+      return deliveries(await (checked ? target.flushWebhooks(checked) : target.flushWebhooks()));
     },
     query: DELIVERIES_QUERY,
     answers:
@@ -343,7 +314,7 @@ const TABLE: readonly ControlRoute[] = [
     method: 'POST',
     path: '/__mock/webhooks/redeliver',
     handle: ({ target, body }) =>
-      json(200, { data: target.redeliver(checkRedeliverFilter(fieldsOf(body), refuseBody)) }),
+      json(200, { data: target.redeliverWebhooks(checkRedeliverFilter(fieldsOf(body), refuseBody)) }),
     body: '{ eventId?, url? }',
     answers: '200, { data: [delivery re-queued] }',
     description:
@@ -354,7 +325,8 @@ const TABLE: readonly ControlRoute[] = [
     path: '/__mock/state',
     handle: ({ target, query }) => {
       const raw = queryOf(query);
-      return json(200, raw ? stateQueryAnswer(target.state(), checkStateQuery(raw, bad)) : target.state());
+      if (raw) checkStateQuery(raw, bad);
+      return json(200, raw ? target.readState(raw as never) : target.readState());
     },
     query: `collection=<name> | collections=<name,name>, page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT}); names: ${MOCK_COLLECTIONS.join(', ')}`,
     answers:
@@ -414,19 +386,8 @@ export async function answerControl(
 ): Promise<MockResult> {
   // `/__mock` without its slash is the index, like `/__mock/`.
   const match = matchPath(ROUTES, CONTROL_PREFIX, method, path === '/__mock' ? CONTROL_PREFIX : path);
-  if (match.kind === 'not_found') {
-    return withHint(
-      failure(404, 'not found'),
-      `${notFoundHint('control', method, match)} (GET /__mock/ lists them)`,
-    );
-  }
-  if (match.kind === 'wrong_method') {
-    const allow = match.allow.join(', ');
-    return withHint(
-      { ...failure(405, 'method not allowed'), headers: { allow } },
-      `${method} is not allowed on ${path} (allowed: ${allow})`,
-    );
-  }
+  if (match.kind !== 'found')
+    return unmatched(match, 'control', { method, path }, {}, ' (GET /__mock/ lists them)');
   if (body.bad) return badBody(body);
   try {
     return await match.handler.handle({
