@@ -61,9 +61,17 @@ export class Redactor {
     return new Redactor([...this.#secrets, ...extra.map(([, value]) => value)], [...this.#headerNames]);
   }
 
-  /** Whether the JSON text of a value (parsed JSON, or the SDK's own log details) contains a secret. */
+  /**
+   * Whether the JSON text of a value (parsed JSON, or the SDK's own log details) contains a secret.
+   * A value too deep for `JSON.stringify` (which `JSON.parse` reads) is taken to hold one.
+   */
   #holdsSecret(value: unknown): boolean {
-    const json = JSON.stringify(value) ?? '';
+    let json: string;
+    try {
+      json = JSON.stringify(value) ?? '';
+    } catch {
+      return true;
+    }
     return this.#secrets.some(
       (secret) => json.includes(secret) || json.includes(JSON.stringify(secret).slice(1, -1)),
     );

@@ -78,6 +78,8 @@ export class OrderImport implements AsyncIterable<ImportResult> {
   readonly #results: AsyncGenerator<ImportResult, void, undefined>;
   readonly #summary: ImportSummary;
   #consumed = false;
+  /** The run `summary()` started, which every later call waits for. */
+  #run: Promise<void> | undefined;
 
   /** @internal */
   constructor(results: AsyncGenerator<ImportResult, void, undefined>, summary: ImportSummary) {
@@ -93,10 +95,15 @@ export class OrderImport implements AsyncIterable<ImportResult> {
 
   /**
    * The counts and the results without an order. Runs the import to its end when it has not been
-   * iterated; after a `for await` loop, sums up what that loop went through.
+   * iterated (several calls share that one run); after a `for await` loop, sums up what that loop
+   * went through (during the loop, or after a `break`: the results it has received so far).
    */
   async summary(): Promise<ImportSummary> {
-    if (!this.#consumed) for await (const _ of this);
+    if (!this.#consumed)
+      this.#run = (async () => {
+        for await (const _ of this);
+      })();
+    await this.#run;
     return { ...this.#summary, problems: [...this.#summary.problems] };
   }
 }

@@ -27,13 +27,17 @@ function encodedLength(query: Record<string, QueryValue>): number {
  * list `key` split into groups, the other parameters in every one. A query whose list is not made
  * of well-formed strings is left whole: its one request is refused before anything is sent.
  */
+/** The longest page parameter a later page of a split request adds. */
+const PAGE_PARAMETER = '&page=999999999';
+
 export function splitQuery<Q extends object>(url: string, query: Q | undefined, key: keyof Q & string): Q[] {
   const values = (query as Record<string, unknown> | undefined)?.[key];
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string' && isWellFormed(v))) {
     return [query as Q];
   }
   const { [key]: _, ...rest } = query as Record<string, QueryValue>;
-  const fixed = url.length + 2 + encodedLength(rest); // `?` and the `&` before the list
+  // `?`, the `&` before the list, and room for the `&page=N` of the request's later pages.
+  const fixed = url.length + 2 + encodedLength(rest) + PAGE_PARAMETER.length;
   const groups: string[][] = [];
   let length = Number.POSITIVE_INFINITY;
   for (const value of values as string[]) {

@@ -76,6 +76,22 @@ describe('secrets echoed by the server stay out of errors', () => {
     expect(inspect(error, { depth: Number.POSITIVE_INFINITY })).toContain('nested too deep');
   });
 
+  it('a body nested deeper than JSON.stringify can write: still the typed error of its status', async () => {
+    // 100,000 levels: JSON.parse reads it, JSON.stringify runs out of stack.
+    const deep = `{"data":${'['.repeat(100_000)}"x"${']'.repeat(100_000)}}`;
+    const send = (status: number) => (res: ServerResponse) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(deep);
+    };
+    const client = await api({
+      '/merchant_api/v1/warehouses': send(200),
+      '/merchant_api/v1/skus': send(500),
+    });
+    expect((await expectClean(client.warehouses.list())).name).toBe('ResponseValidationError');
+    const failed = await expectClean(client.skus.list());
+    expect(failed.name).toBe('InternalServerError');
+  });
+
   it('a same-origin redirect or a next_page_url that carries the token in its query', async () => {
     const client = await api({
       '/merchant_api/v1/warehouses': (res) => {

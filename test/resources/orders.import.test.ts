@@ -154,6 +154,14 @@ describe('orders.createMany', () => {
     expect(() => run[Symbol.asyncIterator]()).toThrow(TypeError);
   });
 
+  it('summary() called twice at once: both wait for the one run and give its full figures', async () => {
+    const { client } = await setup();
+    const run = client.orders.createMany([body('T-1'), body('T-2'), body('T-3')]);
+    const [a, b] = await Promise.all([run.summary(), run.summary()]);
+    expect(a).toMatchObject({ done: 3, created: 3 });
+    expect(b).toEqual(a);
+  });
+
   it('types every error as one of the SDK errors; a failure that is not one is wrapped, its cause kept', async () => {
     expectTypeOf<ImportResult['error']>().toEqualTypeOf<FulfillmentError | undefined>();
     const thrown = new Error('not an SDK error');

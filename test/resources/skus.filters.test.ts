@@ -56,6 +56,37 @@ describe('a merchant_sku_ids filter of any size', () => {
     }
   });
 
+  it('a request of several pages: its later pages (`&page=N`) stay within the bound too', async () => {
+    const urls: string[] = [];
+    server.use(
+      http.get(`${BASE}/merchant_api/v1/skus`, ({ request }) => {
+        urls.push(request.url);
+        const params = new URL(request.url).searchParams;
+        const asked = params.getAll('merchant_sku_ids[]');
+        const page = Number(params.get('page') ?? 1);
+        const half = Math.ceil(asked.length / 2);
+        const codesOfPage = page === 1 ? asked.slice(0, half) : asked.slice(half);
+        const data = codesOfPage.map((code, i) => ({
+          ...skuMinimalFixture,
+          id: page * 10_000 + i,
+          merchant_sku_id: code,
+        }));
+        return HttpResponse.json({ data, pagination: { current_page: page, page_count: 2 } });
+      }),
+    );
+    // Codes of every width from 10 to 40 characters: some request's URL ends within a few
+    // characters of the bound, where `&page=2` would cross it.
+    for (let width = 10; width <= 40; width++) {
+      const wanted = codes(400, width);
+      const found: string[] = [];
+      for await (const sku of testClient().skus.list({ merchant_sku_ids: wanted }))
+        found.push(sku.merchant_sku_id!);
+      expect(found).toEqual(wanted);
+    }
+    expect(urls.some((url) => new URL(url).searchParams.get('page') === '2')).toBe(true);
+    for (const url of urls) expect(url.length).toBeLessThanOrEqual(MAX_URL_LENGTH);
+  });
+
   it('skus.list(…).toArray({ max }) crosses requests and stops at max', async () => {
     const { urls } = catalogueEndpoint();
     const wanted = codes(1_000);
