@@ -312,17 +312,12 @@ const TABLE: readonly ControlRoute[] = [
 ];
 
 /** The table as the router reads it: the methods of each path together, `{id}` as `:id`. */
-const ROUTES: RouteOf<ControlRoute>[] = [];
-for (const route of TABLE) {
-  const segments = route.path
-    .slice(CONTROL_PREFIX.length)
-    .split('/')
-    .filter(Boolean)
-    .map((s) => (s === '{id}' ? ':id' : s));
-  const same = ROUTES.find((r) => r.segments.join('/') === segments.join('/'));
-  if (same) Object.assign(same.methods, { [route.method]: route });
-  else ROUTES.push({ segments, methods: { [route.method]: route } });
-}
+const byPath = new Map<string, Record<string, ControlRoute>>();
+for (const route of TABLE) byPath.set(route.path, { ...byPath.get(route.path), [route.method]: route });
+const ROUTES: RouteOf<ControlRoute>[] = [...byPath].map(([path, methods]) => ({
+  segments: path.replace('{id}', ':id').split('/').slice(2).filter(Boolean),
+  methods,
+}));
 
 /** Every control route, as `GET /__mock/` lists it (derived from the table). */
 function routeIndex(): MockControlRouteInfo[] {
