@@ -150,6 +150,9 @@ function onRecord<T>(
 }
 const restockings = (state: MockState) => state.restockingShipments;
 const orders = (state: MockState) => state.orders;
+const returns = (state: MockState) => state.returns;
+const listShipments = listStored((state) => state.shipments);
+const listReturns = listStored(returns);
 
 function restockingRoutes(version: 1 | 2, merchantId: number): Route[] {
   const view = version === 1 ? restockingV1View : restockingV2View;
@@ -235,33 +238,9 @@ function apiRoutes(settings: ApiSettings): Route[] {
     },
     ...restockingRoutes(1, merchantId),
     ...restockingRoutes(2, merchantId),
-    {
-      segments: ['v1', 'shipments'],
-      methods: {
-        GET: listRoute(
-          pageSize,
-          listStored((s) => s.shipments),
-        ),
-      },
-    },
-    {
-      segments: ['v1', 'returns'],
-      methods: {
-        GET: listRoute(
-          pageSize,
-          listStored((s) => s.returns),
-        ),
-      },
-    },
-    {
-      segments: ['v1', 'returns', ':id'],
-      methods: {
-        GET: onRecord(
-          (state) => state.returns,
-          (_, record) => json(200, record.view),
-        ),
-      },
-    },
+    { segments: ['v1', 'shipments'], methods: { GET: listRoute(pageSize, listShipments) } },
+    { segments: ['v1', 'returns'], methods: { GET: listRoute(pageSize, listReturns) } },
+    { segments: ['v1', 'returns', ':id'], methods: { GET: onRecord(returns, (_, r) => json(200, r.view)) } },
     { segments: ['v1', 'warehouses'], methods: { GET: listRoute(pageSize, listWarehouses) } },
   ];
 }
