@@ -37,6 +37,7 @@ import {
   NoRecord,
   type Refuse,
   refuseArgument,
+  refuseIn,
   stateQueryAnswer,
 } from './faces/control-methods.js';
 import { fetchHandler, inProcessFetch } from './faces/fetch.js';
@@ -102,13 +103,6 @@ export interface MockApi extends MockControlMethods {
    * `readDeliveries` (`api.readDeliveries()` is this list).
    */
   readonly deliveries: MockWebhookDelivery[];
-}
-
-/** A `refuse` for the in-process methods: a `TypeError` `<method>: <field>: <problem>`. */
-function refuseIn(method: string): Refuse {
-  return (field, problem) => {
-    throw new TypeError(`${method}: ${field}: ${problem}`);
-  };
 }
 
 /** Throws the {@link NoRecord} error `message` (a route answers it 404). */

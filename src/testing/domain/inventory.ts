@@ -17,11 +17,8 @@ import type { BatchRecord, BatchTake, MockState, Reservation, SkuRecord, StockLe
 
 /** The stock level of a SKU in a warehouse (created at zero on first use). */
 export function stockLevel(sku: SkuRecord, warehouseId: number): StockLevel {
-  let level = sku.stock.get(warehouseId);
-  if (!level) {
-    level = { reserved: 0, onHand: 0 };
-    sku.stock.set(warehouseId, level);
-  }
+  const level = sku.stock.get(warehouseId) ?? { reserved: 0, onHand: 0 };
+  sku.stock.set(warehouseId, level);
   return level;
 }
 
@@ -67,13 +64,9 @@ export function release(sku: SkuRecord, reservation: Reservation): void {
  * units available for sale do not change.
  */
 export function ship(sku: SkuRecord, reservation: Reservation): void {
-  const level = stockLevel(sku, reservation.warehouseId);
-  level.reserved = Math.max(0, level.reserved - reservation.quantity);
-  level.onHand = Math.max(0, level.onHand - reservation.quantity);
-  for (const { batch, quantity } of reservation.batches) {
-    batch.reserved = Math.max(0, batch.reserved - quantity);
-    batch.onHand = Math.max(0, batch.onHand - quantity);
-  }
+  release(sku, reservation);
+  receive(sku, reservation.warehouseId, -reservation.quantity, null);
+  for (const { batch, quantity } of reservation.batches) batch.onHand = Math.max(0, batch.onHand - quantity);
 }
 
 /** Adds (or, with a negative `delta`, removes) units on hand, and in `batch` when given. */

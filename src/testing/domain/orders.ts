@@ -119,14 +119,7 @@ function readItems(
     errors.push(Array.isArray(value) || isBlank(value) ? "Items can't be blank" : 'Items is invalid');
     return undefined;
   }
-  const drafts: ItemDraft[] = (existing ?? []).map((item) => ({
-    existing: item,
-    merchant_item_id: item.merchant_item_id,
-    sku: item.sku,
-    quantity: item.quantity,
-    price_per_unit_in_cents: item.price_per_unit_in_cents,
-    price_per_unit_in_cents_with_discount: item.price_per_unit_in_cents_with_discount,
-  }));
+  const drafts: ItemDraft[] = (existing ?? []).map((item) => ({ ...item, existing: item }));
   const seen = new Set<string>();
   for (const element of value) {
     if (!isObject(element)) {

@@ -225,42 +225,29 @@ function quantityFor(quantities: MockQuantities | undefined, skuId: number): num
 
 /** Sets what arrived for each item and moves the difference with the stock already added. */
 function restock(state: MockState, record: RestockingRecord, quantities: MockRestockQuantities): void {
-  const figures = record.items.map((item) => {
+  for (const item of record.items) {
     const skuId = item.sku.id;
     const arrived = quantityFor(quantities.arrived, skuId);
     const damaged = quantityFor(quantities.damaged, skuId);
     const missing = quantityFor(quantities.missing, skuId);
-    if (
-      arrived === undefined &&
-      damaged === undefined &&
-      missing === undefined &&
-      item.arrived_quantity !== null
-    ) {
-      return undefined; // restocked again without figures: keep the previous ones
-    }
-    const d = damaged ?? 0;
-    if (arrived !== undefined) {
-      return { arrived, damaged: d, missing: missing ?? Math.max(0, item.announced_quantity - arrived - d) };
-    }
-    const m = missing ?? 0;
-    return { arrived: Math.max(0, item.announced_quantity - d - m), damaged: d, missing: m };
-  });
-  record.items.forEach((item, index) => {
-    const figure = figures[index];
-    if (figure) {
-      item.arrived_quantity = figure.arrived;
-      item.damaged_quantity = figure.damaged;
-      item.missing_quantity = figure.missing;
+    const given = arrived !== undefined || damaged !== undefined || missing !== undefined;
+    // Restocked again without figures: the previous ones are kept.
+    if (given || item.arrived_quantity === null) {
+      const d = damaged ?? 0;
+      const m = missing ?? (arrived === undefined ? 0 : Math.max(0, item.announced_quantity - arrived - d));
+      item.arrived_quantity = arrived ?? Math.max(0, item.announced_quantity - d - m);
+      item.damaged_quantity = d;
+      item.missing_quantity = m;
     }
     if (item.sku.batch_tracking_enabled && !item.batch) {
       const announcedBatch =
         item.inventory_batch_id === null ? undefined : state.batches.get(item.inventory_batch_id);
       item.batch = announcedBatch ?? createBatch(state, item.sku, record.warehouse_id);
     }
-    const arrived = item.arrived_quantity ?? 0;
-    receive(item.sku, record.warehouse_id, arrived - item.applied, item.batch);
-    item.applied = arrived;
-  });
+    const total = item.arrived_quantity ?? 0;
+    receive(item.sku, record.warehouse_id, total - item.applied, item.batch);
+    item.applied = total;
+  }
 }
 
 /**

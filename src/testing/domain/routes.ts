@@ -29,7 +29,7 @@ import { describeText, Invalid } from '../engine/validation.js';
 import { type BlockedCountries, cancelOrder, createOrder, updateOrder } from './orders.js';
 import { createRestockingShipment, updateRestockingShipment } from './restocking.js';
 import { bulkUpsertSkus, createSku, deleteSku, updateSku } from './skus.js';
-import type { MockState } from './state.js';
+import type { MockState, SkuRecord } from './state.js';
 import { orderView, restockingV1View, restockingV2View, skuView } from './views.js';
 
 /** The settings the API's handlers read (fixed for the mock's life). */
@@ -150,6 +150,15 @@ function onRecord<T>(
 }
 const restockings = (state: MockState) => state.restockingShipments;
 const orders = (state: MockState) => state.orders;
+const returns = (state: MockState) => state.returns;
+const skus = (state: MockState) => state.skus;
+/** A SKU's 200 answer, or the 422 of a refusal. */
+const skuAnswer = (ctx: Context, outcome: SkuRecord | Invalid) =>
+  written(outcome, 200, (s) => skuView(s, ctx.state));
+const updateSkuRoute = onRecord(skus, (ctx, sku) => skuAnswer(ctx, updateSku(ctx.state, sku, ctx.body)));
+const deleteSkuRoute = onRecord(skus, (ctx, sku) => skuAnswer(ctx, deleteSku(sku)));
+const listShipments = listStored((state) => state.shipments);
+const listReturns = listStored(returns);
 
 function restockingRoutes(version: 1 | 2, merchantId: number): Route[] {
   const view = version === 1 ? restockingV1View : restockingV2View;
@@ -195,18 +204,7 @@ function apiRoutes(settings: ApiSettings): Route[] {
     },
     {
       segments: ['v1', 'skus', ':id'],
-      methods: Object.fromEntries(
-        (['PATCH', 'PUT', 'DELETE'] as const).map((method): [string, Handler] => [
-          method,
-          onRecord(
-            (state) => state.skus,
-            (ctx, sku) => {
-              const outcome = method === 'DELETE' ? deleteSku(sku) : updateSku(ctx.state, sku, ctx.body);
-              return written(outcome, 200, (s) => skuView(s, ctx.state));
-            },
-          ),
-        ]),
-      ),
+      methods: { PATCH: updateSkuRoute, PUT: updateSkuRoute, DELETE: deleteSkuRoute },
     },
     {
       segments: ['v1', 'orders'],
@@ -235,33 +233,9 @@ function apiRoutes(settings: ApiSettings): Route[] {
     },
     ...restockingRoutes(1, merchantId),
     ...restockingRoutes(2, merchantId),
-    {
-      segments: ['v1', 'shipments'],
-      methods: {
-        GET: listRoute(
-          pageSize,
-          listStored((s) => s.shipments),
-        ),
-      },
-    },
-    {
-      segments: ['v1', 'returns'],
-      methods: {
-        GET: listRoute(
-          pageSize,
-          listStored((s) => s.returns),
-        ),
-      },
-    },
-    {
-      segments: ['v1', 'returns', ':id'],
-      methods: {
-        GET: onRecord(
-          (state) => state.returns,
-          (_, record) => json(200, record.view),
-        ),
-      },
-    },
+    { segments: ['v1', 'shipments'], methods: { GET: listRoute(pageSize, listShipments) } },
+    { segments: ['v1', 'returns'], methods: { GET: listRoute(pageSize, listReturns) } },
+    { segments: ['v1', 'returns', ':id'], methods: { GET: onRecord(returns, (_, r) => json(200, r.view)) } },
     { segments: ['v1', 'warehouses'], methods: { GET: listRoute(pageSize, listWarehouses) } },
   ];
 }

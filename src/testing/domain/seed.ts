@@ -80,9 +80,7 @@ export function checkSeed(seed: unknown): z.output<typeof SeedSchema> {
 /** Applies a seed to a fresh state, as the API would the same requests at `now`. */
 export function applySeed(state: MockState, seed: MockSeed, settings: SeedSettings, now: Date): void {
   const { skus = [], restockingShipments = [], orders = [] } = checkSeed(seed);
-  skus.forEach((body, index) => {
-    check(createSku(state, body as JsonObject, now), `skus[${index}]`);
-  });
+  for (const [i, body] of skus.entries()) check(createSku(state, body as JsonObject, now), `skus[${i}]`);
   restockingShipments.forEach(({ status, ...body }, index) => {
     const path = `restockingShipments[${index}]`;
     let target: string | undefined;

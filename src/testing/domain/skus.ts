@@ -19,18 +19,6 @@ interface SkuInput {
   weight_in_kg?: number | null | undefined;
 }
 
-/** Sets the optional fields: omitted ones are kept (`keep`) or set to null (`null`). */
-function assignOptional(sku: SkuRecord, input: SkuInput, omitted: 'keep' | 'null'): void {
-  const pick = <T>(value: T | undefined, current: T | null): T | null =>
-    value !== undefined ? value : omitted === 'keep' ? current : null;
-  sku.barcode = pick(input.barcode, sku.barcode);
-  sku.cost_in_cents = pick(input.cost_in_cents, sku.cost_in_cents);
-  sku.country_code_of_origin = pick(input.country_code_of_origin, sku.country_code_of_origin);
-  sku.hs_code = pick(input.hs_code, sku.hs_code);
-  sku.image_url = pick(input.image_url, sku.image_url);
-  sku.weight_in_kg = pick(input.weight_in_kg, sku.weight_in_kg);
-}
-
 /**
  * Reads a SKU body. `full` (create, bulk upsert item) requires `name` and `merchant_sku_id`; an
  * update only rejects them blank when sent.
@@ -55,16 +43,26 @@ function readSku(body: JsonValue | undefined, full: boolean, errors: string[], p
   return input;
 }
 
-/** Sets every field from a full body: omitted optional fields become null, `batch_tracking_enabled` is kept. */
-function applyFull(state: MockState, sku: SkuRecord, input: SkuInput): void {
+/**
+ * Sets the fields sent; omitted optional fields are kept (`keep`, an update) or become null
+ * (`null`, a full body); `batch_tracking_enabled` is kept when omitted. The SKU becomes active.
+ */
+function apply(state: MockState, sku: SkuRecord, input: SkuInput, omitted: 'keep' | 'null'): SkuRecord {
   const oldCode = sku.merchant_sku_id;
-  sku.name = input.name!;
-  sku.merchant_sku_id = input.merchant_sku_id!;
-  assignOptional(sku, input, 'null');
-  if (typeof input.batch_tracking_enabled === 'boolean')
-    sku.batch_tracking_enabled = input.batch_tracking_enabled;
+  const pick = <T>(value: T | undefined, current: T | null): T | null =>
+    value !== undefined ? value : omitted === 'keep' ? current : null;
+  if (input.name !== undefined) sku.name = input.name;
+  if (input.merchant_sku_id !== undefined) sku.merchant_sku_id = input.merchant_sku_id;
+  sku.barcode = pick(input.barcode, sku.barcode);
+  sku.cost_in_cents = pick(input.cost_in_cents, sku.cost_in_cents);
+  sku.country_code_of_origin = pick(input.country_code_of_origin, sku.country_code_of_origin);
+  sku.hs_code = pick(input.hs_code, sku.hs_code);
+  sku.image_url = pick(input.image_url, sku.image_url);
+  sku.weight_in_kg = pick(input.weight_in_kg, sku.weight_in_kg);
+  sku.batch_tracking_enabled = input.batch_tracking_enabled ?? sku.batch_tracking_enabled;
   sku.status = 'active';
   state.reindexSku(sku, oldCode);
+  return sku;
 }
 
 function newSku(state: MockState, input: SkuInput, now: Date): SkuRecord {
@@ -101,11 +99,7 @@ export function createSku(state: MockState, body: JsonValue | undefined, now: Da
   }
   if (errors.length > 0) return new Invalid(errors);
   const deleted = state.deletedSkuByCode(input.merchant_sku_id!);
-  if (deleted) {
-    applyFull(state, deleted, input);
-    return deleted;
-  }
-  return newSku(state, input, now);
+  return deleted ? apply(state, deleted, input, 'null') : newSku(state, input, now);
 }
 
 /**
@@ -123,15 +117,7 @@ export function updateSku(
   const holder = state.activeSkuByCode(code);
   if (holder && holder !== sku) errors.push('Merchant sku has already been taken');
   if (errors.length > 0) return new Invalid(errors);
-  const oldCode = sku.merchant_sku_id;
-  if (input.name !== undefined) sku.name = input.name;
-  if (input.merchant_sku_id !== undefined) sku.merchant_sku_id = input.merchant_sku_id;
-  assignOptional(sku, input, 'keep');
-  if (typeof input.batch_tracking_enabled === 'boolean')
-    sku.batch_tracking_enabled = input.batch_tracking_enabled;
-  sku.status = 'active';
-  state.reindexSku(sku, oldCode);
-  return sku;
+  return apply(state, sku, input, 'keep');
 }
 
 /**
@@ -154,9 +140,7 @@ export function bulkUpsertSkus(
   return inputs.map((input) => {
     const existing =
       state.activeSkuByCode(input.merchant_sku_id!) ?? state.deletedSkuByCode(input.merchant_sku_id!);
-    if (!existing) return newSku(state, input, now);
-    applyFull(state, existing, input);
-    return existing;
+    return existing ? apply(state, existing, input, 'null') : newSku(state, input, now);
   });
 }
 

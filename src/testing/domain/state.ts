@@ -141,17 +141,11 @@ export interface ReturnRecord {
   view: MockReturn;
 }
 
-/** Kinds of sub-records with their own id sequence. */
-export type SubRecord = 'orderItem' | 'restockingItem' | 'shipmentItem' | 'returnItem' | 'batch';
+/** The kinds of sub-records with their own id sequence, in a fixed order. */
+export const SUB_RECORDS = ['orderItem', 'restockingItem', 'shipmentItem', 'returnItem', 'batch'] as const;
 
-/** The kinds of sub-records, in a fixed order. */
-export const SUB_RECORDS: readonly SubRecord[] = [
-  'orderItem',
-  'restockingItem',
-  'shipmentItem',
-  'returnItem',
-  'batch',
-];
+/** A kind of sub-record with its own id sequence. */
+export type SubRecord = (typeof SUB_RECORDS)[number];
 
 /** Every record of the mock, with the indexes the endpoints need. */
 export class MockState {
@@ -165,13 +159,7 @@ export class MockState {
   /** SKUs per merchant SKU code (usually one; deleted ones may share a code with an active one). */
   readonly #skusByCode = new Map<string, SkuRecord[]>();
   readonly #ordersByMerchantId = new Map<string, OrderRecord>();
-  readonly #counters: Record<SubRecord, number> = {
-    orderItem: 0,
-    restockingItem: 0,
-    shipmentItem: 0,
-    returnItem: 0,
-    batch: 0,
-  };
+  readonly #counters = Object.fromEntries(SUB_RECORDS.map((kind) => [kind, 0])) as Record<SubRecord, number>;
 
   constructor(warehouses: readonly MockWarehouse[]) {
     this.warehouses = warehouses;
@@ -234,10 +222,7 @@ export class MockState {
 
   /** The deleted SKU that most recently took this code. */
   deletedSkuByCode(code: string): SkuRecord | undefined {
-    const list = this.#skusByCode.get(code);
-    if (!list) return undefined;
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.status === 'deleted') return list[i];
-    return undefined;
+    return this.#skusByCode.get(code)?.findLast((s) => s.status === 'deleted');
   }
 
   /** Every SKU with one of these codes (active and deleted). */

@@ -100,22 +100,11 @@ export class Collection<T extends Timestamped> {
     this.#lastId = lastId;
   }
 
-  /** Adds a record: O(1) when it is the newest (the usual case), O(n) otherwise. */
+  /** Adds a record in its place (binary search; appending the newest, the usual case, moves nothing). */
   insert(record: T): void {
     this.#byId.set(record.id, record);
-    const last = this.#sorted[this.#sorted.length - 1];
-    if (!last || before(last, record)) {
-      this.#sorted.push(record);
-      return;
-    }
-    let lo = 0;
-    let hi = this.#sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(this.#sorted[mid]!, record)) lo = mid + 1;
-      else hi = mid;
-    }
-    this.#sorted.splice(lo, 0, record);
+    const at = this.#firstIndex((r) => !before(r, record));
+    this.#sorted.splice(at, 0, record);
   }
 
   /** The record with this id. */
@@ -132,22 +121,24 @@ export class Collection<T extends Timestamped> {
   page(range: CreatedRange, page: number, limit: number): PageOf<T> {
     const sorted = this.#sorted;
     const lo = this.#firstIndex(
-      (ms) => (range.gte === undefined || ms >= range.gte) && (range.gt === undefined || ms > range.gt),
+      ({ createdMs: ms }) =>
+        (range.gte === undefined || ms >= range.gte) && (range.gt === undefined || ms > range.gt),
     );
     const hi = this.#firstIndex(
-      (ms) => (range.lte !== undefined && ms > range.lte) || (range.lt !== undefined && ms >= range.lt),
+      ({ createdMs: ms }) =>
+        (range.lte !== undefined && ms > range.lte) || (range.lt !== undefined && ms >= range.lt),
     );
     const count = Math.max(0, hi - lo);
     return pageOf(count, (i) => sorted[hi - 1 - i]!, page, limit);
   }
 
-  /** Index of the first record whose createdMs satisfies `predicate` (monotonic: false…false true…true). */
-  #firstIndex(predicate: (createdMs: number) => boolean): number {
+  /** Index of the first record that satisfies `predicate` (monotonic: false…false true…true). */
+  #firstIndex(predicate: (record: T) => boolean): number {
     let lo = 0;
     let hi = this.#sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (predicate(this.#sorted[mid]!.createdMs)) hi = mid;
+      if (predicate(this.#sorted[mid]!)) hi = mid;
       else lo = mid + 1;
     }
     return lo;

@@ -284,7 +284,6 @@ export class Faults {
 
   /** Applies the first fault matching the request (counting it), or returns `undefined`. */
   take(method: string, path: string): FaultEffect | undefined {
-    if (this.#active.length === 0) return undefined;
     const fault = this.#active.find((f) => {
       if (f.method !== undefined && f.method !== method) return false;
       if (typeof f.spec.path === 'string') return f.spec.path === path;

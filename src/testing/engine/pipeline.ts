@@ -91,6 +91,7 @@ export interface PipelineSetup<S> {
 /** Methods that change nothing. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Methods whose body is read (other methods' bodies are ignored). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -140,11 +141,6 @@ function authHint(authorization: string | null, token: string | undefined): stri
   if (!authorization) return 'no Authorization header: send Authorization: Bearer <token>';
   if (token === undefined) return 'the Authorization header is not of the form Bearer <token>';
   return "the bearer token is not one of the mock's tokens";
-}
-
-/** The JSON body of a POST / PUT / PATCH (other methods' bodies are ignored). */
-function parseBody(request: MockRequest): ReadJson {
-  return BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
 }
 
 /** The core every face calls: answers a request (see the module comment) and logs it. */
@@ -229,7 +225,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     }
     const at = setup.epoch();
     const started = now().toISOString();
-    const body = parseBody(request);
+    const body = BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
     const token = BEARER.exec(request.authorization ?? '')?.[1];
     if (setup.sideDoor.owns(request.path)) {
       const known = token !== undefined && tokens.has(token);

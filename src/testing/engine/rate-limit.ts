@@ -60,11 +60,8 @@ export class RateLimiter {
   }
 
   #prune(key: string, nowMs: number): Window {
-    let window = this.#windows.get(key);
-    if (!window) {
-      window = { times: [], head: 0 };
-      this.#windows.set(key, window);
-    }
+    const window = this.#windows.get(key) ?? { times: [], head: 0 };
+    this.#windows.set(key, window);
     const cutoff = nowMs - this.windowMs;
     while (window.head < window.times.length && window.times[window.head]! <= cutoff) window.head += 1;
     if (window.head > 1024 && window.head * 2 > window.times.length) {

@@ -87,12 +87,10 @@ export function matchPath<H>(
     return { kind: 'wrong_method', allow };
   }
   // Nothing matched: only now, the first route the path would match but for its id, for the hint.
-  let badId: NotFound['badId'];
-  for (const route of routes) {
-    if (route.segments.length !== segments.length) continue;
-    badId = idMiss(route.segments, segments, prefix);
-    if (badId !== undefined) break;
-  }
+  const badId = routes
+    .filter((route) => route.segments.length === segments.length)
+    .map((route) => idMiss(route.segments, segments, prefix))
+    .find((miss) => miss !== undefined);
   return badId === undefined ? { kind: 'not_found', shown: path } : { kind: 'not_found', shown: path, badId };
 }
 

@@ -253,6 +253,19 @@ export function refuseArgument(name: string, prefix: string, refuse: Refuse): Re
 /** No record has the id a control method was given (a route answers 404 with its message). */
 export class NoRecord extends Error {}
 
+/**
+ * A refused argument of an in-process control method: a `TypeError` `<method>: <field>:
+ * <problem>`; a route answers it 422, the field in the route's words.
+ */
+export class Refused extends TypeError {}
+
+/** The {@link Refuse} of the in-process method `method` (a {@link Refused}). */
+export function refuseIn(method: string): Refuse {
+  return (field, problem) => {
+    throw new Refused(`${method}: ${field}: ${problem}`);
+  };
+}
+
 const Id = z.int().check(z.minimum(1));
 const Count = z.int().check(z.minimum(0));
 const Text = z.optional(z.string().check(z.minLength(1)));

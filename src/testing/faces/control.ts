@@ -32,9 +32,9 @@
  * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
  * each message is `<field>: <what is wrong>` in zod's words, e.g. `items[0].quantity: Too small:
  * expected number to be >=1`; or a move the mock refuses). A `null` field of a body is as if
- * absent. Each body and query is checked by the checker the in-process method uses (one per
- * operation, a zod schema through `checkInput`). Terse answers (`not found`, `method not allowed`,
- * `bad request`) carry the precise reason in the mock-only `x-mock-hint` header.
+ * absent. Each route passes its body or query to the in-process method, which checks it (one zod
+ * schema per operation through `checkInput`); its refusal is answered in the route's words. Terse
+ * answers (`not found`, `method not allowed`, `bad request`) carry the precise reason in the mock-only `x-mock-hint` header.
  */
 
 import * as z from 'zod/mini';
@@ -47,18 +47,13 @@ import { failure, json, type MockResult } from '../engine/result.js';
 import { matchPath, type RouteOf } from '../engine/router.js';
 import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
 import {
-  checkDeliveriesQuery,
-  checkRedeliverFilter,
-  checkRestockingStatus,
-  checkRestockQuantities,
-  checkReturnOptions,
-  checkStateQuery,
   MOCK_COLLECTIONS,
   type MockControlMethods,
   type MockDeliveriesPage,
-  type MockDeliveriesQuery,
   NoRecord,
+  Refused,
   refuseArgument,
+  refuseIn,
   STATE_DEFAULT_LIMIT,
   STATE_MAX_LIMIT,
 } from './control-methods.js';
@@ -100,13 +95,17 @@ interface ControlRoute extends Omit<MockControlRouteInfo, 'body' | 'query'> {
   }) => MockResult | Promise<MockResult>;
 }
 
-/** A rejected control body or query: answered 422 with the message. */
-class BadControl extends Error {}
-
 /** Refuses the request: 422 `<field>: <problem>`. */
-function bad(field: string, problem: string): never {
-  throw new BadControl(`${field}: ${problem}`);
-}
+const bad = refuseIn('');
+
+/**
+ * The refusal of an in-process method in the route's words, without the method: the argument a
+ * body carries (`options`, `filter`, `quantities`) is the body, its fields are the body's.
+ */
+const routeWords = (message: string) =>
+  message.replace(/^\w*: (?:(options|filter|quantities)(\.|(?=:)))?/, (_, name, dot) =>
+    name && !dot ? 'body' : '',
+  );
 
 const AnyField = z.optional(z.unknown());
 /** A fault in JSON: its fields are the fault machinery's to check, `path` or `pathPattern` ours. */
@@ -148,12 +147,6 @@ function queryOf(query: URLSearchParams): Record<string, unknown> | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** The deliveries query of a route, checked in the route's words (`undefined` without parameters). */
-function deliveriesQueryOf(query: URLSearchParams): MockDeliveriesQuery | undefined {
-  const raw = queryOf(query);
-  return raw && checkDeliveriesQuery(raw, bad);
-}
-
 /** `{ data }` (every delivery) without a query, else the page it asks for. */
 const deliveries = (list: MockWebhookDelivery[] | MockDeliveriesPage) =>
   json(200, Array.isArray(list) ? { data: list } : list);
@@ -186,7 +179,7 @@ function attempt(status: number, action: () => unknown): MockResult {
   try {
     return json(status, action());
   } catch (error) {
-    if (error instanceof BadControl || !(error instanceof Error)) throw error;
+    if (error instanceof Refused || !(error instanceof Error)) throw error;
     return failure(error instanceof NoRecord ? 404 : 422, error.message);
   }
 }
@@ -207,11 +200,8 @@ const TABLE: readonly ControlRoute[] = [
     method: 'POST',
     path: '/__mock/restocking_shipments/{id}/advance',
     handle: ({ target, body, id }) => {
-      // The checkers of the in-process method, in its order: the status first, then the quantities.
-      const { status, ...figures } = fieldsOf(body);
-      const checked = checkRestockingStatus(status, 'status', bad);
-      const quantities = checkRestockQuantities(figures, checked, refuseBody);
-      return attempt(200, () => target.advanceRestockingShipment(id, checked, quantities));
+      const { status, ...quantities } = fieldsOf(body);
+      return attempt(200, () => target.advanceRestockingShipment(id, status as never, quantities));
     },
     body: '{ status, arrived?, damaged?, missing? } (quantities: an integer, or an object keyed by sku_id; only for restocked)',
     answers: '200, the version 1 shipment',
@@ -230,10 +220,7 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/__mock/orders/{id}/returns',
-    handle: ({ target, body, id }) => {
-      const options = checkReturnOptions(fieldsOf(body), refuseBody);
-      return attempt(201, () => target.createReturn(id, options));
-    },
+    handle: ({ target, body, id }) => attempt(201, () => target.createReturn(id, fieldsOf(body))),
     body: '{ items?: [{ sku_id | merchant_sku_id, quantity, reason?, message? }], reason?, carrier? }',
     answers: '201, the return',
     description: 'Records a return of a fulfilled order (default: every item, in full).',
@@ -289,10 +276,7 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'GET',
     path: '/__mock/deliveries',
-    handle: ({ target, query }) => {
-      const checked = deliveriesQueryOf(query);
-      return deliveries(checked ? target.readDeliveries(checked) : target.readDeliveries());
-    },
+    handle: ({ target, query }) => deliveries(target.readDeliveries(queryOf(query) as never)),
     query: DELIVERIES_QUERY,
     answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
     description: 'The webhook deliveries so far, oldest first.',
@@ -300,11 +284,8 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/__mock/webhooks/flush',
-    handle: async ({ target, query }) => {
-      // The query is checked first: a mistake is answered at once, not after the wait.
-      const checked = deliveriesQueryOf(query);
-      return deliveries(await (checked ? target.flushWebhooks(checked) : target.flushWebhooks()));
-    },
+    // The method checks the query first: a mistake is answered at once, not after the wait.
+    handle: async ({ target, query }) => deliveries(await target.flushWebhooks(queryOf(query) as never)),
     query: DELIVERIES_QUERY,
     answers:
       'once none is in flight: 200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
@@ -313,8 +294,7 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/__mock/webhooks/redeliver',
-    handle: ({ target, body }) =>
-      json(200, { data: target.redeliverWebhooks(checkRedeliverFilter(fieldsOf(body), refuseBody)) }),
+    handle: ({ target, body }) => json(200, { data: target.redeliverWebhooks(fieldsOf(body)) }),
     body: '{ eventId?, url? }',
     answers: '200, { data: [delivery re-queued] }',
     description:
@@ -323,11 +303,7 @@ const TABLE: readonly ControlRoute[] = [
   {
     method: 'GET',
     path: '/__mock/state',
-    handle: ({ target, query }) => {
-      const raw = queryOf(query);
-      if (raw) checkStateQuery(raw, bad);
-      return json(200, raw ? target.readState(raw as never) : target.readState());
-    },
+    handle: ({ target, query }) => json(200, target.readState(queryOf(query) as never)),
     query: `collection=<name> | collections=<name,name>, page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT}); names: ${MOCK_COLLECTIONS.join(', ')}`,
     answers:
       '200, the full snapshot without parameters; { data, pagination } for collection; { <name>: { data, pagination } } for collections',
@@ -336,17 +312,12 @@ const TABLE: readonly ControlRoute[] = [
 ];
 
 /** The table as the router reads it: the methods of each path together, `{id}` as `:id`. */
-const ROUTES: RouteOf<ControlRoute>[] = [];
-for (const route of TABLE) {
-  const segments = route.path
-    .slice(CONTROL_PREFIX.length)
-    .split('/')
-    .filter(Boolean)
-    .map((s) => (s === '{id}' ? ':id' : s));
-  const same = ROUTES.find((r) => r.segments.join('/') === segments.join('/'));
-  if (same) Object.assign(same.methods, { [route.method]: route });
-  else ROUTES.push({ segments, methods: { [route.method]: route } });
-}
+const byPath = new Map<string, Record<string, ControlRoute>>();
+for (const route of TABLE) byPath.set(route.path, { ...byPath.get(route.path), [route.method]: route });
+const ROUTES: RouteOf<ControlRoute>[] = [...byPath].map(([path, methods]) => ({
+  segments: path.replace('{id}', ':id').split('/').slice(2).filter(Boolean),
+  methods,
+}));
 
 /** Every control route, as `GET /__mock/` lists it (derived from the table). */
 function routeIndex(): MockControlRouteInfo[] {
@@ -397,7 +368,7 @@ export async function answerControl(
       id: match.id,
     });
   } catch (error) {
-    if (error instanceof BadControl) return failure(422, error.message);
+    if (error instanceof Refused) return failure(422, routeWords(error.message));
     throw error;
   }
 }

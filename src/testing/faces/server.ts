@@ -12,7 +12,6 @@ import type { MockRequestEvent } from '../engine/request-log.js';
 import {
   type Dispatch,
   failure,
-  type MockRequest,
   type MockResult,
   mockError,
   resultBody,
@@ -124,16 +123,10 @@ async function serve(
     send(res, failure(413, `request body too large (over ${limit} bytes)`), method === 'HEAD', true, extra);
     return;
   }
-  const request: MockRequest = {
-    method,
-    path,
-    search,
-    authorization: req.headers.authorization ?? null,
-    body,
-  };
+  const authorization = req.headers.authorization ?? null;
   let result: MockResult;
   try {
-    result = await dispatch(request);
+    result = await dispatch({ method, path, search, authorization, body });
   } catch (error) {
     result = mockError(error);
   }

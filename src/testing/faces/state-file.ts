@@ -93,6 +93,17 @@ export async function removeStaleTemps(file: string, minAgeMs = 60_000): Promise
   }
 }
 
+/** Opens `target` (a file written with `text`, or a directory), syncs it to disk and closes it. */
+async function synced(fs: typeof Fs, target: string, text?: string): Promise<void> {
+  const handle = await fs.promises.open(target, text === undefined ? 'r' : 'w');
+  try {
+    if (text !== undefined) await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes `text` to `file` crash-safely: a temporary file next to it, flushed, renamed over it. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const { fs, path } = await node();
@@ -100,29 +111,14 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   sequence += 1;
   const temp = path.join(dir, `${tempPrefix(path.basename(file))}${Date.now().toString(36)}-${sequence}.tmp`);
   try {
-    const handle = await fs.promises.open(temp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await synced(fs, temp, text);
     await fs.promises.rename(temp, file);
   } catch (error) {
     await fs.promises.rm(temp, { force: true }).catch(() => {});
     throw error;
   }
   // Make the rename itself durable where the platform allows (not on Windows: ignored there).
-  try {
-    const handle = await fs.promises.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
-  }
+  await synced(fs, dir).catch(() => {}); // best effort
 }
 
 /** Settings of a {@link StateSaver}. */
