@@ -8,6 +8,7 @@
 import { compiled } from '../../core/validation.js';
 import { checkInput, type Refuse } from '../engine/check.js';
 import { jsonCopy } from '../engine/json.js';
+import { isObject } from '../engine/validation.js';
 import type { MockReturn, MockShipment, MockWarehouse } from './resources.js';
 import {
   type BatchRecord,
@@ -162,12 +163,24 @@ export function readWarehouses(value: unknown, refuse: Refuse, prefix: string): 
 }
 
 /**
+ * `parsed` with the keys of each object in their order in `saved` (zod answers in its schema's
+ * order), so that a record, its API answer and its next export read as the saved state did.
+ */
+function inOrderOf<T>(parsed: T, saved: unknown): T {
+  if (Array.isArray(parsed)) return parsed.map((v, i) => inOrderOf(v, (saved as unknown[])[i])) as T;
+  if (!isObject(parsed) || !isObject(saved)) return parsed;
+  const keys = [...Object.keys(saved), ...Object.keys(parsed)].filter((key) => key in parsed);
+  return Object.fromEntries(keys.map((key) => [key, inOrderOf(parsed[key], saved[key])])) as T;
+}
+
+/**
  * Rebuilds a state from a value made by {@link exportState} (after `JSON.stringify` and
  * `JSON.parse`, typically): a JSON copy is checked, references are resolved, indexes and id
  * counters restored. Throws a {@link MockStateError} naming the field at fault.
  */
 export function importState(data: unknown): MockState {
-  const file = checkInput(compiled(StateSchema), jsonCopy(data, fail, ''), fail);
+  const saved = jsonCopy(data, fail, '');
+  const file = inOrderOf(checkInput(compiled(StateSchema), saved, fail), saved);
   const last = file.lastIds as unknown as MockStateLastIds;
   const state = new MockState(readWarehouses(file.warehouses, fail, 'warehouses'));
   const warehouse = (id: number, path: string): number =>

@@ -7,6 +7,7 @@ import { checkInput } from './check.js';
 import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
 import { failure, type MockResult } from './result.js';
 import { MAX_DELAY_MS } from './timers.js';
+import { describeText } from './validation.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -173,7 +174,8 @@ export function prepare(given: MockFault): PreparedFault {
   const fault = checkInput(FaultSchema, given, refuse) as MockFault;
   if (fault.path instanceof RegExp) fault.path = new RegExp(fault.path.source, fault.path.flags);
   for (const [name, value] of Object.entries(fault.headers ?? {})) {
-    if (!HEADER_NAME.test(name)) refuse('headers:', `a header name must be an HTTP token, got '${name}'`);
+    if (!HEADER_NAME.test(name))
+      refuse('headers:', `a header name must be an HTTP token, got ${describeText(name)}`);
     if (!HEADER_VALUE.test(value)) {
       refuse(
         'headers:',

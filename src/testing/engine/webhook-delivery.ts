@@ -253,8 +253,9 @@ export class WebhookDispatcher<M extends object> {
           signal,
         );
         delivery.statusCodes.push(response.status);
-        // Not awaited: a body whose `cancel` never settles must not hold the delivery.
-        response.body?.cancel().catch(() => {});
+        // Not awaited: a body whose `cancel` never settles must not hold the delivery. A body that is
+        // no web stream (a `webhookFetch` over node-fetch 2 answers a Node stream) has none.
+        response.body?.cancel?.().catch(() => {});
         if (response.ok) {
           delivery.delivered = true;
           delivery.error = null;

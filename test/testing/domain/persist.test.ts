@@ -241,6 +241,14 @@ describe('exportState / initialState', () => {
     expect(saved).toMatchObject({ format: 'merchant-fulfillment-mock-state', version: 1 });
     const copy = createMockApi({ tokens: [TOKEN], initialState: saved });
     expect(records(copy)).toEqual(records(api));
+    // Exact as text: the same keys in the same order, in the file and in the API's answers.
+    expect(JSON.stringify(copy.exportState())).toBe(JSON.stringify(saved));
+    for (const path of ['/merchant_api/v1/orders/3', '/merchant_api/v1/skus?limit=100']) {
+      const [a, b] = await Promise.all(
+        [api, copy].map(async (m) => JSON.stringify((await mockRequest(m, 'GET', path)).body)),
+      );
+      expect(b).toBe(a);
+    }
     // Stock held by the restored order is released by the restored records, as by the original.
     for (const mock of [api, copy]) {
       expect((await mockRequest(mock, 'PUT', '/merchant_api/v1/orders/3/cancel')).status).toBe(200);

@@ -146,6 +146,11 @@ describe('what a fault may hold', () => {
         /^Invalid fault: headers: a header name must be an HTTP token/,
       ],
       [
+        'a header name that could be a pasted secret: described, never shown',
+        { headers: { 'tok-secret-123 x': 'v' } },
+        /^Invalid fault: headers: a header name must be an HTTP token, got a string of 16 characters$/,
+      ],
+      [
         'a header value with CR LF',
         { headers: { 'x-a': 'a\r\nb' } },
         /^Invalid fault: headers: the value of x-a must be a valid header value/,

@@ -266,6 +266,22 @@ describe('webhook delivery', () => {
     expect(seen).toEqual([`POST https://shop.example/hooks ${api.deliveries[0]!.eventId}`]);
   });
 
+  test('a webhookFetch whose answer has a body that is no web stream (node-fetch 2): delivered once', async () => {
+    const api = testApi({
+      webhooks: ['https://shop.example/hooks'],
+      webhookRetry: { attempts: 3, initialDelayMs: 0 },
+      webhookFetch: async () => {
+        const response = new Response(null, { status: 200 });
+        // node-fetch 2 answers a Node stream as `body`: it has no `cancel`.
+        Object.defineProperty(response, 'body', { value: { pipe() {} } });
+        return response;
+      },
+    });
+    api.advanceRestockingShipment(await restockingShipment(api), 'arrived');
+    await api.flushWebhooks();
+    expect(api.deliveries[0]).toMatchObject({ attempts: 1, delivered: true, statusCodes: [200] });
+  });
+
   test('reset() abandons in-flight deliveries and leaves no timer behind', async () => {
     const hook = await receiver([500]);
     const api = testApi({ webhooks: [hook.url], webhookRetry: { attempts: 5, initialDelayMs: 10_000 } });
