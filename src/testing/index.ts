@@ -29,22 +29,7 @@ export {
   type MockStateQuery,
 } from './connect.js';
 export type { MockReturnOptions } from './domain/outbound.js';
-export {
-  MOCK_STATE_FORMAT,
-  type MockStateBatch,
-  type MockStateBatchTake,
-  MockStateError,
-  type MockStateFile,
-  type MockStateLastIds,
-  type MockStateOrder,
-  type MockStateOrderItem,
-  type MockStateRestockingItem,
-  type MockStateRestockingShipment,
-  type MockStateReturn,
-  type MockStateShipment,
-  type MockStateSku,
-  type MockStateStock,
-} from './domain/persist.js';
+export { MockStateError } from './domain/persist.js';
 export type {
   MockAddress,
   MockInventory,
@@ -69,6 +54,21 @@ export type { MockQuantities, MockRestockQuantities } from './domain/restocking.
 export type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
 export { type MockSeed, MockSeedError } from './domain/seed.js';
 export type { MockStateSnapshot } from './domain/snapshot.js';
+export {
+  MOCK_STATE_FORMAT,
+  type MockStateBatch,
+  type MockStateBatchTake,
+  type MockStateFile,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateOrderItem,
+  type MockStateRestockingItem,
+  type MockStateRestockingShipment,
+  type MockStateReturn,
+  type MockStateShipment,
+  type MockStateSku,
+  type MockStateStock,
+} from './domain/state-format.js';
 export type { MockWebhookDelivery } from './domain/webhook-event.js';
 export type { FaultSummary as MockFaultSummary, MockFault, MockFaultHandle } from './engine/faults.js';
 export type { JsonObject, JsonValue } from './engine/json.js';

@@ -9,12 +9,13 @@
  * an epoch that `reset()` replaces.
  */
 import { createReturn, fulfilOrder } from './domain/outbound.js';
-import { exportState, importState, type MockStateFile } from './domain/persist.js';
+import { exportState, importState } from './domain/persist.js';
 import { advanceRestocking } from './domain/restocking.js';
 import { createApiRouter } from './domain/routes.js';
 import { applySeed, checkSeed, type MockSeed } from './domain/seed.js';
 import { type MockStateSnapshot, snapshot } from './domain/snapshot.js';
 import { MockState, type OrderRecord } from './domain/state.js';
+import type { MockStateFile } from './domain/state-format.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
 import { Faults } from './engine/faults.js';

@@ -7,9 +7,10 @@
  * in `domain/outbound.ts`, `MockListenOptions` in `faces/listen.ts`).
  */
 import * as z from 'zod/mini';
-import { type MockStateFile, readWarehouses } from './domain/persist.js';
+import { readWarehouses } from './domain/persist.js';
 import type { MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
+import type { MockStateFile } from './domain/state-format.js';
 import { checkInput } from './engine/check.js';
 import {
   InvalidFault,

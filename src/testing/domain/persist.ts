@@ -33,22 +33,6 @@ import {
   WarehousesSchema,
 } from './state-format.js';
 
-export {
-  MOCK_STATE_FORMAT,
-  type MockStateBatch,
-  type MockStateBatchTake,
-  type MockStateFile,
-  type MockStateLastIds,
-  type MockStateOrder,
-  type MockStateOrderItem,
-  type MockStateRestockingItem,
-  type MockStateRestockingShipment,
-  type MockStateReturn,
-  type MockStateShipment,
-  type MockStateSku,
-  type MockStateStock,
-} from './state-format.js';
-
 /** A saved state that cannot be loaded: the message starts with the path of the field at fault. */
 export class MockStateError extends Error {
   override readonly name = 'MockStateError';

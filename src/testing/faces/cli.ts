@@ -10,8 +10,9 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { VERSION } from '../../version.js';
-import { MockStateError, type MockStateFile } from '../domain/persist.js';
+import { MockStateError } from '../domain/persist.js';
 import { type MockSeed, MockSeedError } from '../domain/seed.js';
+import type { MockStateFile } from '../domain/state-format.js';
 import type { MockRequestEvent } from '../engine/request-log.js';
 import { describeText } from '../engine/validation.js';
 import { createMockApi, type MockApi } from '../mock-api.js';
