@@ -20,6 +20,7 @@ import { Redactor } from './core/redact.js';
 import { buildRequest, type HttpMethod, type RequestParts, type RequestPath } from './core/request.js';
 import { APIPromise, type RawResponse, ResponseParsers } from './core/response.js';
 import { Transport } from './core/transport.js';
+import { encodeQuery, splitQuery } from './core/url.js';
 import type * as Validation from './core/validation.js';
 import type { ValidationMode } from './core/validation.js';
 import { Orders } from './resources/orders.js';
@@ -250,7 +251,14 @@ export class FulfillmentClient {
     if (v instanceof Promise) return v.then((loaded) => this.#send(method, path, init, loaded, page));
     try {
       const spec = buildRequest(method, path, init, this._origin, v);
-      if (page) Object.assign(page, { path: spec.path, params: spec.params, options: spec.options });
+      if (page) {
+        // A list filter too long for one URL: this request sends the first part, the pages go on to the rest.
+        const url = /^https?:/i.test(spec.path) ? spec.path : this.baseUrl + spec.path;
+        const [params, ...queries] = spec.params ? splitQuery(url, spec.params) : [undefined];
+        if (queries.length > 0) Object.assign(spec, { params, query: encodeQuery(params) });
+        const rest = queries.length > 0 ? { path: spec.path, queries } : undefined;
+        Object.assign(page, { path: spec.path, params, options: spec.options, rest });
+      }
       return this.#transport.send(spec);
     } catch (error) {
       return Promise.reject(error);

@@ -93,6 +93,10 @@ export interface PageRequest {
   path: string;
   params: QueryParams | undefined;
   options: ListOptions | undefined;
+  /** The requests that follow this one's last page: a filter too long for one URL (`splitQuery`). */
+  rest?: { path: string; queries: readonly QueryParams[] } | undefined;
+  /** The first page of one of those requests: the loop checks start again. */
+  restart?: boolean | undefined;
 }
 
 /** How the next page is found, carried from page to page (bounded: at most {@link MAX_CURSORS} cursors). */
@@ -168,7 +172,9 @@ export class Page<T> {
     const next = this.#nextRequest();
     if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
     if (next instanceof PaginationError) return Promise.reject(next);
-    const trail = this.#from.trail;
+    const from = this.#from.trail;
+    // A following request of a split filter: its pages count towards maxPages, its loop checks restart.
+    const trail = next.restart ? { ...from, pageNumber: 0, signature: undefined } : from;
     const maxPages = this.#from.request.options?.maxPages ?? DEFAULT_MAX_PAGES;
     if (trail.pagesFetched >= maxPages) {
       const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
@@ -184,7 +190,19 @@ export class Page<T> {
 
   /** The next page's request; a `PaginationError` when one is announced but unsafe to follow. */
   #nextRequest(): PageRequest | PaginationError | null {
-    if (this.#next === undefined) this.#next = this.#computeNext();
+    if (this.#next === undefined) {
+      const { rest, options } = this.#from.request;
+      const next = this.#computeNext();
+      const [params, ...queries] = rest?.queries ?? [];
+      this.#next =
+        next !== null
+          ? next instanceof PaginationError
+            ? next
+            : { ...next, rest }
+          : params && rest
+            ? { path: rest.path, params, options, rest: { path: rest.path, queries }, restart: true }
+            : null;
+    }
     return this.#next;
   }
 
@@ -296,21 +314,11 @@ function buildPage<T>(
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   readonly #request: PageRequest;
-  #rest: readonly (() => PagePromise<T>)[] = [];
 
   /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
   constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
     this.#request = request;
-  }
-
-  /**
-   * This list, then the lists of `rest` (each sent when the one before it ends): a filter sent as
-   * several requests. Awaiting still gives this list's first page. @internal
-   */
-  _followedBy(rest: readonly (() => PagePromise<T>)[]): this {
-    this.#rest = rest;
-    return this;
   }
 
   /** Every page, starting with the first, fetched as the loop asks. */
@@ -347,7 +355,6 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     } finally {
       if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
     }
-    for (const next of this.#rest) yield* next().#pages(wantsMore);
   }
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */

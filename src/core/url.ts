@@ -133,6 +133,49 @@ export function encodeQuery(params: { readonly [key: string]: QueryValue } | und
   return parts.join('&');
 }
 
+/**
+ * Longest URL (scheme, host, path and query) the SDK sends for a list: 4,096 characters, well
+ * within what common servers, proxies and CDNs accept (8 KB for a whole request line is usual).
+ * A list filter longer than that is sent as several requests (see {@link splitQuery}).
+ */
+export const MAX_URL_LENGTH = 4_096;
+/** Room for the `&page=N` a later page of a request adds. */
+const PAGE_ROOM = '&page=999999999'.length;
+
+/**
+ * `params` as the queries of one or more requests to `url`, each within {@link MAX_URL_LENGTH}
+ * with room for a later page: when the whole does not fit, its longest list parameter is split
+ * into groups, the other parameters in every one. Only a single value longer than the bound
+ * exceeds it. Values that cannot be encoded leave it whole (its request is refused unsent).
+ */
+export function splitQuery<Q extends { readonly [key: string]: QueryValue }>(url: string, params: Q): Q[] {
+  const length = (query: { readonly [key: string]: QueryValue }) => {
+    try {
+      return encodeQuery(query).length;
+    } catch {
+      return 0;
+    }
+  };
+  const fixed = url.length + 1 + PAGE_ROOM;
+  if (fixed + length(params) <= MAX_URL_LENGTH) return [params];
+  const lists = Object.keys(params).filter((key) => Array.isArray(params[key]));
+  const key = lists.sort((a, b) => length({ [b]: params[b] }) - length({ [a]: params[a] }))[0];
+  if (key === undefined) return [params];
+  const base = fixed + length({ ...params, [key]: undefined });
+  const groups: QueryScalar[][] = [];
+  let used = Number.POSITIVE_INFINITY;
+  for (const value of params[key] as readonly QueryScalar[]) {
+    const size = length({ [key]: [value] }) + 1; // and its `&`
+    if (used + size > MAX_URL_LENGTH) {
+      groups.push([]);
+      used = base;
+    }
+    groups.at(-1)!.push(value);
+    used += size;
+  }
+  return groups.length > 0 ? groups.map((group) => ({ ...params, [key]: group })) : [params];
+}
+
 /** An id accepted in a path: a positive safe integer, or a string of digits. */
 export type Id = number | string;
 

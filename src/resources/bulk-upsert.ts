@@ -10,10 +10,10 @@ import { lazySchema, loadValidation, schemaOf, validation } from '../core/lazy.j
 import type { RequestOptions } from '../core/options.js';
 import type { RequestSurface } from '../core/pagination.js';
 import { contextOf, parseBody, type RawResponse, type ResponseParsers } from '../core/response.js';
+import { splitQuery } from '../core/url.js';
 import type { SkuBulkUpsertItem } from '../schemas/skus.js';
 import type { Sku } from '../schemas/types/skus.js';
 import { callback, checkOwnOptions, integer, type OptionRule } from './resource.js';
-import { splitQuery } from './split-list.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
 /** Most SKUs the API takes in one bulk upsert request. */
@@ -142,7 +142,7 @@ async function mergeWithExisting(
   options: RequestOptions,
 ): Promise<Record<string, unknown>[]> {
   const query = { merchant_sku_ids: slice.map((item) => item.merchant_sku_id), limit: BULK_UPSERT_MAX };
-  const lookups = splitQuery(client.baseUrl + SKUS, query, 'merchant_sku_ids').map((part) =>
+  const lookups = splitQuery(client.baseUrl + SKUS, query).map((part) =>
     client.get(SKUS, { query: part, querySchema: ListQuery, options, response: ListBody }),
   );
   const held = (await Promise.all(lookups)).flatMap((list) => list ?? []);

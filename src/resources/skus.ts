@@ -14,9 +14,6 @@ import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams
 import type { Sku } from '../schemas/types/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
-import { MAX_URL_LENGTH, splitQuery } from './split-list.js';
-
-export { MAX_URL_LENGTH };
 
 /** The schemas of this namespace, imported by its first request. */
 const schemas = () => import('../schemas/skus.js');
@@ -46,14 +43,11 @@ export class Skus extends APIResource {
    * Lists SKUs, newest first, with their inventory. `GET /merchant_api/v1/skus`.
    * Filters: `merchant_sku_ids` (`merchant_sku_ids[]=…`), `created_at: { gte, gt, lte, lt }`.
    * `merchant_sku_ids` of any length: codes that would make the URL longer than
-   * `MAX_URL_LENGTH` (4,096 characters) are sent as several requests, one after the other;
-   * awaiting gives the first page of the first, iterating goes through all of them.
+   * 4,096 characters are sent as several requests, one after the other, as the pages of one list
+   * (`maxPages` counts them all): awaiting gives the first page of the first.
    */
   list(params?: SkuListParams, options?: ListOptions): PagePromise<Sku> {
-    const list = (query?: SkuListParams) => () =>
-      this._client.getAPIList(SKUS, SkuSchema, { query, querySchema: ListQuery, options });
-    const [first, ...rest] = splitQuery(this._client.baseUrl + SKUS, params, 'merchant_sku_ids').map(list);
-    return first!()._followedBy(rest);
+    return this._client.getAPIList(SKUS, SkuSchema, { query: params, querySchema: ListQuery, options });
   }
 
   /** Creates a SKU. `POST /merchant_api/v1/skus`. `name` and `merchant_sku_id` are required. */

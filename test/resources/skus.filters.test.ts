@@ -1,11 +1,11 @@
 /**
  * List filters of any size: a `merchant_sku_ids` filter too long for one URL is split into requests
- * of at most MAX_URL_LENGTH characters (`skus.list`, the `merge: true` lookup of `bulkUpsert`), and
- * every SKU is found.
+ * of at most MAX_URL_LENGTH characters (any list, through pagination; the `merge: true` lookup of
+ * `bulkUpsert`), and every SKU is found.
  */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { MAX_URL_LENGTH } from '../../src/resources/skus.js';
+import { MAX_URL_LENGTH } from '../../src/core/url.js';
 import { skuMinimalFixture } from '../fixtures/skus.js';
 import { BASE, testClient, useMsw } from '../helpers/msw.js';
 
@@ -108,6 +108,28 @@ describe('a merchant_sku_ids filter of any size', () => {
     await expect(bad).rejects.toThrow(/limit/);
     await expect(bad.toArray({ max: 10 })).rejects.toThrow(/limit/);
     expect(urls).toHaveLength(1);
+  });
+
+  it('the bound is the documented 4,096 characters', () => {
+    expect(MAX_URL_LENGTH).toBe(4_096);
+  });
+
+  it('paging by hand goes on to the next request; maxPages counts the pages of every request', async () => {
+    const { urls } = catalogueEndpoint();
+    const wanted = codes(1_000);
+    let page = await testClient().skus.list({ merchant_sku_ids: wanted });
+    const found = [...page.data];
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      found.push(...page.data);
+    }
+    expect(found.map((s) => s.merchant_sku_id)).toEqual(wanted);
+    const requests = urls.length;
+    expect(requests).toBeGreaterThan(2);
+    const capped = testClient().skus.list({ merchant_sku_ids: wanted }, { maxPages: 2 });
+    await expect(capped.toArray({ max: 1_000_000 })).rejects.toThrow(
+      /Stopped after 2 pages \(maxPages is 2\)/,
+    );
   });
 
   it('a short filter is still one request', async () => {
