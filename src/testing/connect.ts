@@ -237,9 +237,13 @@ function serialize(method: string, argument: string, value: unknown): string {
 type Expected = z.core.$ZodType;
 
 const AN_OBJECT = z.looseObject({});
-const listIn = (key: string) => z.looseObject({ [key]: z.array(z.unknown()) });
+const LISTS = {
+  data: z.looseObject({ data: z.array(z.unknown()) }),
+  routes: z.looseObject({ routes: z.array(z.unknown()) }),
+};
 const A_PAGE = z.looseObject({ data: z.array(z.unknown()), pagination: z.looseObject({}) });
-const integerIn = (key: string, min: number) => z.looseObject({ [key]: z.int().check(z.minimum(min)) });
+const AN_ID = z.looseObject({ id: z.int().check(z.minimum(1)) });
+const REMOVED = z.looseObject({ removed: z.int().check(z.minimum(0)) });
 
 /** What a call sends and expects (see `call` in {@link connectMock}). */
 interface CallOptions {
@@ -341,8 +345,13 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
   }
 
   /** The `key` list of a call's answer. */
-  async function listOf<T>(key: string, method: string, route: string, options: CallOptions = {}) {
-    return (await call<Record<string, T[]>>(method, route, { ...options, expect: listIn(key) }))[key]!;
+  async function listOf<T>(
+    key: keyof typeof LISTS,
+    method: string,
+    route: string,
+    options: CallOptions = {},
+  ) {
+    return (await call<Record<string, T[]>>(method, route, { ...options, expect: LISTS[key] }))[key]!;
   }
   /** Without a query every item (`{ data }`), else the page the query asks for. */
   const pageOrAll = (method: string, route: string, query: object | undefined, wait?: number) =>
@@ -385,7 +394,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       }
       const sent = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
       const body = serialize('injectFault', 'fault', sent);
-      const { id } = await post<{ id: number }>('/__mock/faults', body, integerIn('id', 1));
+      const { id } = await post<{ id: number }>('/__mock/faults', body, AN_ID);
       // Already used up or removed: the mock answers 404, `false`.
       const remove = () =>
         call('DELETE', `/__mock/faults/${id}`).then(
@@ -396,8 +405,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     },
     faults: async () => listOf('data', 'GET', '/__mock/faults'),
     clearFaults: async () =>
-      (await call<{ removed: number }>('DELETE', '/__mock/faults', { expect: integerIn('removed', 0) }))
-        .removed,
+      (await call<{ removed: number }>('DELETE', '/__mock/faults', { expect: REMOVED })).removed,
     flushWebhooks: (async (query?: MockDeliveriesQuery, callOptions: MockCallOptions = {}) => {
       const refuse = refuseArgument('options', 'options.', refuseIn('flushWebhooks'));
       const { timeoutMs: wait } = checkInput(CallOptionsSchema, callOptions, refuse);

@@ -13,6 +13,7 @@ import type { MockReturn, MockShipment, MockWarehouse } from './resources.js';
 import {
   type BatchRecord,
   type BatchTake,
+  fromKeys,
   MockState,
   type OrderRecord,
   type RestockingRecord,
@@ -21,7 +22,6 @@ import {
 } from './state.js';
 import {
   COLLECTIONS,
-  fromKeys,
   MOCK_STATE_FORMAT,
   type MockStateBatchTake,
   type MockStateFile,

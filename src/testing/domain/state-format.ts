@@ -19,7 +19,7 @@ import type {
   MockWarehouse,
 } from './resources.js';
 import { RESTOCKING_STATUSES, type RestockingStatusV1 } from './restocking-status.js';
-import { SUB_RECORDS } from './state.js';
+import { fromKeys, SUB_RECORDS } from './state.js';
 
 /** The `format` of a saved state. */
 export const MOCK_STATE_FORMAT = 'merchant-fulfillment-mock-state';
@@ -169,11 +169,6 @@ export interface MockStateFile {
 
 /** The collections of the state, each with its own id sequence (in `lastIds` order). */
 export const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
-
-/** An object with the fields `keys`, each `value(key)`. */
-export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
-  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
-}
 
 /** The shape of fields `keys`, each of `schema`. */
 const each = <const K extends string, S>(keys: readonly K[], schema: S) => fromKeys(keys, () => schema);

@@ -148,6 +148,11 @@ export const SUB_RECORDS = ['orderItem', 'restockingItem', 'shipmentItem', 'retu
 export type SubRecord = (typeof SUB_RECORDS)[number];
 
 /** Every record of the mock, with the indexes the endpoints need. */
+/** An object with the fields `keys`, each `value(key)`. */
+export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
+}
+
 export class MockState {
   readonly skus = new Collection<SkuRecord>();
   readonly orders = new Collection<OrderRecord>();
@@ -159,7 +164,7 @@ export class MockState {
   /** SKUs per merchant SKU code (usually one; deleted ones may share a code with an active one). */
   readonly #skusByCode = new Map<string, SkuRecord[]>();
   readonly #ordersByMerchantId = new Map<string, OrderRecord>();
-  readonly #counters = Object.fromEntries(SUB_RECORDS.map((kind) => [kind, 0])) as Record<SubRecord, number>;
+  readonly #counters = fromKeys(SUB_RECORDS, () => 0);
 
   constructor(warehouses: readonly MockWarehouse[]) {
     this.warehouses = warehouses;

@@ -11,7 +11,7 @@
 import type * as Util from 'node:util';
 import { connectMock, type MockConnection, MockControlError } from '../connect.js';
 import type { MockReturnOptions } from '../domain/outbound.js';
-import type { MockQuantities } from '../domain/restocking.js';
+import { type MockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
 import type { RestockingStatusV1 } from '../domain/restocking-status.js';
 import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
@@ -242,12 +242,12 @@ const fulfil: Command = {
 const TABLE: Readonly<Record<string, Command>> = {
   advance: {
     args: ['shipment-id', 'status'],
-    options: ['arrived', 'damaged', 'missing'],
+    options: RESTOCK_FIGURES,
     async run(mock, parsed) {
       const id = idOf(parsed.args[0]!, 'shipment-id');
       // The status name is checked by the mock's route, as in-process.
       const status = parsed.args[1] as RestockingStatusV1;
-      const quantities = given(parsed, ['arrived', 'damaged', 'missing'], quantitiesOf);
+      const quantities = given(parsed, RESTOCK_FIGURES, quantitiesOf);
       const shipment = await mock.advanceRestockingShipment(id, status, quantities);
       return { result: shipment, line: `Restocking shipment ${shipment.id} is now ${shipment.status}` };
     },

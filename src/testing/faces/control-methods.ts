@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
-import type { MockRestockQuantities } from '../domain/restocking.js';
+import { type MockRestockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
 import {
   isRestockingStatusName,
   RESTOCKING_STATUS_NAMES,
@@ -277,6 +277,7 @@ const Figure = z.optional(
   }),
 );
 const Quantities = z.strictObject({ arrived: Figure, damaged: Figure, missing: Figure });
+const Status = z.enum(RESTOCKING_STATUS_NAMES);
 const ReturnItem = z
   .strictObject({
     sku_id: z.optional(Id),
@@ -332,7 +333,7 @@ export function checkRestockingStatus(
   name: string,
   refuse: Refuse,
 ): RestockingStatusV1 | RestockingStatusV2 {
-  return checkInput(z.enum(RESTOCKING_STATUS_NAMES), value, refuse, name);
+  return checkInput(Status, value, refuse, name);
 }
 
 /**
@@ -349,7 +350,7 @@ export function checkRestockQuantities(
 ): MockRestockQuantities | undefined {
   if (quantities === undefined) return undefined;
   const checked = checkInput(Quantities, quantities, refuse);
-  const given = (['arrived', 'damaged', 'missing'] as const).find((name) => checked[name] !== undefined);
+  const given = RESTOCK_FIGURES.find((name) => checked[name] !== undefined);
   if (given === undefined) return undefined;
   if (isRestockingStatusName(status) && !restockingStatus(toV1Status(status)).restocks) {
     refuse(given, `must be left out: quantities apply only when moving to 'restocked', not '${status}'`);
