@@ -290,7 +290,8 @@ export async function main(argv = process.argv.slice(2)) {
       module: `config-table-${slugOf(f.name)}.ts`,
       options: configurationTableOptions(f.markdown),
     }))
-    .filter((t) => t.options.length > 0);
+    // README's table is the front page's: it must be there when README is checked.
+    .filter((t) => t.options.length > 0 || t.name === 'README.md');
   const label = given === undefined ? `${files.length} Markdown files` : files[0].name;
 
   const warning = ensureBuilt();
