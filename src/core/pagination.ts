@@ -121,7 +121,7 @@ interface PageSource<T> {
 }
 
 /** Default page size of the API when no `limit` is sent. */
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_MAX_PAGES = 10_000;
 /**
  * How many of the cursors followed last a list remembers to spot a loop, whatever `maxPages` is:

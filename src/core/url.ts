@@ -55,7 +55,7 @@ export function originOf(url: URL): string {
 }
 
 /** Most same-origin redirects one attempt follows. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /**
  * Where a redirect may be followed to: the same origin (scheme, host and port), for a `GET`

@@ -33,7 +33,7 @@ const LookupQuery = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.
 const ORDERS = '/merchant_api/v1/orders';
 const at = (id: Id) => path`/merchant_api/v1/orders/${id}`;
 /** Pages of 100 orders `findByMerchantOrderId` reads when no `createdAfter` bounds the scan. */
-export const DEFAULT_LOOKUP_PAGES = 10;
+const DEFAULT_LOOKUP_PAGES = 10;
 
 /** Options of `orders.findByMerchantOrderId`: the scan's bounds and budget, and request options. */
 export interface FindOrderOptions extends RequestOptions {
