@@ -1,10 +1,18 @@
 /**
  * The command line's argument reader, shared by the server's options (`cli.ts`) and the
  * subcommands (`commands.ts`): `node:util`'s `parseArgs`, not strict, so that each refusal is worded
- * as the kit words it.
+ * as the kit words it; and the error of a usage mistake.
  */
 import type * as Util from 'node:util';
 import { builtinModule } from '../../core/builtin.js';
+
+/**
+ * A mistake on the command line, a state or seed file that cannot be used, or a server that cannot
+ * start (e.g. its port is in use): the bin prints the message and exits with status 2.
+ */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
 
 /** A command line as {@link readArgs} reads it. */
 export interface ReadArgs {
@@ -19,14 +27,18 @@ export interface ReadArgs {
 /**
  * Reads `args` with `node:util`'s `parseArgs` (Node 22+, Bun, Deno), not strict: an unknown option
  * (worded by `unknown`), a boolean given a value, a string option without one or given twice (unless
- * `multiple`) is passed to `fail` in the kit's words, never echoing what was typed.
+ * `multiple`) is a {@link CliUsageError} in the kit's words (`suffix` appended), never echoing what
+ * was typed.
  */
 export function readArgs(
   args: readonly string[],
   options: Util.ParseArgsOptionsConfig,
   unknown: (arg: string) => string,
-  fail: (message: string) => never,
+  suffix = '',
 ): ReadArgs {
+  function fail(message: string): never {
+    throw new CliUsageError(message + suffix);
+  }
   const util = builtinModule<typeof Util>('node:util');
   if (!util) throw new Error('The command line needs node:util (Node.js 22+, Bun or Deno).');
   const { tokens } = util.parseArgs({

@@ -1,25 +1,19 @@
 /**
  * CORS for the HTTP server face (`api.listen({ cors })`, `merchant-fulfillment-mock --cors`): which
  * origins may call the mock from a browser, the answer to a preflight `OPTIONS` request and the
- * headers added to every other answer. Off unless asked for. No Node built-ins: plain values only.
+ * headers added to every other answer. Off unless asked for. No Node built-ins: Fetch values only.
  */
 import { HEADER_NAME } from '../engine/faults.js';
+import type { MockRequestEvent } from '../engine/request-log.js';
+import { failure } from '../engine/result.js';
 import { describeValue } from '../engine/validation.js';
+import { toResponse } from './fetch.js';
 
-/** The methods a preflight allows. */
-const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** The request headers a preflight always allows (more when the browser asks for them). */
 const HEADERS = ['authorization', 'content-type', 'idempotency-key'];
-/** The answer headers a page may read. */
-const EXPOSED = 'x-rate-limit-max, x-rate-limit-used, retry-after, allow, x-mock-hint';
-/** How long a browser may cache a preflight answer, in seconds. */
-const MAX_AGE = '600';
 
-/** The origins allowed: every one (`*`) or a set of exact origins. */
-export interface CorsPolicy {
-  readonly any: boolean;
-  readonly origins: ReadonlySet<string>;
-}
+/** The `Access-Control-Allow-Origin` value for a request from `origin`, `undefined` when it is not allowed. */
+export type CorsPolicy = (origin: string | null) => string | undefined;
 
 /**
  * Checks the `cors` option of `listen`: `'*'`, an origin such as `http://localhost:5173`, or a list
@@ -30,62 +24,65 @@ export function corsPolicy(option: string | readonly string[] | undefined): Cors
   if (option === undefined) return undefined;
   const list = typeof option === 'string' ? [option] : option;
   if (!Array.isArray(list)) throw new TypeError('listen: cors must be a string or a list of strings');
-  if (list.length === 0) return undefined;
-  const origins = new Set<string>();
-  let any = false;
   for (const entry of list) {
-    if (entry === '*') {
-      any = true;
-      continue;
-    }
     const origin = typeof entry === 'string' && URL.canParse(entry) ? new URL(entry).origin : undefined;
-    if (!origin || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
+    if (entry !== '*' && (!origin || origin === 'null' || origin !== entry.replace(/\/$/, ''))) {
       throw new TypeError(
         `listen: cors must be '*' or origins such as 'http://localhost:5173' (scheme, host and port only), got ${describeValue(entry)}`,
       );
     }
-    origins.add(origin);
   }
-  return { any, origins };
-}
-
-/** The `Access-Control-Allow-Origin` value for a request from `origin`, if it is allowed. */
-function allowOrigin(policy: CorsPolicy, origin: string | undefined): string | undefined {
-  if (policy.any) return '*';
-  return origin !== undefined && policy.origins.has(origin) ? origin : undefined;
+  const origins = new Set(list.map((entry) => entry.replace(/\/$/, '')));
+  if (origins.size === 0) return undefined;
+  return (origin) => (origins.has('*') ? '*' : origin !== null && origins.has(origin) ? origin : undefined);
 }
 
 /**
- * The headers of the answer to a preflight (status 204), or `undefined` when the origin is not
- * allowed. `requestHeaders` is the `Access-Control-Request-Headers` sent: valid names are allowed.
+ * Answers `request` under `policy`: a preflight (`OPTIONS` with `Origin` and
+ * `Access-Control-Request-Method`) here, 204 with the allow headers (the headers the browser asks
+ * for among them) or 403 for an origin not allowed, told to `observe` as the pipeline tells of the
+ * others; any other request with `next`, its answer given `Vary: Origin` and, for an allowed
+ * origin, `Access-Control-Allow-Origin` and the headers a page may read.
  */
-export function preflightHeaders(
+export async function answerCors(
   policy: CorsPolicy,
-  origin: string | undefined,
-  requestHeaders: string | undefined,
-): Record<string, string> | undefined {
-  const allowed = allowOrigin(policy, origin);
-  if (allowed === undefined) return undefined;
-  const asked = (requestHeaders ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => HEADER_NAME.test(h));
-  return {
-    'access-control-allow-origin': allowed,
-    'access-control-allow-methods': METHODS,
-    'access-control-allow-headers': [...new Set([...HEADERS, ...asked])].join(', '),
-    'access-control-max-age': MAX_AGE,
-    vary: 'Origin',
-  };
-}
-
-/** The headers added to every other answer: `Vary: Origin`, and the allow headers for an allowed origin. */
-export function corsHeaders(policy: CorsPolicy, origin: string | undefined): Record<string, string> {
-  const allowed = allowOrigin(policy, origin);
-  if (allowed === undefined) return { vary: 'Origin' };
-  return {
-    'access-control-allow-origin': allowed,
-    'access-control-expose-headers': EXPOSED,
-    vary: 'Origin',
-  };
+  request: Request,
+  next: (request: Request) => Promise<Response>,
+  observe?: (event: MockRequestEvent) => void,
+): Promise<Response> {
+  const origin = request.headers.get('origin');
+  const allowed = policy(origin);
+  if (
+    request.method === 'OPTIONS' &&
+    origin !== null &&
+    request.headers.has('access-control-request-method')
+  ) {
+    const { pathname: path, search } = new URL(request.url);
+    const status = allowed === undefined ? 403 : 204;
+    observe?.({ method: 'OPTIONS', path, query: search.slice(1), status, durationMs: 0, control: false });
+    if (allowed === undefined) {
+      return toResponse({ ...failure(403, 'origin not allowed (CORS)'), headers: { vary: 'Origin' } });
+    }
+    const asked = (request.headers.get('access-control-request-headers') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => HEADER_NAME.test(h));
+    const headers = {
+      'access-control-allow-origin': allowed,
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'access-control-allow-headers': [...new Set([...HEADERS, ...asked])].join(', '),
+      'access-control-max-age': '600', // seconds a browser may keep this answer
+      vary: 'Origin',
+    };
+    return new Response(null, { status: 204, headers });
+  }
+  const response = await next(request);
+  if (response.type === 'error') return response; // a dropped connection: no headers to add
+  response.headers.set('vary', 'Origin');
+  if (allowed !== undefined) {
+    response.headers.set('access-control-allow-origin', allowed);
+    const exposed = 'x-rate-limit-max, x-rate-limit-used, retry-after, allow, x-mock-hint';
+    response.headers.set('access-control-expose-headers', exposed);
+  }
+  return response;
 }

@@ -1,12 +1,21 @@
 /**
- * The Fetch API face: `api.handle(request)` and `api.fetch(input, init)` pass Fetch `Request`s to
- * the core and turn its results into `Response`s. A dropped connection (fault `reset`) is
- * `Response.error()` for `handle` (the msw face answers through it) and a rejected `TypeError` for
+ * The Fetch API face, the one request adapter of the kit: `api.handle(request)` and
+ * `api.fetch(input, init)` pass Fetch `Request`s to the core and turn its results into `Response`s;
+ * the msw face and the HTTP server face (`server.ts`) answer through `handle` too. A dropped
+ * connection (fault `reset`) is `Response.error()` for `handle` and a rejected `TypeError` for
  * `fetch`, as a real `fetch` does.
  */
-import { type Dispatch, resultBody, resultHeaders } from '../engine/result.js';
+import { type Dispatch, type MockResult, resultBody, resultHeaders } from '../engine/result.js';
 
 const BODYLESS = new Set(['GET', 'HEAD']);
+
+/** The `Response` of a result, with its `content-length`; `head`: the headers only (a `HEAD`). */
+export function toResponse(result: MockResult, head = false): Response {
+  const body = resultBody(result);
+  const bytes = body === null ? null : new TextEncoder().encode(body);
+  const headers = { ...resultHeaders(result), 'content-length': String(bytes?.length ?? 0) };
+  return new Response(head ? null : bytes, { status: result.status, headers });
+}
 
 /**
  * `api.handle`: answers one Fetch `Request` with the core. `basePath` (the path of the mock's base
@@ -26,9 +35,7 @@ export function fetchHandler(dispatch: Dispatch, basePath: string): (request: Re
       authorization: request.headers.get('authorization'),
       body: BODYLESS.has(method) ? '' : await request.text(),
     });
-    if (result.drop) return Response.error();
-    const body = method === 'HEAD' ? null : resultBody(result);
-    return new Response(body, { status: result.status, headers: resultHeaders(result) });
+    return result.drop ? Response.error() : toResponse(result, method === 'HEAD');
   };
 }
 

@@ -3,24 +3,11 @@
  * flight, the last change always written), a final save on close, failures reported and retried,
  * and the crash-safe write itself (temporary file, rename, nothing left behind).
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import {
-  readJsonFile,
-  removeStaleTemps,
-  StateSaver,
-  writeFileAtomic,
-} from '../../../src/testing/faces/state-file.js';
+import { readJsonFile, stateSaver, writeFileAtomic } from '../../../src/testing/faces/state-file.js';
 
 /** A writer whose writes finish when the test says so. */
 function gatedWriter() {
@@ -43,7 +30,7 @@ function gatedWriter() {
   return { write, writes, maxInFlight: () => maxInFlight };
 }
 
-describe('StateSaver', () => {
+describe('stateSaver', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -54,7 +41,7 @@ describe('StateSaver', () => {
   test('a burst of changes makes one write; changes during a write make exactly one more', async () => {
     let value = 0;
     const writer = gatedWriter();
-    const saver = new StateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
+    const saver = stateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
     for (value = 1; value <= 5; value++) saver.schedule();
     value = 5;
     expect(writer.writes).toHaveLength(0); // waits for the burst to end
@@ -78,7 +65,7 @@ describe('StateSaver', () => {
   test('close() waits for the write in flight, then always saves once more', async () => {
     let value = 'a';
     const writer = gatedWriter();
-    const saver = new StateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
+    const saver = stateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
     saver.schedule();
     await vi.advanceTimersByTimeAsync(20);
     value = 'b';
@@ -100,10 +87,10 @@ describe('StateSaver', () => {
   test('a failed write is reported; the next change tries again', async () => {
     const errors: unknown[] = [];
     const writer = gatedWriter();
-    const saver = new StateSaver({
+    const saver = stateSaver({
       file: 'f',
       read: () => 1,
-      onError: (e) => errors.push(e),
+      onError: (e: unknown) => errors.push(e),
       write: writer.write,
     });
     saver.schedule();
@@ -146,27 +133,16 @@ describe('the files', () => {
     expect(readdirSync(dir).sort()).toEqual(['blocked', 'state.json']);
   });
 
-  test('removeStaleTemps removes what an interrupted save left, not a fresh save in flight nor other files', async () => {
-    const file = join(dir, 'state.json');
-    writeFileSync(file, '{}');
-    const stale = join(dir, '.state.json.abc-1.tmp');
-    const fresh = join(dir, '.state.json.abc-2.tmp');
-    const other = join(dir, '.other.json.abc-1.tmp');
-    for (const f of [stale, fresh, other]) writeFileSync(f, 'partial');
-    const old = new Date(Date.now() - 120_000);
-    utimesSync(stale, old, old);
-    utimesSync(other, old, old);
-    await removeStaleTemps(file);
-    expect(readdirSync(dir).sort()).toEqual(['.other.json.abc-1.tmp', '.state.json.abc-2.tmp', 'state.json']);
-    await removeStaleTemps(join(dir, 'missing-dir', 'state.json')); // nothing to list: no error
-  });
-
-  test('readJsonFile: undefined for a missing file, the value otherwise, a problem for bad JSON', async () => {
-    expect(await readJsonFile(join(dir, 'none.json'))).toBeUndefined();
+  test('readJsonFile: undefined for a missing file, the value otherwise, a usage error for bad JSON', async () => {
+    expect(await readJsonFile('state', join(dir, 'none.json'))).toBeUndefined();
     writeFileSync(join(dir, 'ok.json'), '{"a":[1]}');
-    expect(await readJsonFile(join(dir, 'ok.json'))).toEqual({ a: [1] });
+    expect(await readJsonFile('state', join(dir, 'ok.json'))).toEqual({ a: [1] });
     writeFileSync(join(dir, 'bad.json'), '{');
-    await expect(readJsonFile(join(dir, 'bad.json'))).rejects.toThrow(/^is not JSON/);
-    await expect(readJsonFile(dir)).rejects.toThrow(/^cannot be read \(EISDIR\)/);
+    await expect(readJsonFile('seed', join(dir, 'bad.json'))).rejects.toThrow(
+      /^The seed file '.*' is not JSON/,
+    );
+    await expect(readJsonFile('state', dir)).rejects.toThrow(
+      /^The state file '.*' cannot be read \(EISDIR\)/,
+    );
   });
 });
