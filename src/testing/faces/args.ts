@@ -14,18 +14,31 @@ export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
 }
 
-/** A command line as {@link readArgs} reads it. */
-export interface ReadArgs {
-  /** The words (and short options such as `-3` or `-h`), each once, in order. */
-  positionals: string[];
-  /** The values of each string option, in order. */
-  values: Map<string, string[]>;
-  /** The boolean options given. */
-  flags: Set<string>;
+/** Where the command and the subcommands write and what they read: each default is the process's own. */
+export interface CliIo {
+  /** Receives each line of normal output (startup lines, one line per request). Default `console.log`. */
+  out?: (line: string) => void;
+  /** Receives each line about a problem (a failed save, a refusal). Default `console.error`. */
+  err?: (line: string) => void;
+  /** Environment variables (`FULFILLMENT_MOCK_TOKEN`, `FULFILLMENT_MOCK_URL`). Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** `io` with the process's own output and environment where it gives none. */
+export function ioOf(io: CliIo): Required<CliIo> {
+  const { env = {} } =
+    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process ?? {};
+  return {
+    out: io.out ?? ((line) => console.log(line)),
+    err: io.err ?? ((line) => console.error(line)),
+    env: io.env ?? env,
+  };
 }
 
 /**
- * Reads `args` with `node:util`'s `parseArgs` (Node 22+, Bun, Deno), not strict: an unknown option
+ * Reads `args` with `node:util`'s `parseArgs` (Node 22+, Bun, Deno), not strict, into the words (and
+ * short options such as `-3` or `-h`, each once, in order), the values of each string option and
+ * the boolean options given. An unknown option
  * (worded by `unknown`), a boolean given a value, a string option without one or given twice (unless
  * `multiple`) is a {@link CliUsageError} in the kit's words (`suffix` appended), never echoing what
  * was typed.
@@ -35,7 +48,7 @@ export function readArgs(
   options: Util.ParseArgsOptionsConfig,
   unknown: (arg: string) => string,
   suffix = '',
-): ReadArgs {
+): { positionals: string[]; values: Map<string, string[]>; flags: Set<string> } {
   function fail(message: string): never {
     throw new CliUsageError(message + suffix);
   }
@@ -48,7 +61,7 @@ export function readArgs(
     allowPositionals: true,
     tokens: true,
   });
-  const read: ReadArgs = { positionals: [], values: new Map(), flags: new Set() };
+  const read = { positionals: [] as string[], values: new Map<string, string[]>(), flags: new Set<string>() };
   let last = -1;
   for (const token of tokens) {
     const arg = args[token.index]!;
@@ -72,9 +85,4 @@ export function readArgs(
     read.values.set(name, [...list, value]);
   }
   return read;
-}
-
-/** The process's environment, where the runtime has one. */
-export function processEnv(): Readonly<Record<string, string | undefined>> {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 }

@@ -6,8 +6,6 @@
  * it is described as the kit describes text, a short run of digits as it is (`--port 70000`),
  * anything else by its length; only names the command knows (its options, its commands) are shown.
  * The `--state` / `--seed` file and the `--host` of a server that cannot start are named as given.
- * The options are one table: their help, their `parseArgs` configuration and the range of the
- * numbers are made from it.
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { VERSION } from '../../version.js';
@@ -19,72 +17,48 @@ import { describeText } from '../engine/validation.js';
 import type { MockApi } from '../mock-api.js';
 import { createMockApi } from '../mock-api.js';
 import type { MockApiOptions } from '../options.js';
-import { CliUsageError, processEnv, readArgs } from './args.js';
+import { type CliIo, CliUsageError, ioOf, readArgs } from './args.js';
 import { COMMANDS_USAGE, unknownCommand } from './commands.js';
 import type { MockServer } from './listen.js';
-import { readJsonFile, type StateSaver, stateSaver } from './state-file.js';
+import { readJsonFile, stateSaver } from './state-file.js';
 
-export { CliUsageError } from './args.js';
+export { type CliIo, CliUsageError } from './args.js';
 
 /**
- * The server's options: the value's name (none for a flag), the help (a `\n` continues it on the
- * next line; "repeatable" makes the option so), and for an integer its range.
+ * The help text of the server. The `parseArgs` configuration is read from its list of options (an
+ * option followed by a `<value>` takes one; one said "repeatable" can be given again).
  */
-const OPTIONS: Record<string, [value: string, help: string, min?: number, max?: number]> = {
-  port: ['<n>', 'port to listen on, 1-65535 (default 4010; 0 picks a free one)', 0, 65_535],
-  host: ['<host>', 'interface to listen on (default 127.0.0.1)'],
-  token: [
-    '<token>',
-    'accepted API token, repeatable (default: env\nFULFILLMENT_MOCK_TOKEN, else a random one)',
-  ],
-  webhook: ['<url>', 'receiver of restocking shipment webhooks, repeatable'],
-  'webhook-attempts': ['<n>', 'attempts per webhook delivery, the first included (default 5)', 1],
-  'webhook-backoff': ['<ms>', 'delay before the first retry, doubled for each later one (default 50)', 0],
-  'webhook-timeout': ['<ms>', 'time-out of one delivery attempt (default 5000)', 1],
-  'blocked-country': ['<cc>', 'country orders cannot be shipped to, repeatable'],
-  'page-size': ['<n>', 'default page size of collections (default 20)', 1],
-  latency: ['<ms>', 'delay added to every API response (default 0)', 0],
-  'rate-limit': [
-    '<n>[/<ms>]',
-    'per-token limit: n requests per ms milliseconds\n(default window 60000; default: no limit)',
-  ],
-  state: [
-    '<file>',
-    'keep the state in this JSON file: loaded at start when it exists,\nsaved after every change and on exit (written safely: a crash\nleaves the previous save or the new one)',
-  ],
-  seed: [
-    '<file>',
-    'start from fixtures: {"skus": [...], "restockingShipments": [...],\n"orders": [...]}, each element the body of the API\'s create request\n(a shipment may add "status", e.g. "restocked"); with --state, used\nonly while the state file does not exist yet',
-  ],
-  cors: [
-    '<origin>',
-    "let browser pages of this origin call the mock (e.g.\nhttp://localhost:5173), repeatable; '*' for any origin",
-  ],
-  quiet: ['', 'no log line per request'],
-  'print-url': ['', 'print the URL alone as the first line (for a test that reads it)'],
-  version: ['', 'print the version and exit'],
-  help: ['', 'show this help'],
-};
-
-const PARSE: ParseArgsOptionsConfig = Object.fromEntries(
-  Object.entries(OPTIONS).map(([name, [value, help]]) => [
-    name,
-    { type: value ? 'string' : 'boolean', multiple: help.includes('repeatable') },
-  ]),
-);
-
-/** The help text of the command: the server's options, then the subcommands. */
-export const CLI_USAGE = `Usage: merchant-fulfillment-mock [options]
+const SERVER_USAGE = `Usage: merchant-fulfillment-mock [options]
 
 Starts an in-memory mock of the Merchant Fulfillment API on a local HTTP server.
 
 Options:
-${Object.entries(OPTIONS)
-  .map(([name, [value, help]]) => {
-    const flag = `${name === 'version' || name === 'help' ? `-${name[0]}, ` : ''}--${name} ${value}`;
-    return `  ${flag.padEnd(28)}${help.replaceAll('\n', `\n${' '.repeat(30)}`)}`;
-  })
-  .join('\n')}
+  --port <n>                  port to listen on, 1-65535 (default 4010; 0 picks a free one)
+  --host <host>               interface to listen on (default 127.0.0.1)
+  --token <token>             accepted API token, repeatable (default: env
+                              FULFILLMENT_MOCK_TOKEN, else a random one)
+  --webhook <url>             receiver of restocking shipment webhooks, repeatable
+  --webhook-attempts <n>      attempts per webhook delivery, the first included (default 5)
+  --webhook-backoff <ms>      delay before the first retry, doubled for each later one (default 50)
+  --webhook-timeout <ms>      time-out of one delivery attempt (default 5000)
+  --blocked-country <cc>      country orders cannot be shipped to, repeatable
+  --page-size <n>             default page size of collections (default 20)
+  --latency <ms>              delay added to every API response (default 0)
+  --rate-limit <n>[/<ms>]     per-token limit: n requests per ms milliseconds
+                              (default window 60000; default: no limit)
+  --state <file>              keep the state in this JSON file: loaded at start when it exists,
+                              saved after every change and on exit (written safely: a crash
+                              leaves the previous save or the new one)
+  --seed <file>               start from fixtures: {"skus": [...], "restockingShipments": [...],
+                              "orders": [...]}, each element the body of the API's create request
+                              (a shipment may add "status", e.g. "restocked"); with --state, used
+                              only while the state file does not exist yet
+  --cors <origin>             let browser pages of this origin call the mock (e.g.
+                              http://localhost:5173), repeatable; '*' for any origin
+  --quiet                     no log line per request
+  --print-url                 print the URL alone as the first line (for a test that reads it)
+  -v, --version               print the version and exit
+  -h, --help                  show this help
 
 Each request is logged on one line: method, path, status and duration, e.g.
   POST /merchant_api/v1/orders 201 3 ms
@@ -93,19 +67,26 @@ GET /__mock/ lists them), e.g.
   POST /__mock/restocking_shipments/{id}/advance   {"status":"restocked"}
   POST /__mock/orders/{id}/fulfill    POST /__mock/faults    POST /__mock/reset
 POST /__mock/reset goes back to what the mock started from (the state file or seed as loaded).
-Stop it with Ctrl-C (SIGINT) or SIGTERM.
+Stop it with Ctrl-C (SIGINT) or SIGTERM.`;
 
-${COMMANDS_USAGE}`;
+const PARSE: ParseArgsOptionsConfig = {};
+for (const [, name, value, help] of SERVER_USAGE.matchAll(
+  /^ {2}(?:-\w, )?--([\w-]+)( <)?(.*(?:\n {30}.*)*)/gm,
+))
+  PARSE[name!] = { type: value ? 'string' : 'boolean', multiple: help!.includes('repeatable') };
 
-/** Where the command writes (defaults: `console.log` and `console.error`). */
-export interface CliIo {
-  /** Receives each line of normal output (startup lines, one line per request). */
-  out?: (line: string) => void;
-  /** Receives each line about a problem that does not stop the mock (a failed save). */
-  err?: (line: string) => void;
-  /** Environment variables (`FULFILLMENT_MOCK_TOKEN`). Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
+/** The options that take an integer, and its range. */
+const INTEGERS: Record<string, [min: number, max?: number]> = {
+  port: [0, 65_535],
+  'webhook-attempts': [1],
+  'webhook-backoff': [0],
+  'webhook-timeout': [1],
+  'page-size': [1],
+  latency: [0],
+};
+
+/** The help text of the command: the server's options, then the subcommands. */
+export const CLI_USAGE = `${SERVER_USAGE}\n\n${COMMANDS_USAGE}`;
 
 /** A running mock started by {@link runCli}. */
 export interface RunningCli {
@@ -149,8 +130,7 @@ function requestLine(event: MockRequestEvent): string {
  * Signals are the caller's business (the bin calls `close()` on SIGINT / SIGTERM).
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<RunningCli | undefined> {
-  const out = io.out ?? ((line: string) => console.log(line));
-  const err = io.err ?? ((line: string) => console.error(line));
+  const { out, err, env } = ioOf(io);
   const unknown = (arg: string) => `Unknown option, got ${describeText(arg)}`;
   const { positionals, values, flags } = readArgs(argv, PARSE, unknown, `\n\n${CLI_USAGE}`);
   const word = positionals.find((arg) => arg !== '-h' && arg !== '-v');
@@ -167,9 +147,9 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
     throw new CliUsageError(`Option '--${name}' must be ${expected}, got ${describeText(raw)}`);
   };
   const n: Record<string, number | undefined> = {};
-  for (const [name, [, , min, max]] of Object.entries(OPTIONS)) {
+  for (const [name, [min, max]] of Object.entries(INTEGERS)) {
     const raw = option(name);
-    if (min === undefined || raw === undefined) continue;
+    if (raw === undefined) continue;
     n[name] = Number(raw);
     if (!/^\d{1,15}$/.test(raw) || n[name] < min || (max !== undefined && n[name] > max))
       refuse(name, `an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`}`, raw);
@@ -182,7 +162,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   if (rate !== undefined && !requests)
     refuse('rate-limit', '<requests>/<ms> with integers >= 1 (e.g. 100/60000)', rate);
   // The subcommands read FULFILLMENT_MOCK_TOKEN: a mock started in the same shell accepts it too.
-  const envToken = (io.env ?? processEnv()).FULFILLMENT_MOCK_TOKEN?.trim();
+  const envToken = env.FULFILLMENT_MOCK_TOKEN?.trim();
   const retry = defined({
     attempts: n['webhook-attempts'],
     initialDelayMs: n['webhook-backoff'],
@@ -195,7 +175,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
     saved === undefined && seedFile !== undefined ? await readJsonFile('seed', seedFile) : undefined;
   if (saved === undefined && seedFile !== undefined && seed === undefined)
     throw new CliUsageError(`The seed file '${seedFile}' does not exist`);
-  let saver: StateSaver | undefined;
+  let saver: ReturnType<typeof stateSaver> | undefined;
   let api: MockApi;
   try {
     api = createMockApi({
@@ -238,7 +218,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
       err(
         `Cannot save the state to '${stateFile}': ${error instanceof Error ? error.message : String(error)}`,
       );
-    saver = stateSaver({ file: stateFile, read: () => api.exportState(), onError });
+    saver = stateSaver(stateFile, () => api.exportState(), onError);
     // A new state file is written at once, so that it holds the starting point (the seed).
     if (saved === undefined) saver.schedule();
   }

@@ -18,7 +18,7 @@ import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { isIdText } from '../engine/router.js';
 import { describeText } from '../engine/validation.js';
 import type { MockRedeliverFilter } from '../engine/webhook-delivery.js';
-import { CliUsageError, processEnv, readArgs } from './args.js';
+import { type CliIo, CliUsageError, ioOf, readArgs } from './args.js';
 import {
   MOCK_COLLECTIONS,
   type MockCollectionName,
@@ -30,18 +30,8 @@ import {
 /** The mock URL used without `--url` or `FULFILLMENT_MOCK_URL`. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
-/**
- * Where {@link runCommand} writes and what it reads (the command line's `CliIo` fits): each
- * default is the process's own.
- */
-export interface CommandIo {
-  /** Receives each line of normal output. Default `console.log`. */
-  out?: (line: string) => void;
-  /** Receives each line of error output. Default `console.error`. */
-  err?: (line: string) => void;
-  /** Environment variables (`FULFILLMENT_MOCK_URL`, `FULFILLMENT_MOCK_TOKEN`). Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
+/** Where {@link runCommand} writes and what it reads: the command line's {@link CliIo}. */
+export type CommandIo = CliIo;
 
 /** A parsed command line: the command's arguments (as many as it takes) and its options. */
 interface Parsed {
@@ -116,15 +106,6 @@ const pageLine = (name: string, page: MockStatePage<MockCollectionName>) =>
 const FILTERS =
   '[--status delivered|failed|pending] [--event-id <id>] [--receiver <url>]\n[--page <n>] [--limit <n>]';
 
-const fulfil: Command = {
-  synopsis: '<order-id>',
-  help: 'fulfil an order (alias: fulfill)',
-  async run(mock, { args }) {
-    const shipment = await mock.fulfillOrder(idOf(args[0]!, 'order-id'));
-    return [shipment, `Order ${shipment.order_id} fulfilled: shipment ${shipment.id} (${shipment.status})`];
-  },
-};
-
 /** The subcommands (`fulfill` is an alias of `fulfil`). */
 const TABLE: Readonly<Record<string, Command>> = {
   advance: {
@@ -140,8 +121,14 @@ const TABLE: Readonly<Record<string, Command>> = {
       return [shipment, `Restocking shipment ${shipment.id} is now ${shipment.status}`];
     },
   },
-  fulfil,
-  fulfill: fulfil,
+  fulfil: {
+    synopsis: '<order-id>',
+    help: 'fulfil an order (alias: fulfill)',
+    async run(mock, { args }) {
+      const shipment = await mock.fulfillOrder(idOf(args[0]!, 'order-id'));
+      return [shipment, `Order ${shipment.order_id} fulfilled: shipment ${shipment.id} (${shipment.status})`];
+    },
+  },
   return: {
     synopsis: '<order-id> [--reason <reason>] [--carrier <name>] [--item <sku_id>=<quantity>]...',
     help: 'record a return of a fulfilled order',
@@ -250,7 +237,7 @@ const TABLE: Readonly<Record<string, Command>> = {
 };
 
 /** The subcommands {@link runCommand} knows (`fulfill` is an alias of `fulfil`). */
-export const COMMANDS: readonly string[] = Object.keys(TABLE);
+export const COMMANDS: readonly string[] = [...Object.keys(TABLE), 'fulfill'];
 
 /** The help text of the subcommands, made from the table. */
 export const COMMANDS_USAGE = `Usage: merchant-fulfillment-mock <command> [arguments] [options]
@@ -259,7 +246,6 @@ Drives a running mock through its control routes (/__mock/).
 
 Commands:
 ${Object.entries(TABLE)
-  .filter(([name]) => name !== 'fulfill')
   .map(([name, { synopsis, help }]) =>
     `  ${`${name} ${synopsis}`.trimEnd()}\n${help}`.replaceAll('\n', '\n      '),
   )
@@ -308,18 +294,13 @@ function parse(name: string, command: Command, rest: readonly string[]): Parsed 
  * and a pointer to `--help` on `io.err`). `--help` prints {@link COMMANDS_USAGE} and resolves 0.
  */
 export async function runCommand(argv: readonly string[], io: CommandIo = {}): Promise<number> {
-  const out = io.out ?? ((line: string) => console.log(line));
-  const err = io.err ?? ((line: string) => console.error(line));
-  const env = io.env ?? processEnv();
+  const { out, err, env } = ioOf(io);
   const [name = 'help', ...rest] = argv;
   try {
     const help = ['-h', '--help', 'help'].includes(name);
-    const command = help
-      ? undefined
-      : Object.hasOwn(TABLE, name)
-        ? TABLE[name]!
-        : usage(unknownCommand(name));
-    const parsed = command && parse(name, command, rest);
+    if (!help && !COMMANDS.includes(name)) usage(unknownCommand(name));
+    const command = TABLE[name === 'fulfill' ? 'fulfil' : name];
+    const parsed = !help && command && parse(name, command, rest);
     if (!command || !parsed) {
       out(COMMANDS_USAGE);
       return 0;

@@ -53,32 +53,19 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     .finally(() => dir?.close());
 }
 
-/** Settings of a {@link stateSaver}. */
-export interface StateSaverOptions {
-  /** The file written. */
-  file: string;
-  /** The value to save, read at each write. */
-  read: () => unknown;
-  /** Told of a failed save (the next change tries again). */
-  onError: (error: unknown) => void;
-  /** Writes the text to the file. Default {@link writeFileAtomic}. */
-  write?: (file: string, text: string) => Promise<void>;
-}
-
-/** Saves a value to a file after each change: see {@link stateSaver}. */
-export interface StateSaver {
-  /** Something changed: save soon (one write at a time; a burst of changes makes one write). */
-  schedule(): void;
-  /** Stops saving on change and makes the final save, after the write in flight if any; rejects when it fails. */
-  close(): Promise<void>;
-}
-
 /**
- * Saves a value to a file after each change, coalesced: a burst of changes within 20 ms makes one
- * write, at most one write is in flight, and changes meanwhile make one more write once it is
- * done. A failed save is reported to `onError` and retried at the next change.
+ * Saves the value `read` returns to `file` (with `write`) after each change, coalesced:
+ * `schedule()` after a change, `close()` to stop and make the final save (after the write in flight
+ * if any; it rejects when that save fails). A burst of changes within 20 ms makes one write, at
+ * most one write is in flight, and changes meanwhile make one more write once it is done. A failed
+ * save is reported to `onError` and retried at the next change.
  */
-export function stateSaver({ file, read, onError, write = writeFileAtomic }: StateSaverOptions): StateSaver {
+export function stateSaver(
+  file: string,
+  read: () => unknown,
+  onError: (error: unknown) => void,
+  write = writeFileAtomic,
+) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let dirty = false;

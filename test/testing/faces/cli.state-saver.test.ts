@@ -41,7 +41,12 @@ describe('stateSaver', () => {
   test('a burst of changes makes one write; changes during a write make exactly one more', async () => {
     let value = 0;
     const writer = gatedWriter();
-    const saver = stateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
+    const saver = stateSaver(
+      'f',
+      () => value,
+      () => {},
+      writer.write,
+    );
     for (value = 1; value <= 5; value++) saver.schedule();
     value = 5;
     expect(writer.writes).toHaveLength(0); // waits for the burst to end
@@ -65,7 +70,12 @@ describe('stateSaver', () => {
   test('close() waits for the write in flight, then always saves once more', async () => {
     let value = 'a';
     const writer = gatedWriter();
-    const saver = stateSaver({ file: 'f', read: () => value, onError: () => {}, write: writer.write });
+    const saver = stateSaver(
+      'f',
+      () => value,
+      () => {},
+      writer.write,
+    );
     saver.schedule();
     await vi.advanceTimersByTimeAsync(20);
     value = 'b';
@@ -87,12 +97,12 @@ describe('stateSaver', () => {
   test('a failed write is reported; the next change tries again', async () => {
     const errors: unknown[] = [];
     const writer = gatedWriter();
-    const saver = stateSaver({
-      file: 'f',
-      read: () => 1,
-      onError: (e: unknown) => errors.push(e),
-      write: writer.write,
-    });
+    const saver = stateSaver(
+      'f',
+      () => 1,
+      (e) => errors.push(e),
+      writer.write,
+    );
     saver.schedule();
     await vi.advanceTimersByTimeAsync(20);
     writer.writes[0]!.finish(new Error('disk full'));
