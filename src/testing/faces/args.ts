@@ -26,12 +26,10 @@ export interface CliIo {
 
 /** `io` with the process's own output and environment where it gives none. */
 export function ioOf(io: CliIo): Required<CliIo> {
-  const { env = {} } =
-    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process ?? {};
   return {
     out: io.out ?? ((line) => console.log(line)),
     err: io.err ?? ((line) => console.error(line)),
-    env: io.env ?? env,
+    env: io.env ?? globalThis.process?.env ?? {},
   };
 }
 

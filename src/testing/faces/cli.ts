@@ -101,15 +101,6 @@ export interface RunningCli {
   close(): Promise<void>;
 }
 
-/** Why a server cannot listen, by error code. */
-const LISTEN_ERRORS: Record<string, string> = {
-  EADDRINUSE: 'the port is already in use',
-  EACCES: 'permission denied (ports below 1024 need privileges)',
-  EADDRNOTAVAIL: 'the address is not available on this machine',
-  ENOTFOUND: 'unknown host',
-  EAI_AGAIN: 'unknown host',
-};
-
 /** `object` without its `undefined` fields (an option not given is left out). */
 function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
@@ -172,9 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   const seedFile = option('seed');
   const saved = stateFile === undefined ? undefined : await readJsonFile('state', stateFile);
   const seed =
-    saved === undefined && seedFile !== undefined ? await readJsonFile('seed', seedFile) : undefined;
-  if (saved === undefined && seedFile !== undefined && seed === undefined)
-    throw new CliUsageError(`The seed file '${seedFile}' does not exist`);
+    saved === undefined && seedFile !== undefined ? await readJsonFile('seed', seedFile, true) : undefined;
   let saver: ReturnType<typeof stateSaver> | undefined;
   let api: MockApi;
   try {
@@ -208,20 +197,15 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   const server = await api.listen({ port, host, ...(cors && { cors }) }).catch(async (error: unknown) => {
     await api.close(); // its timers
     const code = (error as { code?: unknown }).code;
-    const reason = typeof code === 'string' && `${LISTEN_ERRORS[code] ?? (error as Error).message} (${code})`;
+    const reasons: Record<string, string> = {
+      EADDRINUSE: 'the port is already in use',
+      EACCES: 'permission denied (ports below 1024 need privileges)',
+    };
+    const reason = typeof code === 'string' && `${reasons[code] ?? (error as Error).message} (${code})`;
     throw reason
       ? new CliUsageError(`Cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${reason}`)
       : new CliUsageError((error as Error).message.replace(/^listen: cors/, "Option '--cors'"));
   });
-  if (stateFile !== undefined) {
-    const onError = (error: unknown) =>
-      err(
-        `Cannot save the state to '${stateFile}': ${error instanceof Error ? error.message : String(error)}`,
-      );
-    saver = stateSaver(stateFile, () => api.exportState(), onError);
-    // A new state file is written at once, so that it holds the starting point (the seed).
-    if (saved === undefined) saver.schedule();
-  }
   // --print-url: the URL alone comes first, for a test that starts the command and reads one line.
   out(flags.has('print-url') ? server.url : `Merchant Fulfillment mock API listening on ${server.url}`);
   out(`API token: ${api.token}`);
@@ -229,6 +213,11 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<R
   out(`Control routes: ${server.url}/__mock/ (see --help)`);
   if (stateFile !== undefined) {
     out(`State file: ${stateFile} (${saved === undefined ? 'new' : 'loaded'}; saved after every change)`);
+    const onError = (error: unknown) =>
+      err(`Cannot save the state to '${stateFile}': ${(error as Error).message}`);
+    saver = stateSaver(stateFile, () => api.exportState(), onError);
+    // A new state file is written at once, so that it holds the starting point (the seed).
+    if (saved === undefined) saver.schedule();
   }
   if (seedFile !== undefined && saved === undefined) out(`Seed: ${seedFile}`);
   return {

@@ -48,7 +48,7 @@ interface Parsed {
  * `\n` continues it on the next line), and its call with the line printed.
  */
 interface Command {
-  synopsis: string;
+  synopsis?: string;
   help: string;
   run(mock: MockConnection, p: Parsed): Promise<[result: unknown, line: string]>;
 }
@@ -178,22 +178,16 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   faults: {
-    synopsis: '',
     help: 'list the faults in force',
     async run(mock) {
       const faults = await mock.faults();
-      const list = faults.map(
-        (f) =>
-          `#${f.id} ${f.method ?? '*'} ${f.path ?? `/${f.pathPattern}/`}${f.remaining === null ? '' : ` (${f.remaining} left)`}`,
-      );
-      return [
-        faults,
-        `${plural(faults.length, 'fault')} in force${list.length ? `: ${list.join(', ')}` : ''}`,
-      ];
+      const list = faults.map((f) => `#${f.id} ${f.method ?? '*'} ${f.path ?? `/${f.pathPattern}/`}`);
+      const left = faults.map((f) => (f.remaining === null ? '' : ` (${f.remaining} left)`));
+      const line = list.map((fault, i) => fault + left[i]).join(', ');
+      return [faults, `${plural(faults.length, 'fault')} in force${line && `: ${line}`}`];
     },
   },
   'clear-faults': {
-    synopsis: '',
     help: 'remove every fault in force',
     async run(mock) {
       const removed = await mock.clearFaults();
@@ -201,7 +195,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   reset: {
-    synopsis: '',
     help: 'back to the initial state',
     run: async (mock) => [await mock.reset(), 'The mock was reset'],
   },
@@ -227,7 +220,6 @@ const TABLE: Readonly<Record<string, Command>> = {
     },
   },
   routes: {
-    synopsis: '',
     help: 'list the control routes',
     async run(mock) {
       const routes = await mock.routes();
@@ -246,7 +238,7 @@ Drives a running mock through its control routes (/__mock/).
 
 Commands:
 ${Object.entries(TABLE)
-  .map(([name, { synopsis, help }]) =>
+  .map(([name, { synopsis = '', help }]) =>
     `  ${`${name} ${synopsis}`.trimEnd()}\n${help}`.replaceAll('\n', '\n      '),
   )
   .join('\n')}
@@ -268,9 +260,9 @@ export function unknownCommand(word: string): string {
 }
 
 /** The command line of `command`, or `undefined` for `--help`. */
-function parse(name: string, command: Command, rest: readonly string[]): Parsed | undefined {
-  const expected = command.synopsis.split('[')[0]!.match(/<[\w-]+>/g) ?? [];
-  const names = [...Array.from(command.synopsis.matchAll(/--([\w-]+)/g), (m) => m[1]!), 'url', 'token'];
+function parse(name: string, { synopsis = '' }: Command, rest: readonly string[]): Parsed | undefined {
+  const expected = synopsis.split('[')[0]!.match(/<[\w-]+>/g) ?? [];
+  const names = [...Array.from(synopsis.matchAll(/--([\w-]+)/g), (m) => m[1]!), 'url', 'token'];
   const options: Util.ParseArgsOptionsConfig = { json: { type: 'boolean' }, help: { type: 'boolean' } };
   for (const option of names) options[option] = { type: 'string', multiple: option === 'item' };
   const known = [...names, 'json', 'help'].map((n) => `--${n}`).join(', ');
@@ -299,9 +291,9 @@ export async function runCommand(argv: readonly string[], io: CommandIo = {}): P
   try {
     const help = ['-h', '--help', 'help'].includes(name);
     if (!help && !COMMANDS.includes(name)) usage(unknownCommand(name));
-    const command = TABLE[name === 'fulfill' ? 'fulfil' : name];
-    const parsed = !help && command && parse(name, command, rest);
-    if (!command || !parsed) {
+    const command = TABLE[name === 'fulfill' ? 'fulfil' : name]!;
+    const parsed = !help && parse(name, command, rest);
+    if (!parsed) {
       out(COMMANDS_USAGE);
       return 0;
     }

@@ -7,8 +7,6 @@
  */
 import { type Dispatch, type MockResult, resultBody, resultHeaders } from '../engine/result.js';
 
-const BODYLESS = new Set(['GET', 'HEAD']);
-
 /** The `Response` of a result, with its `content-length`; `head`: the headers only (a `HEAD`). */
 export function toResponse(result: MockResult, head = false): Response {
   const body = resultBody(result);
@@ -33,7 +31,7 @@ export function fetchHandler(dispatch: Dispatch, basePath: string): (request: Re
       path,
       search: url.search.slice(1),
       authorization: request.headers.get('authorization'),
-      body: BODYLESS.has(method) ? '' : await request.text(),
+      body: method === 'GET' || method === 'HEAD' ? '' : await request.text(),
     });
     return result.drop ? Response.error() : toResponse(result, method === 'HEAD');
   };

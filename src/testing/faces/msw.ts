@@ -26,17 +26,14 @@ export function createMswHandlers(
   handle: (request: Request) => Promise<Response>,
 ): Msw.HttpHandler[] {
   if (!msw) {
-    const reason = loadError instanceof Error ? loadError.message : String(loadError);
+    const reason = (loadError as Error)?.message ?? loadError;
     throw new Error(
       "api.handlers needs the optional peer dependency 'msw' (v2 or v3): install it with `npm install --save-dev msw`. " +
         `Without msw, use api.listen() (a real HTTP server) or api.fetch. (Loading msw failed: ${reason})`,
       { cause: loadError },
     );
   }
-  const { http, HttpResponse } = msw;
-  const resolver: Msw.HttpResponseResolver = async ({ request }) => {
-    const response = await handle(request);
-    return response.type === 'error' ? HttpResponse.error() : response;
-  };
-  return [http.all(`${baseUrl}/merchant_api/*`, resolver), http.all(`${baseUrl}/__mock/*`, resolver)];
+  // A dropped connection is `Response.error()`, which msw turns into a network error.
+  const resolver: Msw.HttpResponseResolver = ({ request }) => handle(request);
+  return [msw.http.all(`${baseUrl}/merchant_api/*`, resolver), msw.http.all(`${baseUrl}/__mock/*`, resolver)];
 }

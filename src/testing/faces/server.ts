@@ -30,9 +30,6 @@ export async function nodeBuiltin<T>(id: string, user: string): Promise<T> {
   return found as T;
 }
 
-/** The request headers a preflight always allows (more when the browser asks for them). */
-const HEADERS = ['authorization', 'content-type', 'idempotency-key'];
-
 /** The `Access-Control-Allow-Origin` value for a request from `origin`, `undefined` when it is not allowed. */
 type CorsPolicy = (origin: string | null) => string | undefined;
 
@@ -41,7 +38,7 @@ type CorsPolicy = (origin: string | null) => string | undefined;
  * of them. `undefined` (or an empty list) turns CORS off. Throws a `TypeError` naming the option,
  * the entry refused described by its kind or length, never shown (it may hold credentials).
  */
-export function corsPolicy(option: string | readonly string[] | undefined): CorsPolicy | undefined {
+function corsPolicy(option: string | readonly string[] | undefined): CorsPolicy | undefined {
   if (option === undefined) return undefined;
   const list = typeof option === 'string' ? [option] : option;
   for (const entry of list) {
@@ -72,37 +69,35 @@ async function answerCors(
 ): Promise<Response> {
   const origin = request.headers.get('origin');
   const allowed = policy(origin);
-  if (
-    request.method === 'OPTIONS' &&
-    origin !== null &&
-    request.headers.has('access-control-request-method')
-  ) {
+  if (request.method === 'OPTIONS' && origin && request.headers.has('access-control-request-method')) {
     const { pathname: path, search } = new URL(request.url);
     const status = allowed === undefined ? 403 : 204;
     observe?.({ method: 'OPTIONS', path, query: search.slice(1), status, durationMs: 0, control: false });
     if (allowed === undefined) {
       return toResponse({ ...failure(403, 'origin not allowed (CORS)'), headers: { vary: 'Origin' } });
     }
-    const asked = (request.headers.get('access-control-request-headers') ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => HEADER_NAME.test(h));
+    // The headers the mock reads, and the valid names among those the browser asks for.
+    const asked = `authorization,content-type,idempotency-key,${request.headers.get('access-control-request-headers') ?? ''}`;
+    const names = new Set(asked.split(',').map((h) => h.trim().toLowerCase()));
     const headers = {
       'access-control-allow-origin': allowed,
       'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
-      'access-control-allow-headers': [...new Set([...HEADERS, ...asked])].join(', '),
+      'access-control-allow-headers': [...names].filter((h) => HEADER_NAME.test(h)).join(', '),
       'access-control-max-age': '600', // seconds a browser may keep this answer
       vary: 'Origin',
     };
     return new Response(null, { status: 204, headers });
   }
   const response = await next(request);
-  if (response.type === 'error') return response; // a dropped connection: no headers to add
-  response.headers.set('vary', 'Origin');
-  if (allowed !== undefined) {
-    response.headers.set('access-control-allow-origin', allowed);
-    const exposed = 'x-rate-limit-max, x-rate-limit-used, retry-after, allow, x-mock-hint';
-    response.headers.set('access-control-expose-headers', exposed);
+  const exposed = 'x-rate-limit-max, x-rate-limit-used, retry-after, allow, x-mock-hint';
+  const allow = allowed && {
+    'access-control-allow-origin': allowed,
+    'access-control-expose-headers': exposed,
+  };
+  // A dropped connection has no headers to set.
+  if (response.type !== 'error') {
+    for (const [name, value] of Object.entries({ vary: 'Origin', ...allow }))
+      response.headers.set(name, value);
   }
   return response;
 }

@@ -14,14 +14,14 @@ const NEEDS = 'The state and seed files need';
 const fsPromises = async () => (await nodeBuiltin<typeof Fs>('node:fs', NEEDS)).promises;
 
 /**
- * The parsed JSON content of the `--${option}` file, or `undefined` when it does not exist. A file
- * that cannot be read or is not JSON is a {@link CliUsageError} naming it.
+ * The parsed JSON content of the `--${option}` file, or `undefined` when it does not exist (unless
+ * `required`). A file that cannot be read or is not JSON is a {@link CliUsageError} naming it.
  */
-export async function readJsonFile(option: string, file: string): Promise<unknown> {
+export async function readJsonFile(option: string, file: string, required = false): Promise<unknown> {
   const fail = (why: string) => new CliUsageError(`The ${option} file '${file}' ${why}`);
-  const text = await (await fsPromises()).readFile(file, 'utf8').catch((error: { code?: unknown }) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw fail(`cannot be read (${typeof error.code === 'string' ? error.code : String(error)})`);
+  const text = await (await fsPromises()).readFile(file, 'utf8').catch(({ code }: { code?: string }) => {
+    if (code === 'ENOENT' && !required) return undefined;
+    throw fail(code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`);
   });
   try {
     return text === undefined ? undefined : (JSON.parse(text) as unknown);
@@ -35,8 +35,7 @@ let sequence = 0;
 /** Writes `text` to `file` crash-safely: a temporary file next to it, synced to disk, renamed over it. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const fs = await fsPromises();
-  sequence += 1;
-  const temp = `${file}.${Date.now().toString(36)}-${sequence}.tmp`;
+  const temp = `${file}.${Date.now().toString(36)}-${++sequence}.tmp`;
   try {
     await fs.writeFile(temp, text, { flush: true }); // `flush`: synced to disk before it resolves
     await fs.rename(temp, file);
