@@ -6,18 +6,22 @@ import type { JsonValue } from '../engine/json.js';
 import { Fields, Invalid, isObject } from '../engine/validation.js';
 import type { MockState, SkuRecord } from './state.js';
 
+/** The optional fields of a SKU body, in the record's order, and how each is read. */
+const OPTIONAL = {
+  barcode: (f: Fields) => f.string('barcode'),
+  batch_tracking_enabled: (f: Fields) => f.boolean('batch_tracking_enabled'),
+  cost_in_cents: (f: Fields) => f.integer('cost_in_cents'),
+  country_code_of_origin: (f: Fields) => f.code('country_code_of_origin', 2),
+  hs_code: (f: Fields) => f.string('hs_code'),
+  image_url: (f: Fields) => f.string('image_url'),
+  weight_in_kg: (f: Fields) => f.number('weight_in_kg'),
+};
+const OPTIONAL_KEYS = Object.keys(OPTIONAL) as (keyof typeof OPTIONAL)[];
+
 /** A validated SKU body: `undefined` = omitted, `null` = sent as null. */
-interface SkuInput {
-  merchant_sku_id?: string | undefined;
-  name?: string | undefined;
-  barcode?: string | null | undefined;
-  batch_tracking_enabled?: boolean | null | undefined;
-  cost_in_cents?: number | null | undefined;
-  country_code_of_origin?: string | null | undefined;
-  hs_code?: string | null | undefined;
-  image_url?: string | null | undefined;
-  weight_in_kg?: number | null | undefined;
-}
+type SkuInput = Partial<Pick<SkuRecord, 'merchant_sku_id' | 'name'>> & {
+  [K in keyof typeof OPTIONAL]?: ReturnType<(typeof OPTIONAL)[K]>;
+};
 
 /**
  * Reads a SKU body. `full` (create, bulk upsert item) requires `name` and `merchant_sku_id`; an
@@ -29,56 +33,41 @@ function readSku(body: JsonValue | undefined, full: boolean, errors: string[], p
     return {};
   }
   const f = new Fields(body, errors, prefix);
-  const input: SkuInput = {};
-  if (full || f.has('name')) input.name = f.string('name', true) ?? undefined;
-  if (full || f.has('merchant_sku_id'))
-    input.merchant_sku_id = f.string('merchant_sku_id', true) ?? undefined;
-  if (f.has('barcode')) input.barcode = f.string('barcode');
-  if (f.has('batch_tracking_enabled')) input.batch_tracking_enabled = f.boolean('batch_tracking_enabled');
-  if (f.has('cost_in_cents')) input.cost_in_cents = f.integer('cost_in_cents');
-  if (f.has('country_code_of_origin')) input.country_code_of_origin = f.code('country_code_of_origin', 2);
-  if (f.has('hs_code')) input.hs_code = f.string('hs_code');
-  if (f.has('image_url')) input.image_url = f.string('image_url');
-  if (f.has('weight_in_kg')) input.weight_in_kg = f.number('weight_in_kg');
-  return input;
+  const input: Record<string, unknown> = {};
+  for (const key of ['name', 'merchant_sku_id'] as const)
+    if (full || f.has(key)) input[key] = f.string(key, true) ?? undefined;
+  for (const key of OPTIONAL_KEYS) if (f.has(key)) input[key] = OPTIONAL[key](f);
+  return input as SkuInput;
 }
 
 /**
  * Sets the fields sent; omitted optional fields are kept (`keep`, an update) or become null
- * (`null`, a full body); `batch_tracking_enabled` is kept when omitted. The SKU becomes active.
+ * (`null`, a full body); `batch_tracking_enabled` is kept when omitted or null. The SKU becomes active.
  */
 function apply(state: MockState, sku: SkuRecord, input: SkuInput, omitted: 'keep' | 'null'): SkuRecord {
   const oldCode = sku.merchant_sku_id;
-  const pick = <T>(value: T | undefined, current: T | null): T | null =>
-    value !== undefined ? value : omitted === 'keep' ? current : null;
-  if (input.name !== undefined) sku.name = input.name;
-  if (input.merchant_sku_id !== undefined) sku.merchant_sku_id = input.merchant_sku_id;
-  sku.barcode = pick(input.barcode, sku.barcode);
-  sku.cost_in_cents = pick(input.cost_in_cents, sku.cost_in_cents);
-  sku.country_code_of_origin = pick(input.country_code_of_origin, sku.country_code_of_origin);
-  sku.hs_code = pick(input.hs_code, sku.hs_code);
-  sku.image_url = pick(input.image_url, sku.image_url);
-  sku.weight_in_kg = pick(input.weight_in_kg, sku.weight_in_kg);
-  sku.batch_tracking_enabled = input.batch_tracking_enabled ?? sku.batch_tracking_enabled;
+  const record = sku as unknown as Record<string, unknown>;
+  for (const key of ['name', 'merchant_sku_id', ...OPTIONAL_KEYS] as const) {
+    const value = input[key];
+    if (value !== undefined && value !== null) record[key] = value;
+    else if (key === 'batch_tracking_enabled' || key === 'name' || key === 'merchant_sku_id') continue;
+    else if (value === null || omitted === 'null') record[key] = null;
+  }
   sku.status = 'active';
   state.reindexSku(sku, oldCode);
   return sku;
 }
 
 function newSku(state: MockState, input: SkuInput, now: Date): SkuRecord {
+  const optional = Object.fromEntries(OPTIONAL_KEYS.map((key) => [key, input[key] ?? null]));
   const sku: SkuRecord = {
     id: state.skus.nextId(),
     createdMs: now.getTime(),
     created_at: now.toISOString(),
     merchant_sku_id: input.merchant_sku_id!,
     name: input.name!,
-    barcode: input.barcode ?? null,
+    ...(optional as Pick<SkuRecord, keyof typeof OPTIONAL>),
     batch_tracking_enabled: input.batch_tracking_enabled ?? false,
-    cost_in_cents: input.cost_in_cents ?? null,
-    country_code_of_origin: input.country_code_of_origin ?? null,
-    hs_code: input.hs_code ?? null,
-    image_url: input.image_url ?? null,
-    weight_in_kg: input.weight_in_kg ?? null,
     status: 'active',
     stock: new Map(),
     batches: [],
