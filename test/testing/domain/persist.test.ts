@@ -238,7 +238,7 @@ describe('exportState / initialState', () => {
     expect(state.orders[0]!.items[0]!.batches).toHaveLength(1);
 
     const saved = JSON.parse(JSON.stringify(api.exportState())) as MockStateFile;
-    expect(saved).toMatchObject({ format: 'merchant-fulfillment-mock-state', version: 1 });
+    expect(saved).toMatchObject({ format: 'merchant-fulfillment-mock-state', version: 2 });
     const copy = createMockApi({ tokens: [TOKEN], initialState: saved });
     expect(records(copy)).toEqual(records(api));
     // Exact as text: the same keys in the same order, in the file and in the API's answers.
@@ -328,7 +328,7 @@ describe('invalid saved states name the field at fault', () => {
       (s) => Object.assign(s, { format: 'other' }),
       'format: Invalid input: expected "merchant-fulfillment-mock-state"',
     ],
-    ['version', (s) => Object.assign(s, { version: 2 }), 'version: Invalid input: expected 1'],
+    ['version', (s) => Object.assign(s, { version: 1 }), 'version: Invalid input: expected 2'],
     [
       'a dangling SKU',
       (s) => Object.assign(s.orders[1].items[0], { sku_id: 9 }),
@@ -350,25 +350,20 @@ describe('invalid saved states name the field at fault', () => {
       'orders[0].items[0].batches[0].batch_id: no batch with id 99',
     ],
     [
-      'an unknown warehouse',
-      (s) => Object.assign(s.skus[0].stock[0], { warehouse_id: 42 }),
-      'skus[0].stock[0].warehouse_id: no warehouse with id 42',
-    ],
-    [
       'an id above the counter',
       (s) => Object.assign(s.lastIds, { skus: 1 }),
-      'skus[1].id: SKU id 2 is above the last id handed out (lastIds: 1)',
+      'skus[1].id: id 2 is above the last id handed out (lastIds.skus: 1)',
     ],
-    ['a duplicate id', (s) => Object.assign(s.skus[1], { id: 1 }), 'skus[1].id: SKU id 1 appears twice'],
+    ['a duplicate id', (s) => Object.assign(s.skus[1], { id: 1 }), 'skus[1].id: id 1 appears twice'],
+    [
+      'an unknown field',
+      (s) => Object.assign(s.orders[0], { curency: 'EUR' }),
+      'orders[0]: Unrecognized key: "curency" (did you mean "currency"?)',
+    ],
     [
       'a missing counter',
       (s) => delete s.lastIds.batch,
       'lastIds.batch: Invalid input: expected number, received undefined',
-    ],
-    [
-      'the code order',
-      (s) => s.skuCodeOrder.pop(),
-      'skuCodeOrder: must list every SKU id once (SKU 2 is missing)',
     ],
     [
       'a restocking status',
@@ -376,19 +371,9 @@ describe('invalid saved states name the field at fault', () => {
       'restockingShipments[0].status: Invalid option: expected one of "created"|',
     ],
     [
-      'a dangling shipment',
-      (s) => Object.assign(s.shipments[0].view, { order_id: 5 }),
-      'shipments[0].view.order_id: no order with id 5',
-    ],
-    [
       'a bad date',
       (s) => Object.assign(s.orders[0], { created_at: 'soon' }),
       'orders[0].created_at: must be a date-time',
-    ],
-    [
-      'two orders with one merchant id',
-      (s) => Object.assign(s.orders[1], { merchant_order_id: 'O-1' }),
-      "orders[1].merchant_order_id: two orders have the merchant order id 'O-1'",
     ],
   ])('%s', async (_name, edit, message) => {
     const saved = await valid();
