@@ -3,17 +3,14 @@
  * Records are internal (views turn them into API bodies); only the domain modules change them.
  */
 import { Collection } from '../engine/collection.js';
-import type {
-  MockOrder,
-  MockRestockingShipmentV1,
-  MockRestockingShipmentV2,
-  MockWarehouse,
-} from './resources.js';
+import type { MockWarehouse } from './resources.js';
 import type {
   MockStateBatch,
   MockStateLastIds,
+  MockStateOrder,
   MockStateOrderItem,
   MockStateRestockingItem,
+  MockStateRestockingShipment,
   MockStateReturn,
   MockStateShipment,
   MockStateSku,
@@ -55,11 +52,8 @@ export interface OrderItemRecord extends Omit<MockStateOrderItem, 'sku_id' | 're
   batches: BatchTake[];
 }
 
-/** An order. */
-export interface OrderRecord extends Omit<MockOrder, 'items'> {
-  createdMs: number;
-  /** Cancelled through `PUT /orders/{id}/cancel` (status `unfulfillable`). */
-  cancelled: boolean;
+/** An order (saved with its items' references as ids). */
+export interface OrderRecord extends Omit<MockStateOrder, 'items'> {
   items: OrderItemRecord[];
 }
 
@@ -74,15 +68,7 @@ export interface RestockingItemRecord extends Omit<MockStateRestockingItem, 'sku
  * the version 1 view — `status` is the version 1 status, the finer one — plus those only version 2
  * shows.
  */
-export interface RestockingRecord
-  extends Omit<MockRestockingShipmentV1, 'restocking_shipment_items'>,
-    Pick<
-      MockRestockingShipmentV2,
-      'priority' | 'created_at' | 'updated_at' | 'arrived_at' | 'reopened_at' | 'completed_reopens_count'
-    > {
-  createdMs: number;
-  /** Left `restocked` and not restocked again yet. */
-  reopened: boolean;
+export interface RestockingRecord extends Omit<MockStateRestockingShipment, 'items'> {
   items: RestockingItemRecord[];
 }
 
@@ -164,12 +150,9 @@ export class MockState {
   /** Moves a SKU from its old code to its current one in the index. */
   reindexSku(sku: SkuRecord, oldCode: string): void {
     if (oldCode === sku.merchant_sku_id) return;
-    const list = this.#skusByCode.get(oldCode);
-    if (list) {
-      const rest = list.filter((s) => s !== sku);
-      if (rest.length > 0) this.#skusByCode.set(oldCode, rest);
-      else this.#skusByCode.delete(oldCode);
-    }
+    const rest = this.#skusByCode.get(oldCode)?.filter((s) => s !== sku) ?? [];
+    if (rest.length > 0) this.#skusByCode.set(oldCode, rest);
+    else this.#skusByCode.delete(oldCode);
     this.#indexCode(sku);
   }
 
@@ -209,8 +192,7 @@ export class MockState {
   }
 
   #indexCode(sku: SkuRecord): void {
-    const list = this.#skusByCode.get(sku.merchant_sku_id);
-    if (list) list.push(sku);
-    else this.#skusByCode.set(sku.merchant_sku_id, [sku]);
+    const code = sku.merchant_sku_id;
+    this.#skusByCode.set(code, [...(this.#skusByCode.get(code) ?? []), sku]);
   }
 }
