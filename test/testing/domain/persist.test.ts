@@ -256,6 +256,68 @@ describe('exportState / initialState', () => {
     expect(records(copy).skus).toEqual(records(api).skus);
   });
 
+  test('records changed by every kind of update survive the round trip (the saved shape is strict)', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const send = (method: string, path: string, body?: unknown) => mockRequest(api, method, path, body);
+    const shipment = { delivery_option: 'courier', estimated_arrival_date: '2025-02-01' };
+    const answers = [
+      await send('POST', '/merchant_api/v1/skus', {
+        name: 'A',
+        merchant_sku_id: 'A',
+        batch_tracking_enabled: true,
+      }),
+      await send('PUT', '/merchant_api/v1/skus/1', { name: 'A2', merchant_sku_id: 'A', hs_code: '1234' }),
+      await send('POST', '/merchant_api/v1/skus/bulk_upsert', {
+        skus: [
+          { name: 'B', merchant_sku_id: 'B' },
+          { name: 'A3', merchant_sku_id: 'A' },
+        ],
+      }),
+      await send('POST', '/merchant_api/v1/restocking_shipments', {
+        warehouse_id: 1,
+        restocking_shipment_items: [{ sku_id: 1, announced_quantity: 5, remarks: 'r' }],
+      }),
+      await send('POST', '/merchant_api/v2/restocking_shipments', {
+        ...shipment,
+        warehouse_id: 2,
+        priority: true,
+        restocking_shipment_items: [{ sku_code: 'B', announced_quantity: 5 }],
+      }),
+      await send('PUT', '/merchant_api/v1/restocking_shipments/1', {
+        warehouse_id: 1,
+        tracking_code: 'T',
+        restocking_shipment_items: [{ sku_id: 2, announced_quantity: 2 }],
+      }),
+      await send('PUT', '/merchant_api/v2/restocking_shipments/2', {
+        ...shipment,
+        warehouse_id: 2,
+        supplier_name: 'S',
+        priority: false,
+        restocking_shipment_items: [{ sku_code: 'A', announced_quantity: 2 }],
+      }),
+      await send('POST', '/merchant_api/v1/orders', {
+        merchant_order_id: 'O1',
+        shipping_address: ADDRESS,
+        items: [{ merchant_item_id: 'i', sku_id: 1, quantity: 1, price_per_unit_in_cents: 5 }],
+        payment_method: 'card',
+        total_price_in_cents: 10,
+      }),
+      await send('PATCH', '/merchant_api/v1/orders/1', {
+        merchant_order_id: 'O1b',
+        shipping_address: { ...ADDRESS, city: 'X' },
+        currency: 'USD',
+        tags: ['a'],
+        custom_metadata: { q: { r: [1, null] } },
+      }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 201, 201, 200, 200, 201, 200]);
+    api.advanceRestockingShipment(1, 'restocked');
+    const saved = JSON.parse(JSON.stringify(api.exportState())) as MockStateFile;
+    const copy = createMockApi({ tokens: [TOKEN], initialState: saved });
+    expect(JSON.stringify(copy.exportState())).toBe(JSON.stringify(saved));
+    expect(records(copy)).toEqual(records(api));
+  });
+
   test('warehouses come from the saved state', () => {
     const api = createMockApi({ tokens: [TOKEN], warehouses: [{ id: 7, name: 'Lyon' }] });
     const copy = createMockApi({ tokens: [TOKEN], initialState: api.exportState() });
