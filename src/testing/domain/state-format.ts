@@ -216,7 +216,7 @@ export const StateSchema = z
 export interface MockStateLastIds extends Fields<typeof LastIdsSchema> {}
 
 /** The stock of a SKU in one warehouse: `[warehouse id, { reserved, onHand }]`. */
-export type MockStateStock = z.infer<typeof StockSchema>;
+export type MockStateStock = MockStateSku['stock'][number];
 
 /** An inventory batch of a SKU, in one warehouse. */
 export interface MockStateBatch extends Fields<typeof BatchSchema> {}
