@@ -9,13 +9,25 @@ import type { Fields } from '../../schemas/common.js';
 import { AddressSchema } from '../../schemas/orders.js';
 import type { JsonObject } from '../engine/json.js';
 import { isObject } from '../engine/validation.js';
-import { ORDER_TOTALS } from './orders.js';
 import type { MockReturn, MockShipment } from './resources.js';
 import { RESTOCKING_STATUSES, type RestockingStatusV1 } from './restocking-status.js';
-import { COLLECTIONS, fromKeys, SUB_RECORDS } from './state.js';
 
 /** The `format` of a saved state. */
 export const MOCK_STATE_FORMAT = 'merchant-fulfillment-mock-state';
+
+/** The collections of the state, each with its own id sequence (in `lastIds` order). */
+export const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
+
+/** The kinds of sub-records with their own id sequence, in a fixed order. */
+export const SUB_RECORDS = ['orderItem', 'restockingItem', 'shipmentItem', 'returnItem', 'batch'] as const;
+
+/** A kind of sub-record with its own id sequence. */
+export type SubRecord = (typeof SUB_RECORDS)[number];
+
+/** An object with the fields `keys`, each `value(key)`. */
+export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
+}
 
 /** The shape of fields `keys`, each of `schema`. */
 const each = <const K extends string, S>(keys: readonly K[], schema: S) => fromKeys(keys, () => schema);
@@ -125,7 +137,16 @@ const OrderItemSchema = z.strictObject({
 const OrderSchema = z.strictObject({
   ...RECORD,
   ...each(['customer_order_number', 'carrier_preference', 'financial_status', 'payment_method'], TextOrNull),
-  ...each(ORDER_TOTALS, Cents),
+  ...each(
+    [
+      'total_price_in_cents',
+      'total_net_revenue_in_cents',
+      'total_tax_in_cents',
+      'total_net_refunds_in_cents',
+      'total_tax_refunds_in_cents',
+    ],
+    Cents,
+  ),
   merchant_order_id: Text,
   status: z.enum(['fulfillable', 'unfulfillable', 'fulfilled']),
   /** Cancelled through `PUT /orders/{id}/cancel` (status `unfulfillable`). */

@@ -4,17 +4,21 @@
  */
 import { Collection } from '../engine/collection.js';
 import type { MockWarehouse } from './resources.js';
-import type {
-  MockStateBatch,
-  MockStateLastIds,
-  MockStateOrder,
-  MockStateOrderItem,
-  MockStateRestockingItem,
-  MockStateRestockingShipment,
-  MockStateReturn,
-  MockStateShipment,
-  MockStateSku,
-  MockStateStock,
+import {
+  COLLECTIONS,
+  fromKeys,
+  type MockStateBatch,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateOrderItem,
+  type MockStateRestockingItem,
+  type MockStateRestockingShipment,
+  type MockStateReturn,
+  type MockStateShipment,
+  type MockStateSku,
+  type MockStateStock,
+  SUB_RECORDS,
+  type SubRecord,
 } from './state-format.js';
 
 /**
@@ -77,20 +81,6 @@ export type ShipmentRecord = MockStateShipment;
 
 /** A stored return. */
 export type ReturnRecord = MockStateReturn;
-
-/** The collections of the state, each with its own id sequence (in `lastIds` order). */
-export const COLLECTIONS = ['skus', 'orders', 'restockingShipments', 'shipments', 'returns'] as const;
-
-/** The kinds of sub-records with their own id sequence, in a fixed order. */
-export const SUB_RECORDS = ['orderItem', 'restockingItem', 'shipmentItem', 'returnItem', 'batch'] as const;
-
-/** A kind of sub-record with its own id sequence. */
-export type SubRecord = (typeof SUB_RECORDS)[number];
-
-/** An object with the fields `keys`, each `value(key)`. */
-export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
-  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
-}
 
 /** Every record of the mock, with the indexes the endpoints need. */
 export class MockState {
