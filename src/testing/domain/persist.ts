@@ -30,6 +30,7 @@ export class MockStateError extends Error {
   }
 }
 
+/** Batch takes as saved: each batch by its id. */
 const ids = (takes: readonly BatchTake[]): MockStateBatchTake[] =>
   takes.map(({ batch, quantity }) => ({ batch_id: batch.id, quantity }));
 
