@@ -10,7 +10,7 @@ import type { JsonObject } from '../engine/json.js';
 import { Invalid } from '../engine/validation.js';
 import { createOrder } from './orders.js';
 import { advanceRestocking, createRestockingShipment } from './restocking.js';
-import { toV1Status } from './restocking-status.js';
+import { RESTOCKING_STATUS_NAMES, toV1Status } from './restocking-status.js';
 import { createSku } from './skus.js';
 import type { MockState } from './state.js';
 
@@ -61,7 +61,9 @@ function fail(path: string, problem: string): never {
 const Bodies = z.optional(z.array(z.looseObject({})));
 const SeedSchema = z.strictObject({
   skus: Bodies,
-  restockingShipments: z.optional(z.array(z.looseObject({ status: z.optional(z.string()) }))),
+  restockingShipments: z.optional(
+    z.array(z.looseObject({ status: z.optional(z.enum(RESTOCKING_STATUS_NAMES as [string])) })),
+  ),
   orders: Bodies,
 });
 
@@ -81,21 +83,12 @@ export function checkSeed(seed: unknown): z.output<typeof SeedSchema> {
 export function applySeed(state: MockState, seed: MockSeed, settings: SeedSettings, now: Date): void {
   const { skus = [], restockingShipments = [], orders = [] } = checkSeed(seed);
   for (const [i, body] of skus.entries()) check(createSku(state, body as JsonObject, now), `skus[${i}]`);
-  restockingShipments.forEach(({ status, ...body }, index) => {
-    const path = `restockingShipments[${index}]`;
-    let target: string | undefined;
-    try {
-      target = status === undefined ? undefined : toV1Status(status);
-    } catch (error) {
-      fail(`${path}.status`, (error as Error).message);
-    }
-    const record = check(
-      createRestockingShipment(state, body as JsonObject, 1, now, settings.merchantId),
-      path,
-    );
-    if (target !== undefined) advanceRestocking(state, record, target, undefined, now);
-  });
-  orders.forEach((body, index) => {
-    check(createOrder(state, body as JsonObject, now, settings.blockedCountries), `orders[${index}]`);
-  });
+  for (const [i, { status, ...body }] of restockingShipments.entries()) {
+    const created = createRestockingShipment(state, body as JsonObject, 1, now, settings.merchantId);
+    const record = check(created, `restockingShipments[${i}]`);
+    if (status !== undefined) advanceRestocking(state, record, toV1Status(status), undefined, now);
+  }
+  for (const [i, body] of orders.entries()) {
+    check(createOrder(state, body as JsonObject, now, settings.blockedCountries), `orders[${i}]`);
+  }
 }

@@ -37,30 +37,16 @@ export interface MockStateSnapshot {
 
 /** A snapshot of `state` whose lists are built (as fresh copies) when read; `requests` reads the log. */
 export function snapshot(state: MockState, requests: () => MockRequestLogEntry[]): MockStateSnapshot {
-  return {
-    get skus() {
-      return state.skus.all().map((s) => skuView(s, state));
-    },
-    get orders() {
-      return state.orders.all().map((o) => orderView(o, true));
-    },
-    get restockingShipments() {
-      return state.restockingShipments.all().map(restockingV1View);
-    },
-    get restockingShipmentsV2() {
-      return state.restockingShipments.all().map(restockingV2View);
-    },
-    get shipments() {
-      return state.shipments.all().map((s) => structuredClone(s.view));
-    },
-    get returns() {
-      return state.returns.all().map((r) => structuredClone(r.view));
-    },
-    get warehouses() {
-      return structuredClone([...state.warehouses]);
-    },
-    get requests() {
-      return requests();
-    },
+  const lists: { [K in keyof MockStateSnapshot]: () => MockStateSnapshot[K] } = {
+    skus: () => state.skus.all().map((s) => skuView(s, state)),
+    orders: () => state.orders.all().map((o) => orderView(o, true)),
+    restockingShipments: () => state.restockingShipments.all().map(restockingV1View),
+    restockingShipmentsV2: () => state.restockingShipments.all().map(restockingV2View),
+    shipments: () => structuredClone(state.shipments.all().map((s) => s.view)),
+    returns: () => structuredClone(state.returns.all().map((r) => r.view)),
+    warehouses: () => structuredClone([...state.warehouses]),
+    requests,
   };
+  const getters = Object.entries(lists).map(([key, get]) => [key, { get, enumerable: true }]);
+  return Object.defineProperties({}, Object.fromEntries(getters)) as MockStateSnapshot;
 }

@@ -3,58 +3,37 @@
  * Records are internal (views turn them into API bodies); only the domain modules change them.
  */
 import { Collection } from '../engine/collection.js';
-import type {
-  MockOrder,
-  MockRestockingShipmentV1,
-  MockRestockingShipmentV2,
-  MockReturn,
-  MockShipment,
-  MockWarehouse,
-} from './resources.js';
+import type { MockWarehouse } from './resources.js';
+import {
+  COLLECTIONS,
+  fromKeys,
+  type MockStateBatch,
+  type MockStateLastIds,
+  type MockStateOrder,
+  type MockStateOrderItem,
+  type MockStateRestockingItem,
+  type MockStateRestockingShipment,
+  type MockStateReturn,
+  type MockStateShipment,
+  type MockStateSku,
+  type MockStateStock,
+  SUB_RECORDS,
+  type SubRecord,
+} from './state-format.js';
 
 /**
  * Stock of a SKU in one warehouse. What the API shows as `stocked` (and `total`) is
  * `onHand − reserved`: the units available for sale.
  */
-export interface StockLevel {
-  /** Reserved for fulfillable orders (may exceed `onHand` when an order came before the stock). */
-  reserved: number;
-  /** Physically in storage: reserved units included, until their order is fulfilled. */
-  onHand: number;
-}
+export type StockLevel = MockStateStock[1];
 
-/** An inventory batch of a SKU, in one warehouse. */
-export interface BatchRecord {
-  id: number;
-  skuId: number;
-  warehouseId: number;
-  name: string;
-  tracking_code: string | null;
-  expiry_date: string | null;
-  /** Units of the batch in storage, reserved ones included. */
-  onHand: number;
-  /** Units of the batch reserved for fulfillable orders. */
-  reserved: number;
-}
+/** An inventory batch of a SKU, in one warehouse (saved as it is). */
+export type BatchRecord = MockStateBatch;
 
-/** A SKU. */
-export interface SkuRecord {
-  id: number;
-  createdMs: number;
-  created_at: string;
-  merchant_sku_id: string;
-  name: string;
-  barcode: string | null;
-  batch_tracking_enabled: boolean;
-  cost_in_cents: number | null;
-  country_code_of_origin: string | null;
-  hs_code: string | null;
-  image_url: string | null;
-  weight_in_kg: number | null;
-  status: 'active' | 'deleted';
+/** A SKU (saved as it is, but for its stock). */
+export interface SkuRecord extends Omit<MockStateSku, 'stock'> {
   /** Stock per warehouse id. */
   stock: Map<number, StockLevel>;
-  batches: BatchRecord[];
 }
 
 /** Units of one batch taken by an order item. */
@@ -70,43 +49,21 @@ export interface Reservation {
   batches: BatchTake[];
 }
 
-/** An order line item. */
-export interface OrderItemRecord {
-  id: number;
-  merchant_item_id: string;
+/** An order line item (saved with the ids of its SKU and batches). */
+export interface OrderItemRecord extends Omit<MockStateOrderItem, 'sku_id' | 'reservation' | 'batches'> {
   sku: SkuRecord;
-  quantity: number;
-  price_per_unit_in_cents: number;
-  price_per_unit_in_cents_with_discount: number | null;
-  /** Stock held while the order is fulfillable; `null` otherwise. */
   reservation: Reservation | null;
-  /** Batches of the latest reservation (kept after fulfilment, for `include=batches`). */
   batches: BatchTake[];
 }
 
-/** An order. */
-export interface OrderRecord extends Omit<MockOrder, 'items'> {
-  createdMs: number;
-  /** Cancelled through `PUT /orders/{id}/cancel` (status `unfulfillable`). */
-  cancelled: boolean;
+/** An order (saved with its items' references as ids). */
+export interface OrderRecord extends Omit<MockStateOrder, 'items'> {
   items: OrderItemRecord[];
 }
 
-/** An item of a restocking shipment. */
-export interface RestockingItemRecord {
-  id: number;
+/** An item of a restocking shipment (saved with the ids of its SKU and batch). */
+export interface RestockingItemRecord extends Omit<MockStateRestockingItem, 'sku_id' | 'batch_id'> {
   sku: SkuRecord;
-  announced_quantity: number;
-  remarks: string | null;
-  total_cost_in_cents: number | null;
-  /** The batch the item was announced for, if any. */
-  inventory_batch_id: number | null;
-  arrived_quantity: number | null;
-  damaged_quantity: number | null;
-  missing_quantity: number | null;
-  /** Units this item has added to stock so far (re-restocking adds the difference). */
-  applied: number;
-  /** The batch that received the units (batch-tracked SKUs), once restocked. */
   batch: BatchRecord | null;
 }
 
@@ -115,44 +72,17 @@ export interface RestockingItemRecord {
  * the version 1 view — `status` is the version 1 status, the finer one — plus those only version 2
  * shows.
  */
-export interface RestockingRecord
-  extends Omit<MockRestockingShipmentV1, 'restocking_shipment_items'>,
-    Pick<
-      MockRestockingShipmentV2,
-      'priority' | 'created_at' | 'updated_at' | 'arrived_at' | 'reopened_at' | 'completed_reopens_count'
-    > {
-  createdMs: number;
-  /** Left `restocked` and not restocked again yet. */
-  reopened: boolean;
+export interface RestockingRecord extends Omit<MockStateRestockingShipment, 'items'> {
   items: RestockingItemRecord[];
 }
 
 /** A stored outbound shipment: its body is fixed once created. */
-export interface ShipmentRecord {
-  id: number;
-  createdMs: number;
-  view: MockShipment;
-}
+export type ShipmentRecord = MockStateShipment;
 
 /** A stored return. */
-export interface ReturnRecord {
-  id: number;
-  createdMs: number;
-  view: MockReturn;
-}
-
-/** The kinds of sub-records with their own id sequence, in a fixed order. */
-export const SUB_RECORDS = ['orderItem', 'restockingItem', 'shipmentItem', 'returnItem', 'batch'] as const;
-
-/** A kind of sub-record with its own id sequence. */
-export type SubRecord = (typeof SUB_RECORDS)[number];
+export type ReturnRecord = MockStateReturn;
 
 /** Every record of the mock, with the indexes the endpoints need. */
-/** An object with the fields `keys`, each `value(key)`. */
-export function fromKeys<const K extends string, V>(keys: readonly K[], value: (key: K) => V): Record<K, V> {
-  return Object.fromEntries(keys.map((key) => [key, value(key)])) as Record<K, V>;
-}
-
 export class MockState {
   readonly skus = new Collection<SkuRecord>();
   readonly orders = new Collection<OrderRecord>();
@@ -176,25 +106,24 @@ export class MockState {
     return this.#counters[kind];
   }
 
-  /** The last id handed out for each kind of sub-record (0 before the first). */
-  counters(): Record<SubRecord, number> {
-    return { ...this.#counters };
+  /** The last id handed out per collection and per kind of sub-record (0 before the first). */
+  lastIds(): MockStateLastIds {
+    return { ...fromKeys(COLLECTIONS, (key) => this[key].lastId), ...this.#counters };
   }
 
-  /** Sets the last id handed out for each kind of sub-record (restoring saved state). */
-  restoreCounters(counters: Readonly<Record<SubRecord, number>>): void {
-    Object.assign(this.#counters, counters);
+  /** Sets the last id handed out per collection and per kind of sub-record (restoring saved state). */
+  restoreLastIds(last: MockStateLastIds): void {
+    for (const key of COLLECTIONS) this[key].restoreLastId(last[key]);
+    for (const kind of SUB_RECORDS) this.#counters[kind] = last[kind];
   }
 
   /**
-   * Every SKU id in the order of the code index: SKUs sharing a code appear in the order the index
+   * Every SKU in the order of the code index: SKUs sharing a code appear in the order the index
    * keeps them (which decides which deleted SKU a code reactivates). Adding the SKUs in this order
    * with {@link addSku} rebuilds the same index.
    */
-  skuIndexOrder(): number[] {
-    const ids: number[] = [];
-    for (const list of this.#skusByCode.values()) for (const sku of list) ids.push(sku.id);
-    return ids;
+  skusInIndexOrder(): SkuRecord[] {
+    return [...this.#skusByCode.values()].flat();
   }
 
   /** Whether a warehouse with this id exists. */
@@ -211,12 +140,9 @@ export class MockState {
   /** Moves a SKU from its old code to its current one in the index. */
   reindexSku(sku: SkuRecord, oldCode: string): void {
     if (oldCode === sku.merchant_sku_id) return;
-    const list = this.#skusByCode.get(oldCode);
-    if (list) {
-      const rest = list.filter((s) => s !== sku);
-      if (rest.length > 0) this.#skusByCode.set(oldCode, rest);
-      else this.#skusByCode.delete(oldCode);
-    }
+    const rest = this.#skusByCode.get(oldCode)?.filter((s) => s !== sku) ?? [];
+    if (rest.length > 0) this.#skusByCode.set(oldCode, rest);
+    else this.#skusByCode.delete(oldCode);
     this.#indexCode(sku);
   }
 
@@ -256,8 +182,7 @@ export class MockState {
   }
 
   #indexCode(sku: SkuRecord): void {
-    const list = this.#skusByCode.get(sku.merchant_sku_id);
-    if (list) list.push(sku);
-    else this.#skusByCode.set(sku.merchant_sku_id, [sku]);
+    const code = sku.merchant_sku_id;
+    this.#skusByCode.set(code, [...(this.#skusByCode.get(code) ?? []), sku]);
   }
 }

@@ -3,11 +3,11 @@
  * shares nothing mutable with the state (so callers may keep or change it).
  */
 import { availableUnits } from './inventory.js';
+import { ORDER_TOTALS } from './orders.js';
 import type {
   MockItemBatch,
   MockOrder,
   MockOrderItem,
-  MockRestockingItemBatch,
   MockRestockingItemV1,
   MockRestockingItemV2,
   MockRestockingShipmentV1,
@@ -18,12 +18,16 @@ import { toV2Status } from './restocking-status.js';
 import type {
   BatchTake,
   MockState,
-  OrderItemRecord,
   OrderRecord,
   RestockingItemRecord,
   RestockingRecord,
   SkuRecord,
 } from './state.js';
+
+/** The fields `keys` of `record`, in that order. */
+function pick<T, const K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, record[key]])) as Pick<T, K>;
+}
 
 /**
  * A SKU with its inventory: totals, one row per warehouse of the mock, and its batches. `stocked`
@@ -31,43 +35,25 @@ import type {
  * for fulfillable orders (see `inventory.ts`).
  */
 export function skuView(sku: SkuRecord, state: MockState): MockSku {
-  let reserved = 0;
-  let stocked = 0;
-  const perWarehouse: MockSku['inventory_per_warehouse'] = [];
-  for (const warehouse of state.warehouses) {
-    const level = sku.stock.get(warehouse.id);
-    const r = level?.reserved ?? 0;
-    const s = availableUnits(level);
-    reserved += r;
-    stocked += s;
-    perWarehouse.push({ warehouse_id: warehouse.id, reserved: r, stocked: s, total: s });
-  }
+  const perWarehouse = state.warehouses.map(({ id }) => {
+    const level = sku.stock.get(id);
+    const stocked = availableUnits(level);
+    return { warehouse_id: id, reserved: level?.reserved ?? 0, stocked, total: stocked };
+  });
+  const sum = (key: 'reserved' | 'stocked') => perWarehouse.reduce((total, row) => total + row[key], 0);
   return {
-    id: sku.id,
-    merchant_sku_id: sku.merchant_sku_id,
-    name: sku.name,
-    barcode: sku.barcode,
-    batch_tracking_enabled: sku.batch_tracking_enabled,
-    cost_in_cents: sku.cost_in_cents,
+    ...pick(sku, ['id', 'merchant_sku_id', 'name', 'barcode', 'batch_tracking_enabled', 'cost_in_cents']),
     cost_in_cent: sku.cost_in_cents,
-    country_code_of_origin: sku.country_code_of_origin,
-    hs_code: sku.hs_code,
-    image_url: sku.image_url,
-    weight_in_kg: sku.weight_in_kg,
-    created_at: sku.created_at,
-    status: sku.status,
+    ...pick(sku, ['country_code_of_origin', 'hs_code', 'image_url', 'weight_in_kg', 'created_at', 'status']),
     fulfilled_by: 'service',
     dangerous_good: false,
     hazardous_good: false,
     h_codes: [],
     un_names: [],
-    inventory: { reserved, stocked, total: stocked },
+    inventory: { reserved: sum('reserved'), stocked: sum('stocked'), total: sum('stocked') },
     inventory_per_warehouse: perWarehouse,
     inventory_batches: sku.batches.map((b) => ({
-      id: b.id,
-      name: b.name,
-      tracking_code: b.tracking_code,
-      expiry_date: b.expiry_date,
+      ...pick(b, ['id', 'name', 'tracking_code', 'expiry_date']),
       stocked_quantities: { warehouse_id: b.warehouseId, quantity: availableUnits(b) },
     })),
   };
@@ -76,90 +62,59 @@ export function skuView(sku: SkuRecord, state: MockState): MockSku {
 /** Batches taken by an item, as order and shipment items show them. */
 export function itemBatches(takes: readonly BatchTake[]): MockItemBatch[] {
   return takes.map(({ batch, quantity }) => ({
-    name: batch.name,
-    tracking_code: batch.tracking_code,
-    expiry_date: batch.expiry_date,
+    ...pick(batch, ['name', 'tracking_code', 'expiry_date']),
     quantity,
   }));
 }
 
-function orderItemView(item: OrderItemRecord, includeBatches: boolean): MockOrderItem {
-  const view: MockOrderItem = {
-    id: item.id,
-    merchant_item_id: item.merchant_item_id,
-    sku_id: item.sku.id,
-    merchant_sku_id: item.sku.merchant_sku_id,
-    quantity: item.quantity,
-    price_per_unit_in_cents: item.price_per_unit_in_cents,
-    price_per_unit_in_cents_with_discount: item.price_per_unit_in_cents_with_discount,
-  };
-  if (includeBatches) view.batches = itemBatches(item.batches);
-  return view;
-}
-
 /** An order; `includeBatches` adds `batches` to its items (`include=batches`). */
 export function orderView(order: OrderRecord, includeBatches: boolean): MockOrder {
-  return {
-    id: order.id,
-    merchant_order_id: order.merchant_order_id,
-    customer_order_number: order.customer_order_number,
-    status: order.status,
-    items: order.items.map((item) => orderItemView(item, includeBatches)),
-    shipping_address: { ...order.shipping_address },
-    carrier_preference: order.carrier_preference,
-    tags: [...order.tags],
-    custom_metadata: order.custom_metadata === null ? null : structuredClone(order.custom_metadata),
-    created_at: order.created_at,
-    currency: order.currency,
-    financial_status: order.financial_status,
-    payment_method: order.payment_method,
-    total_price_in_cents: order.total_price_in_cents,
-    total_net_revenue_in_cents: order.total_net_revenue_in_cents,
-    total_tax_in_cents: order.total_tax_in_cents,
-    total_net_refunds_in_cents: order.total_net_refunds_in_cents,
-    total_tax_refunds_in_cents: order.total_tax_refunds_in_cents,
-  };
-}
-
-function restockingBatches(item: RestockingItemRecord): MockRestockingItemBatch[] {
-  if (!item.batch || item.arrived_quantity === null) return [];
-  const { batch } = item;
-  return [
-    {
-      id: batch.id,
-      name: batch.name,
-      tracking_code: batch.tracking_code,
-      expiry_date: batch.expiry_date,
-      arrived_quantity: item.arrived_quantity,
-    },
-  ];
+  return structuredClone({
+    ...pick(order, ['id', 'merchant_order_id', 'customer_order_number', 'status']),
+    items: order.items.map(
+      (item): MockOrderItem => ({
+        ...pick(item, ['id', 'merchant_item_id']),
+        sku_id: item.sku.id,
+        merchant_sku_id: item.sku.merchant_sku_id,
+        ...pick(item, ['quantity', 'price_per_unit_in_cents', 'price_per_unit_in_cents_with_discount']),
+        ...(includeBatches && { batches: itemBatches(item.batches) }),
+      }),
+    ),
+    ...pick(order, [
+      'shipping_address',
+      'carrier_preference',
+      'tags',
+      'custom_metadata',
+      'created_at',
+      'currency',
+    ]),
+    ...pick(order, ['financial_status', 'payment_method', ...ORDER_TOTALS]),
+  });
 }
 
 function restockingItemV1(item: RestockingItemRecord): MockRestockingItemV1 {
+  const { batch } = item;
   return {
     id: item.id,
     sku_id: item.sku.id,
-    announced_quantity: item.announced_quantity,
-    arrived_quantity: item.arrived_quantity,
-    damaged_quantity: item.damaged_quantity,
-    missing_quantity: item.missing_quantity,
-    inventory_batches: restockingBatches(item),
+    ...pick(item, ['announced_quantity', 'arrived_quantity', 'damaged_quantity', 'missing_quantity']),
+    inventory_batches:
+      batch && item.arrived_quantity !== null
+        ? [
+            {
+              ...pick(batch, ['id', 'name', 'tracking_code', 'expiry_date']),
+              arrived_quantity: item.arrived_quantity,
+            },
+          ]
+        : [],
   };
 }
 
 /** A restocking shipment as version 1 answers it (and as the webhook sends it). */
 export function restockingV1View(record: RestockingRecord): MockRestockingShipmentV1 {
   return {
-    id: record.id,
-    merchant_id: record.merchant_id,
-    warehouse_id: record.warehouse_id,
-    estimated_arrival_date: record.estimated_arrival_date,
-    delivery_option: record.delivery_option,
-    tracking_code: record.tracking_code,
-    po_number: record.po_number,
-    supplier_name: record.supplier_name,
-    status: record.status,
-    barcode: record.barcode,
+    ...pick(record, ['id', 'merchant_id', 'warehouse_id', 'estimated_arrival_date', 'delivery_option']),
+    ...pick(record, ['tracking_code', 'po_number', 'supplier_name', 'status', 'barcode']),
     restocking_shipment_items: record.items.map(restockingItemV1),
   };
 }
@@ -167,29 +122,18 @@ export function restockingV1View(record: RestockingRecord): MockRestockingShipme
 /** A restocking shipment as version 2 answers it. */
 export function restockingV2View(record: RestockingRecord): MockRestockingShipmentV2 {
   return {
-    id: record.id,
-    warehouse_id: record.warehouse_id,
-    delivery_option: record.delivery_option,
-    estimated_arrival_date: record.estimated_arrival_date,
-    po_number: record.po_number,
-    supplier_name: record.supplier_name,
-    tracking_code: record.tracking_code,
-    priority: record.priority,
+    ...pick(record, ['id', 'warehouse_id', 'delivery_option', 'estimated_arrival_date', 'po_number']),
+    ...pick(record, ['supplier_name', 'tracking_code', 'priority']),
     restocking_shipment_items: record.items.map(
       (item): MockRestockingItemV2 => ({
         ...restockingItemV1(item),
         sku_code: item.sku.merchant_sku_id,
-        remarks: item.remarks,
-        total_cost_in_cents: item.total_cost_in_cents,
+        ...pick(item, ['remarks', 'total_cost_in_cents']),
         inventory_batch_id: item.inventory_batch_id ?? item.batch?.id ?? null,
       }),
     ),
     barcode: record.barcode,
     status: toV2Status(record.status),
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-    arrived_at: record.arrived_at,
-    reopened_at: record.reopened_at,
-    completed_reopens_count: record.completed_reopens_count,
+    ...pick(record, ['created_at', 'updated_at', 'arrived_at', 'reopened_at', 'completed_reopens_count']),
   };
 }

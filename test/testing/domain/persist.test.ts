@@ -238,7 +238,7 @@ describe('exportState / initialState', () => {
     expect(state.orders[0]!.items[0]!.batches).toHaveLength(1);
 
     const saved = JSON.parse(JSON.stringify(api.exportState())) as MockStateFile;
-    expect(saved).toMatchObject({ format: 'merchant-fulfillment-mock-state', version: 1 });
+    expect(saved).toMatchObject({ format: 'merchant-fulfillment-mock-state', version: 2 });
     const copy = createMockApi({ tokens: [TOKEN], initialState: saved });
     expect(records(copy)).toEqual(records(api));
     // Exact as text: the same keys in the same order, in the file and in the API's answers.
@@ -254,6 +254,68 @@ describe('exportState / initialState', () => {
       expect((await mockRequest(mock, 'PUT', '/merchant_api/v1/orders/3/cancel')).status).toBe(200);
     }
     expect(records(copy).skus).toEqual(records(api).skus);
+  });
+
+  test('records changed by every kind of update survive the round trip (the saved shape is strict)', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const send = (method: string, path: string, body?: unknown) => mockRequest(api, method, path, body);
+    const shipment = { delivery_option: 'courier', estimated_arrival_date: '2025-02-01' };
+    const answers = [
+      await send('POST', '/merchant_api/v1/skus', {
+        name: 'A',
+        merchant_sku_id: 'A',
+        batch_tracking_enabled: true,
+      }),
+      await send('PUT', '/merchant_api/v1/skus/1', { name: 'A2', merchant_sku_id: 'A', hs_code: '1234' }),
+      await send('POST', '/merchant_api/v1/skus/bulk_upsert', {
+        skus: [
+          { name: 'B', merchant_sku_id: 'B' },
+          { name: 'A3', merchant_sku_id: 'A' },
+        ],
+      }),
+      await send('POST', '/merchant_api/v1/restocking_shipments', {
+        warehouse_id: 1,
+        restocking_shipment_items: [{ sku_id: 1, announced_quantity: 5, remarks: 'r' }],
+      }),
+      await send('POST', '/merchant_api/v2/restocking_shipments', {
+        ...shipment,
+        warehouse_id: 2,
+        priority: true,
+        restocking_shipment_items: [{ sku_code: 'B', announced_quantity: 5 }],
+      }),
+      await send('PUT', '/merchant_api/v1/restocking_shipments/1', {
+        warehouse_id: 1,
+        tracking_code: 'T',
+        restocking_shipment_items: [{ sku_id: 2, announced_quantity: 2 }],
+      }),
+      await send('PUT', '/merchant_api/v2/restocking_shipments/2', {
+        ...shipment,
+        warehouse_id: 2,
+        supplier_name: 'S',
+        priority: false,
+        restocking_shipment_items: [{ sku_code: 'A', announced_quantity: 2 }],
+      }),
+      await send('POST', '/merchant_api/v1/orders', {
+        merchant_order_id: 'O1',
+        shipping_address: ADDRESS,
+        items: [{ merchant_item_id: 'i', sku_id: 1, quantity: 1, price_per_unit_in_cents: 5 }],
+        payment_method: 'card',
+        total_price_in_cents: 10,
+      }),
+      await send('PATCH', '/merchant_api/v1/orders/1', {
+        merchant_order_id: 'O1b',
+        shipping_address: { ...ADDRESS, city: 'X' },
+        currency: 'USD',
+        tags: ['a'],
+        custom_metadata: { q: { r: [1, null] } },
+      }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 201, 201, 200, 200, 201, 200]);
+    api.advanceRestockingShipment(1, 'restocked');
+    const saved = JSON.parse(JSON.stringify(api.exportState())) as MockStateFile;
+    const copy = createMockApi({ tokens: [TOKEN], initialState: saved });
+    expect(JSON.stringify(copy.exportState())).toBe(JSON.stringify(saved));
+    expect(records(copy)).toEqual(records(api));
   });
 
   test('warehouses come from the saved state', () => {
@@ -328,7 +390,7 @@ describe('invalid saved states name the field at fault', () => {
       (s) => Object.assign(s, { format: 'other' }),
       'format: Invalid input: expected "merchant-fulfillment-mock-state"',
     ],
-    ['version', (s) => Object.assign(s, { version: 2 }), 'version: Invalid input: expected 1'],
+    ['version', (s) => Object.assign(s, { version: 1 }), 'version: Invalid input: expected 2'],
     [
       'a dangling SKU',
       (s) => Object.assign(s.orders[1].items[0], { sku_id: 9 }),
@@ -350,25 +412,20 @@ describe('invalid saved states name the field at fault', () => {
       'orders[0].items[0].batches[0].batch_id: no batch with id 99',
     ],
     [
-      'an unknown warehouse',
-      (s) => Object.assign(s.skus[0].stock[0], { warehouse_id: 42 }),
-      'skus[0].stock[0].warehouse_id: no warehouse with id 42',
-    ],
-    [
       'an id above the counter',
       (s) => Object.assign(s.lastIds, { skus: 1 }),
-      'skus[1].id: SKU id 2 is above the last id handed out (lastIds: 1)',
+      'skus[1].id: id 2 is above the last id handed out (lastIds.skus: 1)',
     ],
-    ['a duplicate id', (s) => Object.assign(s.skus[1], { id: 1 }), 'skus[1].id: SKU id 1 appears twice'],
+    ['a duplicate id', (s) => Object.assign(s.skus[1], { id: 1 }), 'skus[1].id: id 1 appears twice'],
+    [
+      'an unknown field',
+      (s) => Object.assign(s.orders[0], { curency: 'EUR' }),
+      'orders[0]: Unrecognized key: "curency" (did you mean "currency"?)',
+    ],
     [
       'a missing counter',
       (s) => delete s.lastIds.batch,
       'lastIds.batch: Invalid input: expected number, received undefined',
-    ],
-    [
-      'the code order',
-      (s) => s.skuCodeOrder.pop(),
-      'skuCodeOrder: must list every SKU id once (SKU 2 is missing)',
     ],
     [
       'a restocking status',
@@ -376,19 +433,9 @@ describe('invalid saved states name the field at fault', () => {
       'restockingShipments[0].status: Invalid option: expected one of "created"|',
     ],
     [
-      'a dangling shipment',
-      (s) => Object.assign(s.shipments[0].view, { order_id: 5 }),
-      'shipments[0].view.order_id: no order with id 5',
-    ],
-    [
       'a bad date',
       (s) => Object.assign(s.orders[0], { created_at: 'soon' }),
       'orders[0].created_at: must be a date-time',
-    ],
-    [
-      'two orders with one merchant id',
-      (s) => Object.assign(s.orders[1], { merchant_order_id: 'O-1' }),
-      "orders[1].merchant_order_id: two orders have the merchant order id 'O-1'",
     ],
   ])('%s', async (_name, edit, message) => {
     const saved = await valid();

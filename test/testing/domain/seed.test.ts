@@ -88,7 +88,7 @@ describe('createMockApi({ seed })', () => {
     [
       'a status that is not a string',
       { restockingShipments: [{ warehouse_id: 1, status: 5 }] },
-      'restockingShipments[0].status: Invalid input: expected string, received number',
+      'restockingShipments[0].status: Invalid option: expected one of "created"|',
     ],
     [
       'a SKU the API refuses',
@@ -124,7 +124,7 @@ describe('createMockApi({ seed })', () => {
         skus: [{ merchant_sku_id: 'A', name: 'A' }],
         restockingShipments: [{ warehouse_id: 1, status: 'lost', restocking_shipment_items: [] }],
       },
-      'restockingShipments[0].status: Unknown restocking shipment status, got a string of 4 characters (expected one of created,',
+      'restockingShipments[0].status: Invalid option: expected one of "created"|',
     ],
     [
       'a shipment to an unknown warehouse',
