@@ -4,7 +4,6 @@
  * change or break a request: what it throws (or the promise it rejects) is reported, not propagated.
  */
 import { FulfillmentError } from './errors.js';
-import type { RateLimitInfo } from './headers.js';
 import type { HttpMethod } from './request.js';
 
 /** What every event of one request carries. */
@@ -21,27 +20,12 @@ export interface RequestEventBase {
 }
 
 /** An attempt is about to be sent (after any wait for the client-side rate limit). @inline */
-export interface RequestEvent extends RequestEventBase {
-  /**
-   * Milliseconds this attempt waited for the client-side rate limiter (the `rateLimit` option)
-   * before it was sent; 0 when it did not wait or when the option is off.
-   */
-  readonly rateLimitWaitMs: number;
-}
+export interface RequestEvent extends RequestEventBase {}
 
 /** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. @inline */
 export interface ResponseEvent extends RequestEventBase {
   /** The HTTP status (2xx). */
   readonly status: number;
-  /** Milliseconds from sending this attempt to having read its body. */
-  readonly durationMs: number;
-  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
-  readonly elapsedMs: number;
-  /**
-   * The rate-limit figures of the answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`), or `undefined`
-   * when it carries neither header.
-   */
-  readonly rateLimit: RateLimitInfo | undefined;
 }
 
 /**
@@ -58,13 +42,6 @@ export interface RetryEvent extends RequestEventBase {
   readonly reason: RetryReason;
   /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
   readonly status: number | undefined;
-  /** Milliseconds from sending the failed attempt to its failure (its answer read, or the error). */
-  readonly durationMs: number;
-  /**
-   * The rate-limit figures of the failed attempt's answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`,
-   * e.g. on a 429), or `undefined` when no answer came or it carries neither header.
-   */
-  readonly rateLimit: RateLimitInfo | undefined;
   /** Milliseconds the client waits before the next attempt. */
   readonly delayMs: number;
   /** True when the wait is what the server's `Retry-After` asked for, false for the client's backoff. */
@@ -81,10 +58,6 @@ export interface RequestErrorEvent extends RequestEventBase {
   readonly error: FulfillmentError;
   /** The status of the last answer, or `undefined` when none came. */
   readonly status: number | undefined;
-  /** Milliseconds from sending the last attempt to its failure; 0 when it failed before being sent. */
-  readonly durationMs: number;
-  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
-  readonly elapsedMs: number;
 }
 
 /** The client's events and what each one carries: the map `client.on` is typed by. */
