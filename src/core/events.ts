@@ -3,6 +3,7 @@
  * typed emitter behind `client.on` / `client.off` / `client.once`. A listener observes; it can never
  * change or break a request: what it throws (or the promise it rejects) is reported, not propagated.
  */
+import { describe } from './describe.js';
 import { FulfillmentError } from './errors.js';
 import type { HttpMethod } from './request.js';
 
@@ -82,7 +83,7 @@ export type ClientEventName = keyof ClientEvents;
  */
 export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
 
-const EVENT_NAMES: readonly string[] = ['request', 'response', 'retry', 'error'];
+const EVENT_NAMES = ['request', 'response', 'retry', 'error'];
 
 /** Called with what a listener threw or rejected with. */
 export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
@@ -97,9 +98,7 @@ type AnyListener = ClientEventListener<ClientEventName>;
  */
 export class ClientEmitter {
   /** Listeners by event, in the order they were added, each with whether it runs once. */
-  readonly #listeners = new Map<string, Map<AnyListener, boolean>>(
-    EVENT_NAMES.map((name) => [name, new Map()]),
-  );
+  readonly #listeners = new Map(EVENT_NAMES.map((name) => [name, new Map<AnyListener, boolean>()]));
   readonly #onFailure: ListenerFailureHandler;
   /** How many listeners are registered; the request path checks only that it is not 0. */
   count = 0;
@@ -111,9 +110,8 @@ export class ClientEmitter {
   /** Adds `listener` to `event` (once: removed before its first call when `once`). */
   add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, once: boolean): void {
     const listeners = this.#of(event, listener);
-    if (listeners.has(listener as AnyListener)) return;
-    listeners.set(listener as AnyListener, once);
-    this.count++;
+    if (!listeners.has(listener as AnyListener)) this.count++;
+    listeners.set(listener as AnyListener, listeners.get(listener as AnyListener) ?? once);
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
@@ -127,8 +125,7 @@ export class ClientEmitter {
       if (once) this.remove(event, listener);
       try {
         const result = listener(payload) as PromiseLike<unknown> | undefined;
-        if (typeof result?.then === 'function')
-          result.then(undefined, (e: unknown) => this.#onFailure(event, e));
+        if (typeof result?.then === 'function') result.then(undefined, (e) => this.#onFailure(event, e));
       } catch (error) {
         this.#onFailure(event, error);
       }
@@ -138,17 +135,11 @@ export class ClientEmitter {
   /** The listeners of `event`, once the arguments are checked. */
   #of(event: unknown, listener: unknown): Map<AnyListener, boolean> {
     const listeners = this.#listeners.get(event as string);
-    if (typeof event !== 'string' || !listeners) {
-      const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
-      throw new FulfillmentError(
-        `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
-      );
-    }
-    if (typeof listener !== 'function') {
-      throw new FulfillmentError(
-        `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
-      );
-    }
+    const names = EVENT_NAMES.map((n) => `'${n}'`).join(', ');
+    const got = typeof event === 'string' ? JSON.stringify(event) : describe(event);
+    if (!listeners) throw new FulfillmentError(`event must be one of ${names}; got ${got}`);
+    if (typeof listener !== 'function')
+      throw new FulfillmentError(`listener must be a function, got ${describe(listener)}`);
     return listeners;
   }
 }

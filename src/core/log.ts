@@ -1,32 +1,17 @@
 /**
- * Levelled logging with redaction. Every line is a message plus a details object of stable fields
- * ({@link LogDetails}): `logger[level](message, details)`. The SDK never logs a token, a cookie or a body.
+ * Levelled logging with redaction. Every line is a message plus a details object of stable fields:
+ * `logger[level](message, details)`. The SDK never logs a token, a cookie or a body.
  */
 import type { Redactor } from './redact.js';
 
 /** How much the SDK logs, from nothing to every request. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/** The details of a log line (the argument after the message): stable field names, present where they apply. @inline */
-export interface LogDetails {
-  /** The HTTP method of the request the line is about. */
-  method?: string | undefined;
-  /** Its URL, without credentials. */
-  url?: string | undefined;
-  /** The attempt, from 1. */
-  attempt?: number | undefined;
-  /** The HTTP status of the answer. */
-  status?: number | undefined;
-  /** Milliseconds waited before the next attempt (a retry) or before sending (a rate-limit wait). */
-  delayMs?: number | undefined;
-  /**
-   * Why a retry or a wait happens: `'status'`, `'rate_limited'`, `'connection'`, `'timeout'` (a
-   * retry), `'client_rate_limit'` or `'server_rate_limit'` (a wait for the client-side rate limit).
-   */
-  reason?: string | undefined;
-  /** Any other field a line carries (`retryAfterSeconds`, `event`, `error`, …). */
-  [field: string]: unknown;
-}
+/**
+ * The details of a log line (the argument after the message): `method`, `url`, `attempt`,
+ * `status`, `delayMs`, `reason`, … where they apply.
+ */
+export type LogDetails = Record<string, unknown>;
 
 /** Anything console-like (`console`, winston, …): each method is called `(message, details?)`. */
 export interface Logger {
