@@ -6,7 +6,6 @@
  * `validateResponses` mode. `.withResponse()` also gives the `Response` and its rate-limit figures.
  */
 
-import { joinChunks } from './body.js';
 import { isObject } from './describe.js';
 import { ResponseValidationError } from './errors.js';
 import { type RateLimitInfo, readRateLimit } from './headers.js';
@@ -135,10 +134,10 @@ const bodyTimeout = () =>
   Object.assign(new Error('The response body did not arrive in time.'), { name: 'TimeoutError' });
 
 /**
- * Reads the whole body as UTF-8 text within `timeoutMs` and `limit` bytes. The bytes are gathered
- * and decoded once, into one flat string (what `JSON.parse` reads fastest); past the time limit the
- * stream is cancelled, which ends the pending read, so no promise is raced per chunk. Past `limit`
- * bytes (received or announced), the read stops with the error `tooLarge` makes.
+ * Reads the whole body as UTF-8 text (decoded as `Response.text()` does) within `timeoutMs` and
+ * `limit` bytes. Past the time limit the stream is cancelled, which ends the pending read, so no
+ * promise is raced per chunk. Past `limit` bytes (received or announced), the read stops with the
+ * error `tooLarge` makes.
  */
 export async function readBody(
   response: Response,
@@ -154,21 +153,22 @@ export async function readBody(
     throw tooLarge(declared);
   }
   const reader = body.getReader();
+  const decoder = new TextDecoder();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     reader.cancel().catch(() => {});
   }, timeoutMs);
-  const chunks: Uint8Array[] = [];
   let size = 0;
+  let text = '';
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (timedOut) throw bodyTimeout();
-      if (done) break;
+      if (done) return text + decoder.decode();
       size += value.byteLength;
       if (size > limit) throw tooLarge(size);
-      chunks.push(value);
+      text += decoder.decode(value, { stream: true });
     }
   } catch (error) {
     // Stops the transfer and releases the connection.
@@ -177,11 +177,7 @@ export async function readBody(
   } finally {
     clearTimeout(timer);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0] : joinChunks(chunks, size));
 }
-
-/** Decodes UTF-8 as `Response.text()` does: a leading BOM dropped, a bad sequence as U+FFFD. */
-const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** The parsed data together with the response it came from. */
 export interface WithResponse<T> {

@@ -40,6 +40,7 @@ export type TransportConfig = Omit<ResolvedClientOptions, 'logger'> & {
 /** Waits longer than this (ms) for a rate limit are logged at `info`. */
 const LONG_WAIT_MS = 1000;
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+const isRedirect = (r: Response) => REDIRECT_STATUS.has(r.status) || r.type === 'opaqueredirect';
 
 type KyModule = typeof import('ky');
 let kyModule: Promise<KyModule> | undefined;
@@ -83,7 +84,7 @@ export class Transport {
    * built only while someone listens (the listeners are counted when the request starts).
    */
   async send(spec: RequestSpec): Promise<RawResponse> {
-    const { logger: log, rateLimiter, maxResponseBytes, maxRetryAfter } = this.#config;
+    const { logger: log, rateLimiter, maxResponseBytes, maxRetryAfter, origin } = this.#config;
     const events = this.#config.events?.count ? this.#config.events : undefined;
     const { method, options = {} } = spec;
     const { signal, timeout = this.#config.timeout, maxRetries = this.#config.maxRetries } = options;
@@ -114,19 +115,10 @@ export class Transport {
         let target = url;
         try {
           let response = await request(target, init);
-          for (
-            let hops = 0;
-            REDIRECT_STATUS.has(response.status) || response.type === 'opaqueredirect';
-            hops++
-          ) {
+          for (let hops = 0; isRedirect(response); hops++) {
             rateLimiter?.observe(response.headers);
             await response.body?.cancel().catch(() => {}); // release the connection
-            target = redirectTarget(
-              response,
-              target,
-              { method, hops, origin: this.#config.origin },
-              redactor,
-            );
+            target = redirectTarget(response, target, { method, hops, origin }, redactor);
             response = await request(target, init);
           }
           rateLimiter?.observe(response.headers);
@@ -185,10 +177,8 @@ export class Transport {
   #headers(spec: RequestSpec): Record<string, string> {
     const shared = spec.bodyText === undefined ? this.#baseHeaders : this.#jsonHeaders;
     const extra = spec.options?.headers;
-    if (!extra) return shared;
-    const headers = mergeHeaders({ ...shared }, extra);
-    headers.authorization = shared.authorization!;
-    return headers;
+    // The credential is set last: no header of the request can replace it.
+    return extra ? { ...mergeHeaders({ ...shared }, extra), authorization: shared.authorization! } : shared;
   }
 
   /** Backoff before retry number `retry` (1-based): exponential from the initial delay, capped, with jitter. */
