@@ -67,10 +67,7 @@ function errorMessages(body: unknown): string[] {
 /** A text body (an HTML error page, say) as one line of at most 200 characters. */
 function describeBody(body: unknown): string {
   if (typeof body !== 'string') return '';
-  const text = body
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = body.replace(/(<[^>]*>|\s)+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

@@ -42,11 +42,6 @@ export class RateLimiter {
     this.#starts = new Float64Array(this.#store ? 1 : options.requests).fill(Number.NEGATIVE_INFINITY);
   }
 
-  /** Milliseconds until a slot is free (0 when one is free now). */
-  delay(now = Date.now()): number {
-    return Math.max(0, this.#starts[this.#next]! + this.perMs - now);
-  }
-
   /**
    * Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first.
    * Resolves with `done`, to call when the request's answer (or failure) is in: the slot then
@@ -77,7 +72,8 @@ export class RateLimiter {
       return this.#wait(signal, onWait, ask).then(() => done);
     }
     const turn = this.#queue.then(async () => {
-      await this.#wait(signal, onWait, () => this.delay());
+      // Until the oldest of the last `requests` starts leaves the window.
+      await this.#wait(signal, onWait, () => this.#starts[this.#next]! + this.perMs - Date.now());
       const slot = this.#next;
       this.#starts[slot] = Date.now();
       this.#next = (slot + 1) % this.requests;
