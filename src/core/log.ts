@@ -43,25 +43,13 @@ export const isLogger = (value: unknown): value is Logger =>
 /** @deprecated Every logger is called `(message, details)`. @internal */
 export const detectLoggerStyle = (_logger: Logger): LoggerStyle => 'message-first';
 
-/** Levels of pino, bunyan and winston that the SDK names differently. */
-const FOREIGN_LEVELS: Readonly<Record<string, LogLevel>> = {
-  silent: 'off',
-  fatal: 'error',
-  http: 'debug',
-  verbose: 'debug',
-  trace: 'debug',
-  silly: 'debug',
-};
-
 /**
- * The level a logger filters at, as one of the SDK's levels, when it has one: pino and winston
- * expose it as a string `level` (`'debug'`, `'trace'`, `'silent'`, …); bunyan's numeric levels
- * and loggers without a level (`console`) give `undefined`.
+ * The level a logger filters at, when it has one of the SDK's: pino and winston expose it as a
+ * string `level`. Another name (`'trace'`, `'silent'`), bunyan's numeric levels and loggers
+ * without a level (`console`) give `undefined`.
  */
 export function loggerLevel(logger: Logger): LogLevel | undefined {
   const level = (logger as unknown as { level?: unknown }).level;
-  if (typeof level !== 'string') return undefined;
-  if (Object.hasOwn(FOREIGN_LEVELS, level)) return FOREIGN_LEVELS[level];
   return level !== 'off' && isLogLevel(level) ? level : undefined;
 }
 
@@ -78,14 +66,9 @@ export class LevelledLogger {
     this.#redactor = options.redactor;
   }
 
-  /** Whether a line at `level` would be written (to skip building it otherwise). */
-  enabled(level: Exclude<LogLevel, 'off'>): boolean {
-    return LEVELS.indexOf(level) <= this.#rank;
-  }
-
   /** Writes a line at `level` (nothing when the level is below the logger's). */
   write(level: Exclude<LogLevel, 'off'>, message: string, details?: LogDetails): void {
-    if (!this.enabled(level)) return;
+    if (LEVELS.indexOf(level) > this.#rank) return;
     const r = this.#redactor;
     const line = `[merchant-fulfillment] ${r ? r.text(message) : message}`;
     if (details === undefined) this.#sink[level](line);
