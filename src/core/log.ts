@@ -25,7 +25,11 @@ export interface Logger {
   debug(message: string, ...args: unknown[]): void;
 }
 
-/** @deprecated Ignored: every logger is called `(message, details)`. @internal */
+/**
+ * Ignored: every logger is called `logger[level](message, details)`.
+ * @deprecated
+ * @inline
+ */
 export type LoggerStyle = 'object-first' | 'message-first';
 
 /** The levels, from nothing to every request. */
