@@ -108,7 +108,7 @@ export class Transport {
         };
         const attemptDone = await rateLimiter?.acquire(signal, onWait, timeout, redactor);
         events?.emit('request', { ...at });
-        log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, at);
+        log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at });
         let failure: FulfillmentError;
         let retryable: boolean;
         let retryAfter: number | undefined;
