@@ -105,14 +105,15 @@ export class RateLimiter {
 
   /**
    * One call to the store, bounded by `signal` and `ms`; its failure a `RateLimitStoreError` whose
-   * cause is the store's error without the client's secrets. In the background (a release or a
-   * pause nobody awaits: no `redactor`), its timer never keeps the process alive.
+   * cause is the store's error without the client's secrets. In the `background` (a release or a
+   * pause nobody awaits), its timer never keeps the process alive.
    */
   #ask<T>(
     call: () => Promise<T>,
     signal: AbortSignal | undefined,
     ms: number,
     redactor?: Redactor,
+    background = false,
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const settle = (then: () => void) => {
@@ -123,7 +124,7 @@ export class RateLimiter {
       const onAbort = () => settle(() => reject(aborted(signal)));
       const late = `The rate-limit store did not answer within ${Math.round(ms)} ms (the request's timeout).`;
       const timer = setTimeout(() => settle(() => reject(new RateLimitStoreError(late))), ms);
-      if (!redactor) (timer as { unref?: () => void }).unref?.();
+      if (background) (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
       Promise.resolve()
         .then(call)
@@ -140,7 +141,7 @@ export class RateLimiter {
 
   /** A store call nobody awaits (a release, a pause): bounded by a window, its failure ignored. */
   #background(call: () => Promise<unknown>): void {
-    this.#ask(call, undefined, this.perMs).catch(() => {});
+    this.#ask(call, undefined, this.perMs, undefined, true).catch(() => {});
   }
 
   /**
