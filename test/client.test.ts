@@ -163,19 +163,18 @@ describe('secrets', () => {
     expect(inspect(client.warehouses, { depth: 10, showHidden: true })).not.toContain(TOKEN);
   });
 
-  it('redacts authorization in debug logs and still logs method, URL, status and duration', async () => {
+  it('keeps the token out of debug logs and still logs method, URL and status', async () => {
     captureWarehouses();
     const { lines, logger } = recordingLogger();
     await testClient({ logLevel: 'debug', logger }).warehouses.list();
     const text = JSON.stringify(lines);
     expect(text).not.toContain(TOKEN);
-    expect(text).toContain('"authorization":"***"');
     expect(
       lines.some((l) =>
         /→ GET https:\/\/fulfillment\.test\/merchant_api\/v1\/warehouses \(attempt 1\)/.test(l.message),
       ),
     ).toBe(true);
-    expect(lines.some((l) => /← 200 GET .*warehouses \(\d+ ms, attempt 1\)/.test(l.message))).toBe(true);
+    expect(lines.some((l) => /← 200 GET .*warehouses \(attempt 1\)/.test(l.message))).toBe(true);
   });
 
   it('reads the log level from FULFILLMENT_LOG', async () => {

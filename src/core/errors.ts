@@ -29,13 +29,8 @@ export class FulfillmentError extends Error {
       brands.push((ctor as { name: string }).name);
       ctor = Object.getPrototypeOf(ctor);
     }
-    Object.defineProperty(this, BRANDS, { value: Object.freeze(brands), enumerable: false });
-    Object.defineProperty(this, 'name', {
-      value: brands[0],
-      enumerable: false,
-      configurable: true,
-      writable: true,
-    });
+    Object.defineProperty(this, BRANDS, { value: Object.freeze(brands) });
+    Object.defineProperty(this, 'name', { value: brands[0], configurable: true, writable: true });
   }
 
   // `this` is the class on the right of `instanceof` (a subclass too): that is the point here.
@@ -64,22 +59,15 @@ export interface APIErrorInit {
 function errorMessages(body: unknown): string[] {
   if (!isObject(body)) return [];
   const { errors, error, message } = body;
-  if (Array.isArray(errors)) {
-    return errors.map((e) =>
-      typeof e === 'string' ? e : e && typeof e === 'object' ? JSON.stringify(e) : String(e),
-    );
-  }
-  const one = [errors, error, message].find((m) => typeof m === 'string');
-  return one === undefined ? [] : [one as string];
+  if (Array.isArray(errors))
+    return errors.map((e) => (typeof e === 'string' ? e : String(JSON.stringify(e))));
+  return [errors, error, message].filter((m) => typeof m === 'string').slice(0, 1);
 }
 
 /** A text body (an HTML error page, say) as one line of at most 200 characters. */
 function describeBody(body: unknown): string {
   if (typeof body !== 'string') return '';
-  const text = body
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = body.replace(/(<[^>]*>|\s)+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

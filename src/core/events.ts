@@ -3,8 +3,8 @@
  * typed emitter behind `client.on` / `client.off` / `client.once`. A listener observes; it can never
  * change or break a request: what it throws (or the promise it rejects) is reported, not propagated.
  */
+import { describe } from './describe.js';
 import { FulfillmentError } from './errors.js';
-import type { RateLimitInfo } from './headers.js';
 import type { HttpMethod } from './request.js';
 
 /** What every event of one request carries. */
@@ -21,27 +21,12 @@ export interface RequestEventBase {
 }
 
 /** An attempt is about to be sent (after any wait for the client-side rate limit). @inline */
-export interface RequestEvent extends RequestEventBase {
-  /**
-   * Milliseconds this attempt waited for the client-side rate limiter (the `rateLimit` option)
-   * before it was sent; 0 when it did not wait or when the option is off.
-   */
-  readonly rateLimitWaitMs: number;
-}
+export interface RequestEvent extends RequestEventBase {}
 
 /** The request succeeded: a 2xx answer, its body read. Emitted once per request, for its last attempt. @inline */
 export interface ResponseEvent extends RequestEventBase {
   /** The HTTP status (2xx). */
   readonly status: number;
-  /** Milliseconds from sending this attempt to having read its body. */
-  readonly durationMs: number;
-  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
-  readonly elapsedMs: number;
-  /**
-   * The rate-limit figures of the answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`), or `undefined`
-   * when it carries neither header.
-   */
-  readonly rateLimit: RateLimitInfo | undefined;
 }
 
 /**
@@ -58,13 +43,6 @@ export interface RetryEvent extends RequestEventBase {
   readonly reason: RetryReason;
   /** The status the failed attempt got, or `undefined` when no answer came (connection, timeout). */
   readonly status: number | undefined;
-  /** Milliseconds from sending the failed attempt to its failure (its answer read, or the error). */
-  readonly durationMs: number;
-  /**
-   * The rate-limit figures of the failed attempt's answer (`X-Rate-Limit-Used` / `X-Rate-Limit-Max`,
-   * e.g. on a 429), or `undefined` when no answer came or it carries neither header.
-   */
-  readonly rateLimit: RateLimitInfo | undefined;
   /** Milliseconds the client waits before the next attempt. */
   readonly delayMs: number;
   /** True when the wait is what the server's `Retry-After` asked for, false for the client's backoff. */
@@ -81,10 +59,6 @@ export interface RequestErrorEvent extends RequestEventBase {
   readonly error: FulfillmentError;
   /** The status of the last answer, or `undefined` when none came. */
   readonly status: number | undefined;
-  /** Milliseconds from sending the last attempt to its failure; 0 when it failed before being sent. */
-  readonly durationMs: number;
-  /** Milliseconds since the request started: every attempt, retry wait and rate-limit wait included. */
-  readonly elapsedMs: number;
 }
 
 /** The client's events and what each one carries: the map `client.on` is typed by. */
@@ -109,7 +83,7 @@ export type ClientEventName = keyof ClientEvents;
  */
 export type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
 
-const EVENT_NAMES: readonly string[] = ['request', 'response', 'retry', 'error'];
+const EVENT_NAMES = ['request', 'response', 'retry', 'error'];
 
 /** Called with what a listener threw or rejected with. */
 export type ListenerFailureHandler = (event: ClientEventName, error: unknown) => void;
@@ -124,9 +98,7 @@ type AnyListener = ClientEventListener<ClientEventName>;
  */
 export class ClientEmitter {
   /** Listeners by event, in the order they were added, each with whether it runs once. */
-  readonly #listeners = new Map<string, Map<AnyListener, boolean>>(
-    EVENT_NAMES.map((name) => [name, new Map()]),
-  );
+  readonly #listeners = new Map(EVENT_NAMES.map((name) => [name, new Map<AnyListener, boolean>()]));
   readonly #onFailure: ListenerFailureHandler;
   /** How many listeners are registered; the request path checks only that it is not 0. */
   count = 0;
@@ -138,9 +110,8 @@ export class ClientEmitter {
   /** Adds `listener` to `event` (once: removed before its first call when `once`). */
   add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, once: boolean): void {
     const listeners = this.#of(event, listener);
-    if (listeners.has(listener as AnyListener)) return;
-    listeners.set(listener as AnyListener, once);
-    this.count++;
+    if (!listeners.has(listener as AnyListener)) this.count++;
+    listeners.set(listener as AnyListener, listeners.get(listener as AnyListener) ?? once);
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
@@ -154,8 +125,7 @@ export class ClientEmitter {
       if (once) this.remove(event, listener);
       try {
         const result = listener(payload) as PromiseLike<unknown> | undefined;
-        if (typeof result?.then === 'function')
-          result.then(undefined, (e: unknown) => this.#onFailure(event, e));
+        if (typeof result?.then === 'function') result.then(undefined, (e) => this.#onFailure(event, e));
       } catch (error) {
         this.#onFailure(event, error);
       }
@@ -165,17 +135,11 @@ export class ClientEmitter {
   /** The listeners of `event`, once the arguments are checked. */
   #of(event: unknown, listener: unknown): Map<AnyListener, boolean> {
     const listeners = this.#listeners.get(event as string);
-    if (typeof event !== 'string' || !listeners) {
-      const got = typeof event === 'string' ? JSON.stringify(event) : typeof event;
-      throw new FulfillmentError(
-        `event must be one of ${EVENT_NAMES.map((n) => `'${n}'`).join(', ')}; got ${got}`,
-      );
-    }
-    if (typeof listener !== 'function') {
-      throw new FulfillmentError(
-        `listener must be a function, got ${listener === null ? 'null' : typeof listener}`,
-      );
-    }
+    const names = EVENT_NAMES.map((n) => `'${n}'`).join(', ');
+    const got = typeof event === 'string' ? JSON.stringify(event) : describe(event);
+    if (!listeners) throw new FulfillmentError(`event must be one of ${names}; got ${got}`);
+    if (typeof listener !== 'function')
+      throw new FulfillmentError(`listener must be a function, got ${describe(listener)}`);
     return listeners;
   }
 }

@@ -9,16 +9,13 @@ import { MAX_TIMER_MS, readRateLimit } from './headers.js';
 import type { RateLimitOptions, RateLimitStore } from './options.js';
 import type { Redactor } from './redact.js';
 
-const SERVER_PAUSE = 'the server reported its rate limit spent (X-Rate-Limit-Used reached X-Rate-Limit-Max)';
-
 /**
- * Told, before a request starts waiting for a slot, how long the wait looks (ms) and why: in words,
- * and as `'client_rate_limit'` (this client's own count of the last `perMs` is full) or
+ * Told, before a request starts waiting for a slot, how long the wait looks (ms) and why:
+ * `'client_rate_limit'` (this client's own count of the last `perMs` is full) or
  * `'server_rate_limit'` (a response said the server's budget is spent, see {@link RateLimiter.exhausted}).
  */
 export type RateLimitWaitHandler = (
   delayMs: number,
-  why: string,
   reason: 'server_rate_limit' | 'client_rate_limit',
 ) => void;
 
@@ -34,7 +31,7 @@ export class RateLimiter {
   /** Until when (ms since the epoch) the server's spent budget holds every slot; 0 when it does not. */
   #serverPauseEnds = 0;
   /** Reservations are granted in order: each acquire waits for the previous one. */
-  #queue: Promise<void> = Promise.resolve();
+  #queue: Promise<unknown> = Promise.resolve();
   /** Where the slots live when several processes share them; else `#starts`. */
   readonly #store: RateLimitStore | undefined;
 
@@ -45,17 +42,17 @@ export class RateLimiter {
     this.#starts = new Float64Array(this.#store ? 1 : options.requests).fill(Number.NEGATIVE_INFINITY);
   }
 
-  /** Milliseconds until a slot is free (0 when one is free now). */
-  delay(now = Date.now()): number {
-    return Math.max(0, this.#starts[this.#next]! + this.perMs - now);
-  }
-
   /**
    * Waits for a slot and takes it. Rejects with `APIUserAbortError` if `signal` aborts first.
    * Resolves with `done`, to call when the request's answer (or failure) is in: the slot then
    * counts from that moment, the latest the server can have counted the request, so latency
    * jitter can never squeeze one request too many into the server's window. `onWait` is told,
    * once, when the request has to wait (how long it looks and why), before the wait starts.
+   *
+   * With a store, the store is asked for a slot until it grants one, sleeping as long as it says
+   * in between (a full window is waited for, as in memory). A store that rejects, or does not
+   * answer one call within `timeoutMs`, fails the request with `RateLimitStoreError` (nothing is
+   * sent: never a request past the limit).
    */
   acquire(
     signal?: AbortSignal,
@@ -63,15 +60,30 @@ export class RateLimiter {
     timeoutMs = MAX_TIMER_MS,
     redactor?: Redactor,
   ): Promise<() => void> {
-    // A store orders the requests of every process itself: no queue here, so that a store that
-    // hangs holds each request for its own timeout only.
-    if (this.#store) return this.#takeShared(this.#store, signal, onWait, timeoutMs, redactor);
-    const turn = this.#queue.then(() => this.#take(signal, onWait));
+    const store = this.#store;
+    if (store) {
+      // A store orders the requests of every process itself: no queue here, so that a store that
+      // hangs holds each request for its own timeout only.
+      const slot = crypto.randomUUID();
+      const ask = () =>
+        this.#ask(() => store.acquire(slot, this.requests, this.perMs), signal, timeoutMs, redactor);
+      // The answer is in: the slot counts until `perMs` from now, in every process.
+      const done = () => this.#background(() => store.release(slot, this.perMs));
+      return this.#wait(signal, onWait, ask).then(() => done);
+    }
+    const turn = this.#queue.then(async () => {
+      // Until the oldest of the last `requests` starts leaves the window.
+      await this.#wait(signal, onWait, () => this.#starts[this.#next]! + this.perMs - Date.now());
+      const slot = this.#next;
+      this.#starts[slot] = Date.now();
+      this.#next = (slot + 1) % this.requests;
+      // Only ever moves a slot later (if the slot was reused meanwhile, that is merely cautious).
+      return () => {
+        this.#starts[slot] = Math.max(this.#starts[slot]!, Date.now());
+      };
+    });
     // The next caller waits for this one to be granted (or to give up), never for its request.
-    this.#queue = turn.then(
-      () => {},
-      () => {},
-    );
+    this.#queue = turn.catch(() => {});
     return turn;
   }
 
@@ -81,57 +93,14 @@ export class RateLimiter {
     onWait: RateLimitWaitHandler | undefined,
     next: () => number | Promise<number>,
   ): Promise<void> {
-    for (let told = !onWait; ; ) {
+    for (let told = false; ; told = true) {
       if (signal?.aborted) throw aborted(signal);
       const wait = await next();
-      if (!(typeof wait === 'number' && wait > 0)) return;
-      if (!told) {
-        told = true;
-        const limit = `${this.requests} request${this.requests === 1 ? '' : 's'} per ${this.perMs} ms`;
-        if (Date.now() >= this.#serverPauseEnds)
-          onWait?.(wait, `the client-side rate limit (rateLimit: ${limit}) is reached`, 'client_rate_limit');
-        else onWait?.(wait, SERVER_PAUSE, 'server_rate_limit');
-      }
+      if (!(wait > 0)) return;
+      const server = Date.now() < this.#serverPauseEnds;
+      if (!told) onWait?.(wait, server ? 'server_rate_limit' : 'client_rate_limit');
       await sleep(wait, signal);
     }
-  }
-
-  async #take(
-    signal: AbortSignal | undefined,
-    onWait: RateLimitWaitHandler | undefined,
-  ): Promise<() => void> {
-    await this.#wait(signal, onWait, () => this.delay());
-    const slot = this.#next;
-    this.#starts[slot] = Date.now();
-    this.#next = (slot + 1) % this.requests;
-    // Only ever moves a slot later (if the slot was reused meanwhile, that is merely cautious).
-    return () => {
-      this.#starts[slot] = Math.max(this.#starts[slot]!, Date.now());
-    };
-  }
-
-  /**
-   * {@link acquire} over the store: asks it for a slot until it grants one, sleeping as long as it
-   * says in between (a full window is waited for, as in memory). A store that rejects, or does not
-   * answer one call within `timeoutMs`, fails the request with `RateLimitStoreError` (nothing is
-   * sent: never a request past the limit).
-   */
-  async #takeShared(
-    store: RateLimitStore,
-    signal: AbortSignal | undefined,
-    onWait: RateLimitWaitHandler | undefined,
-    timeoutMs: number,
-    redactor: Redactor | undefined,
-  ): Promise<() => void> {
-    const slot = crypto.randomUUID();
-    const ask = () => store.acquire(slot, this.requests, this.perMs);
-    await this.#wait(signal, onWait, () => this.#ask(ask, signal, timeoutMs, redactor));
-    // The answer is in: the slot counts until `perMs` from now, in every process.
-    return () => {
-      this.#ask(() => store.release(slot, this.perMs), undefined, this.perMs, undefined, true).catch(
-        () => {},
-      );
-    };
   }
 
   /**
@@ -146,41 +115,33 @@ export class RateLimiter {
     redactor?: Redactor,
     background = false,
   ): Promise<T> {
-    if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Promise<T>((resolve, reject) => {
-      const done = () => {
+      const settle = (then: () => void) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        then();
       };
-      const onAbort = () => {
-        done();
-        reject(aborted(signal));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new RateLimitStoreError(
-            `The rate-limit store did not answer within ${Math.round(ms)} ms (the request's timeout).`,
-          ),
-        );
-      }, ms);
+      const onAbort = () => settle(() => reject(aborted(signal)));
+      const late = `The rate-limit store did not answer within ${Math.round(ms)} ms (the request's timeout).`;
+      const timer = setTimeout(() => settle(() => reject(new RateLimitStoreError(late))), ms);
       if (background) (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
       Promise.resolve()
         .then(call)
         .then(
-          (value) => {
-            done();
-            resolve(value);
-          },
+          (value) => settle(() => resolve(value)),
           (error: unknown) => {
-            done();
-            const cause = redactor ? redactor.cause(error) : error;
             const message = 'The rate-limit store (rateLimit.store) failed; nothing was sent.';
-            reject(new RateLimitStoreError(message, { cause }));
+            const cause = redactor ? redactor.cause(error) : error;
+            settle(() => reject(new RateLimitStoreError(message, { cause })));
           },
         );
     });
+  }
+
+  /** A store call nobody awaits (a release, a pause): bounded by a window, its failure ignored. */
+  #background(call: () => Promise<unknown>): void {
+    this.#ask(call, undefined, this.perMs, undefined, true).catch(() => {});
   }
 
   /**
@@ -191,8 +152,8 @@ export class RateLimiter {
   exhausted(now = Date.now()): void {
     this.#starts.fill(now);
     this.#serverPauseEnds = now + this.perMs;
-    if (this.#store)
-      this.#ask(() => this.#store!.pause(this.perMs), undefined, this.perMs, undefined, true).catch(() => {});
+    const store = this.#store;
+    if (store) this.#background(() => store.pause(this.perMs));
   }
 
   /** Reads a response's rate-limit headers: a spent budget (`used >= max`) pauses for a window. */

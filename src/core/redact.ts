@@ -8,8 +8,8 @@
 /** Header names whose values are credentials: `Authorization`, cookies, and any `*-key`, `*-token`, `*-secret`. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|(^|-)(key|token|secret)$/i;
 
-/** What stands for a part of a body, nested too deep to clean, that holds a secret. */
-const TOO_DEEP = '[nested too deep; holds a secret]';
+/** What stands for a part of a body nested too deep to clean. */
+const TOO_DEEP = '[nested too deep]';
 /** Secrets shorter than this are not searched for in text (too short to be a credential). */
 const MIN_SECRET_LENGTH = 6;
 const MASK = '***';
@@ -61,22 +61,6 @@ export class Redactor {
     return new Redactor([...this.#secrets, ...extra.map(([, value]) => value)], [...this.#headerNames]);
   }
 
-  /**
-   * Whether the JSON text of a value (parsed JSON, or the SDK's own log details) contains a secret.
-   * A value too deep for `JSON.stringify` (which `JSON.parse` reads) is taken to hold one.
-   */
-  #holdsSecret(value: unknown): boolean {
-    let json: string;
-    try {
-      json = JSON.stringify(value) ?? '';
-    } catch {
-      return true;
-    }
-    return this.#secrets.some(
-      (secret) => json.includes(secret) || json.includes(JSON.stringify(secret).slice(1, -1)),
-    );
-  }
-
   /** The text with every known secret replaced by `***`. */
   text(value: string): string {
     let out = value;
@@ -84,38 +68,26 @@ export class Redactor {
     return out;
   }
 
-  /** Whether a header's value must not be shown: a credential by name, or one of the client's default headers. */
-  hides(name: string): boolean {
-    return isSecretHeader(name) || this.#headerNames.has(name.toLowerCase());
-  }
-
-  /** A copy of the headers with credentials masked and secrets removed from the other values. */
-  headers(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers))
-      out[name] = this.hides(name) ? MASK : this.text(value);
-    return out;
-  }
-
-  /** The same, as a `Headers` object (what `APIError.headers` holds). */
+  /** A copy of the headers with credentials (by name, and the client's default headers) masked, secrets removed. */
   responseHeaders(headers: Headers): Headers {
     const out = new Headers();
-    for (const [name, value] of headers.entries())
-      out.append(name, this.hides(name) ? MASK : this.text(value));
+    for (const [name, value] of headers.entries()) {
+      const hidden = isSecretHeader(name) || this.#headerNames.has(name);
+      out.append(name, hidden ? MASK : this.text(value));
+    }
     return out;
   }
 
   /**
    * A JSON value with the secrets removed from every string. Bounded: a part nested deeper than 32
-   * levels is replaced by {@link TOO_DEEP} when it holds a secret anywhere (its JSON text is
-   * searched), so no depth hides one.
+   * levels is replaced by {@link TOO_DEEP}, so no depth hides a secret.
    */
   value(input: unknown): unknown {
     if (this.#secrets.length === 0) return input;
     const clean = (value: unknown, depth: number): unknown => {
       if (typeof value === 'string') return this.text(value);
       if (typeof value !== 'object' || value === null) return value;
-      if (depth > 32) return this.#holdsSecret(value) ? TOO_DEEP : value;
+      if (depth > 32) return TOO_DEEP;
       if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) out[this.text(key)] = clean(item, depth + 1);

@@ -6,14 +6,12 @@
  * `validateResponses` mode. `.withResponse()` also gives the `Response` and its rate-limit figures.
  */
 
-import { joinChunks } from './body.js';
 import { isObject } from './describe.js';
 import { ResponseValidationError } from './errors.js';
 import { type RateLimitInfo, readRateLimit } from './headers.js';
 import { OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
-import type { LevelledLogger } from './log.js';
 import { publicUrl, type Redactor } from './redact.js';
-import type { UnknownEnumValue, ValidationMode } from './validation.js';
+import type { ValidationMode } from './validation.js';
 
 /** A response received with a 2xx status, its body already read (within the attempt's timeout). @inline */
 export interface RawResponse {
@@ -40,33 +38,21 @@ export function optionalBody<T>(schema: SchemaLike<T>): OptionalBody<T | undefin
   return new OptionalBody<T | undefined>(schema as SchemaLike<Exclude<T | undefined, undefined>>);
 }
 
-/** A `__proto__` key spelled with escapes (`\u005f_proto__`): JSON.parse reads it as `__proto__`. */
-const ESCAPED = /\\u00[5-7]/i;
-const dropProto = (key: string, value: unknown): unknown => (key === '__proto__' ? undefined : value);
-
-/**
- * `JSON.parse` without own `__proto__` keys at any depth: copied with `{ ...value }` or
- * `Object.assign`, such a key would set the copy's prototype. For the bodies the SDK hands over
- * raw (an error's `body`); a 2xx body is parsed plainly (its records go through the schemas, which
- * drop such keys, and the page's pagination block through {@link withoutProto}). The reviver
- * (slow) runs only for a text that may hold one.
- */
-function parseJson(text: string): unknown {
-  const risky = text.includes('__proto__') || (text.includes('\\u') && ESCAPED.test(text));
-  return risky ? JSON.parse(text, dropProto) : JSON.parse(text);
-}
-
 /** `value` without an own `__proto__` key (a copy only when it has one). */
 export function withoutProto<T extends object>(value: T): T {
   if (!Object.hasOwn(value, '__proto__')) return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__proto__')) as T;
 }
 
-/** Parses a body as JSON when it looks like JSON; otherwise returns the text. */
+/**
+ * Parses a body the SDK hands over raw (an error's `body`) as JSON when it is JSON, otherwise
+ * returns the text. Own `__proto__` keys are dropped at any depth: copied with `{ ...value }` or
+ * `Object.assign`, such a key would set the copy's prototype. (A 2xx body is parsed plainly: its
+ * records go through the schemas, which drop such keys, the pagination block through {@link withoutProto}.)
+ */
 export function parseBody(text: string): unknown {
-  if (text === '') return text;
   try {
-    return parseJson(text);
+    return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value));
   } catch {
     return text;
   }
@@ -97,25 +83,14 @@ export function contextOf(raw: RawResponse): { status: number; method: string; u
   return { status: raw.response.status, method: raw.method, url: publicUrl(raw.url, raw.redactor) };
 }
 
-/** Most distinct unknown enum values one client reports (each once); later ones are not logged. */
-const MAX_REPORTED = 100;
-
-/**
- * One client's response checks: the `validateResponses` mode, and the report of enum values this
- * SDK does not know yet (a `warn` line per field and value, once per client, in `'lenient'` mode).
- */
+/** One client's response checks, in its `validateResponses` mode. */
 export class ResponseParsers {
   /** How responses are checked. */
   readonly mode: ValidationMode;
-  readonly #logger: LevelledLogger | undefined;
-  readonly #reported = new Set<string>();
-  /** Whether unknown enum values are looked for, to be logged. */
-  readonly #reporting: boolean;
 
-  constructor(mode: ValidationMode, logger?: LevelledLogger) {
+  /** (A logger is no longer used: unknown enum values are kept without a log line.) */
+  constructor(mode: ValidationMode, _logger?: unknown) {
     this.mode = mode;
-    this.#logger = logger;
-    this.#reporting = mode === 'lenient' && logger !== undefined && logger.enabled('warn');
   }
 
   /**
@@ -129,22 +104,16 @@ export class ResponseParsers {
     try {
       const body = readJson(raw, optional);
       if (body === undefined || (optional && !(isObject(body) && 'id' in body))) return undefined as T;
-      return this.parse((optional ? spec.schema : spec) as SchemaLike<T>, body, raw);
+      return this.parse((optional ? spec.schema : spec) as SchemaLike<T>, body);
     } catch (error) {
       throw this.clean(error, raw);
     }
   }
 
-  /** Checks an already-read body against `schema` in this client's mode (`raw`: where it came from). */
-  parse<T>(schema: SchemaLike<T>, body: unknown, raw?: RawResponse): T {
+  /** Checks an already-read body against `schema` in this client's mode. */
+  parse<T>(schema: SchemaLike<T>, body: unknown, _raw?: RawResponse): T {
     const v = validation();
-    const own = schemaOf(schema);
-    const data = v.parseResponse(v.compiled(own), body, this.mode);
-    if (this.#reporting) {
-      const found = v.unknownEnumValues(own, body);
-      if (found.length > 0) this.#report(found, raw);
-    }
-    return data;
+    return v.parseResponse(v.compiled(schemaOf(schema)), body, this.mode);
   }
 
   /**
@@ -158,22 +127,6 @@ export class ResponseParsers {
     const issues = error.issues.map((i) => ({ path: r.text(i.path), message: r.text(i.message) }));
     return new ResponseValidationError({ body: r.value(error.body), issues, ...contextOf(raw) });
   }
-
-  #report(found: readonly UnknownEnumValue[], raw: RawResponse | undefined): void {
-    const context = raw && contextOf(raw);
-    for (const { path, value, message } of found) {
-      // Once per field and value: `items[3].status` and `items[7].status` are the same field.
-      const key = `${path.replace(/\[\d+\]/g, '[]')}\u0000${value}`;
-      if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED) continue;
-      this.#reported.add(key);
-      const where = context ? ` in ${context.method} ${new URL(context.url).pathname}` : '';
-      this.#logger?.write(
-        'warn',
-        `Unknown value ${JSON.stringify(value)} at ${path || 'the top level'}${where} (${message}); kept as received. A newer version of the SDK may know it.`,
-        { method: context?.method, url: context?.url, path, value },
-      );
-    }
-  }
 }
 
 /** The body did not arrive within the attempt's timeout: named as ky's, it becomes an `APITimeoutError`. */
@@ -181,10 +134,10 @@ const bodyTimeout = () =>
   Object.assign(new Error('The response body did not arrive in time.'), { name: 'TimeoutError' });
 
 /**
- * Reads the whole body as UTF-8 text within `timeoutMs` and `limit` bytes. The bytes are gathered
- * and decoded once, into one flat string (what `JSON.parse` reads fastest); past the time limit the
- * stream is cancelled, which ends the pending read, so no promise is raced per chunk. Past `limit`
- * bytes (received or announced), the read stops with the error `tooLarge` makes.
+ * Reads the whole body as UTF-8 text (decoded as `Response.text()` does) within `timeoutMs` and
+ * `limit` bytes. Past the time limit the stream is cancelled, which ends the pending read, so no
+ * promise is raced per chunk. Past `limit` bytes (received or announced), the read stops with the
+ * error `tooLarge` makes.
  */
 export async function readBody(
   response: Response,
@@ -194,27 +147,28 @@ export async function readBody(
 ): Promise<string> {
   const body = response.body;
   if (!body) return '';
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
     await body.cancel().catch(() => {});
     throw tooLarge(declared);
   }
   const reader = body.getReader();
+  const decoder = new TextDecoder();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     reader.cancel().catch(() => {});
   }, timeoutMs);
-  const chunks: Uint8Array[] = [];
   let size = 0;
+  let text = '';
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (timedOut) throw bodyTimeout();
-      if (done) break;
+      if (done) return text + decoder.decode();
       size += value.byteLength;
       if (size > limit) throw tooLarge(size);
-      chunks.push(value);
+      text += decoder.decode(value, { stream: true });
     }
   } catch (error) {
     // Stops the transfer and releases the connection.
@@ -223,11 +177,7 @@ export async function readBody(
   } finally {
     clearTimeout(timer);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0] : joinChunks(chunks, size));
 }
-
-/** Decodes UTF-8 as `Response.text()` does: a leading BOM dropped, a bad sequence as U+FFFD. */
-const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** The parsed data together with the response it came from. */
 export interface WithResponse<T> {
@@ -333,23 +283,13 @@ export class APIPromise<T> extends Promise<T> {
     return this.#parsed;
   }
 
-  #data(): Promise<T> {
-    return this.#result().then((r) => r.data);
-  }
-
   // biome-ignore lint/suspicious/noThenProperty: APIPromise is a Promise subclass by design.
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#data().then(onfulfilled, onrejected);
-  }
-
-  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#data().catch(onrejected);
-  }
-
-  override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#data().finally(onfinally);
+    return this.#result()
+      .then((r) => r.data)
+      .then(onfulfilled, onrejected);
   }
 }

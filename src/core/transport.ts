@@ -17,7 +17,7 @@ import {
   shortUrl,
 } from './errors.js';
 import type { ClientEmitter, RetryReason } from './events.js';
-import { MAX_TIMER_MS, parseRetryAfter, type RateLimitInfo, readRateLimit } from './headers.js';
+import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type RateLimiter, sleep } from './rate-limit.js';
@@ -40,8 +40,7 @@ export type TransportConfig = Omit<ResolvedClientOptions, 'logger'> & {
 /** Waits longer than this (ms) for a rate limit are logged at `info`. */
 const LONG_WAIT_MS = 1000;
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
-
-const now = () => performance.now();
+const isRedirect = (r: Response) => REDIRECT_STATUS.has(r.status) || r.type === 'opaqueredirect';
 
 type KyModule = typeof import('ky');
 let kyModule: Promise<KyModule> | undefined;
@@ -53,9 +52,6 @@ export class Transport {
   /** Headers of every request without / with a JSON body, built once per client. */
   readonly #baseHeaders: Record<string, string>;
   readonly #jsonHeaders: Record<string, string>;
-  /** Whether `debug` / `info` lines are written (the level is fixed per client). */
-  readonly #debug: boolean;
-  readonly #info: boolean;
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -66,8 +62,6 @@ export class Transport {
     base.authorization = `Bearer ${config.apiToken}`;
     this.#baseHeaders = base;
     this.#jsonHeaders = { ...base, 'content-type': 'application/json' };
-    this.#debug = config.logger.enabled('debug');
-    this.#info = config.logger.enabled('info');
   }
 
   /**
@@ -90,7 +84,7 @@ export class Transport {
    * built only while someone listens (the listeners are counted when the request starts).
    */
   async send(spec: RequestSpec): Promise<RawResponse> {
-    const { logger: log, rateLimiter, maxResponseBytes, maxRetryAfter } = this.#config;
+    const { logger: log, rateLimiter, maxResponseBytes, maxRetryAfter, origin } = this.#config;
     const events = this.#config.events?.count ? this.#config.events : undefined;
     const { method, options = {} } = spec;
     const { signal, timeout = this.#config.timeout, maxRetries = this.#config.maxRetries } = options;
@@ -101,98 +95,48 @@ export class Transport {
     const init: KyOptions = { method, headers: this.#headers(spec), timeout, redirect: 'manual' };
     if (spec.bodyText !== undefined) init.body = spec.bodyText;
     if (signal) init.signal = signal;
-    const redactor = options.headers ? this.#config.redactor.with(options.headers) : this.#config.redactor;
+    const redactor = this.#config.redactor.with(options.headers);
     // What every event and log line of an attempt carries: the URL without credentials.
     const at = { method, url: publicUrl(url, redactor), attempt: 1 };
-    const started = now();
-    // When the current attempt was sent and ended (0 before), for the events' durations.
-    let sentAt = 0;
-    let endedAt = 0;
     try {
       const request = this.#ky ?? (await this.#loadKy());
       for (; ; at.attempt++) {
-        sentAt = endedAt = 0;
         if (signal?.aborted) throw aborted(signal);
-        let attemptDone: (() => void) | undefined;
-        let waited = 0;
-        if (rateLimiter) {
-          const asked = now();
-          let paused = false;
-          attemptDone = await rateLimiter.acquire(
-            signal,
-            (delayMs, why, reason) => {
-              paused = true;
-              if (!this.#info || delayMs <= LONG_WAIT_MS) return;
-              log.write('info', `Waiting ${seconds(delayMs)} before ${method} ${at.url}: ${why}`, {
-                ...at,
-                delayMs,
-                reason,
-              });
-            },
-            timeout,
-            redactor,
-          );
-          if (paused) waited = now() - asked;
-        }
-        sentAt = now();
-        events?.emit('request', { ...at, rateLimitWaitMs: waited });
-        if (this.#debug) {
-          const headers = redactor.headers(init.headers as Record<string, string>);
-          log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at, headers });
-        }
+        const onWait = (delayMs: number, reason: string) => {
+          if (delayMs > LONG_WAIT_MS)
+            log.write('info', `Waiting ${delayMs} ms before ${method} ${at.url}`, { ...at, delayMs, reason });
+        };
+        const attemptDone = await rateLimiter?.acquire(signal, onWait, timeout, redactor);
+        events?.emit('request', { ...at });
+        log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at });
         let failure: FulfillmentError;
         let retryable: boolean;
         let retryAfter: number | undefined;
-        let failedRateLimit: RateLimitInfo | undefined;
         let target = url;
         try {
           let response = await request(target, init);
-          for (
-            let hops = 0;
-            REDIRECT_STATUS.has(response.status) || response.type === 'opaqueredirect';
-            hops++
-          ) {
+          for (let hops = 0; isRedirect(response); hops++) {
             rateLimiter?.observe(response.headers);
             await response.body?.cancel().catch(() => {}); // release the connection
-            target = redirectTarget(
-              response,
-              target,
-              { method, hops, origin: this.#config.origin },
-              redactor,
-            );
+            target = redirectTarget(response, target, { method, hops, origin }, redactor);
             response = await request(target, init);
           }
           rateLimiter?.observe(response.headers);
           const { status, headers } = response;
-          if (this.#debug) {
-            const durationMs = Math.round(now() - sentAt);
-            const line = `← ${status} ${method} ${at.url} (${durationMs} ms, attempt ${at.attempt})`;
-            log.write('debug', line, { ...at, status, durationMs, rateLimit: rateLimitOf(headers) });
-          }
-          const shownTarget = () => publicUrl(target, redactor);
-          const tooLarge = (size: number) =>
-            new ResponseTooLargeError({ status, method, url: shownTarget(), size, limit: maxResponseBytes });
-          const text = await readBody(response, maxResponseBytes, timeout, tooLarge);
+          log.write('debug', `← ${status} ${method} ${at.url} (attempt ${at.attempt})`, { ...at, status });
+          const shown = publicUrl(target, redactor);
+          const text = await readBody(response, maxResponseBytes, timeout, (size) => {
+            return new ResponseTooLargeError({ status, method, url: shown, size, limit: maxResponseBytes });
+          });
           if (response.ok) {
-            if (events) {
-              const end = now();
-              const timing = { durationMs: end - sentAt, elapsedMs: end - started };
-              events.emit('response', { ...at, status, ...timing, rateLimit: rateLimitOf(headers) });
-            }
+            events?.emit('response', { ...at, status });
             return { response, text, method, url: target, redactor };
           }
           const body = redactor.value(parseBody(text));
           const responseHeaders = redactor.responseHeaders(headers);
-          failure = APIError.from({
-            attempt: at.attempt,
-            status,
-            body,
-            method,
-            headers: responseHeaders,
-            url: shownTarget(),
-          });
+          const { attempt } = at;
+          failure = APIError.from({ attempt, status, body, method, headers: responseHeaders, url: shown });
           retryable = RETRYABLE_STATUS.has(status) && (idempotent || status === 429);
-          if (events) failedRateLimit = rateLimitOf(headers);
           if (status === 429 || status === 503) retryAfter = parseRetryAfter(headers.get('retry-after'));
         } catch (error) {
           if (error instanceof FulfillmentError) throw error;
@@ -201,7 +145,6 @@ export class Transport {
           retryable = idempotent || (!(failure instanceof APITimeoutError) && neverSent(error));
         } finally {
           attemptDone?.();
-          endedAt = now();
         }
 
         const status = statusOf(failure);
@@ -218,28 +161,15 @@ export class Transport {
         const delayMs = fromRetryAfter
           ? Math.min(Math.ceil(retryAfter! * 1000), MAX_TIMER_MS)
           : this.#backoff(at.attempt);
-        const reason = retryReason(failure);
-        const retry = { ...at, reason, status, delayMs, fromRetryAfter };
-        const durationMs = endedAt - sentAt;
-        events?.emit('retry', { ...retry, durationMs, rateLimit: failedRateLimit, error: failure });
-        if (this.#info) {
-          const line = `Retrying ${method} ${at.url} in ${delayMs} ms (retry ${at.attempt} of ${maxRetries}): ${failure.message}`;
-          log.write('info', line + whyWait(reason, fromRetryAfter, delayMs), { ...retry, maxRetries });
-        }
+        const retry = { ...at, reason: retryReason(failure), status, delayMs, fromRetryAfter };
+        events?.emit('retry', { ...retry, error: failure });
+        const line = `Retrying ${method} ${at.url} in ${delayMs} ms (retry ${at.attempt} of ${maxRetries}): ${failure.message}`;
+        log.write('info', line, { ...retry, maxRetries });
         await sleep(delayMs, signal);
       }
     } catch (error) {
-      if (events && error instanceof FulfillmentError) {
-        const end = now();
-        events.emit('error', {
-          ...at,
-          errorName: error.name,
-          error,
-          status: statusOf(error),
-          durationMs: sentAt === 0 ? 0 : (endedAt || end) - sentAt,
-          elapsedMs: end - started,
-        });
-      }
+      if (events && error instanceof FulfillmentError)
+        events.emit('error', { ...at, errorName: error.name, error, status: statusOf(error) });
       throw error;
     }
   }
@@ -247,10 +177,8 @@ export class Transport {
   #headers(spec: RequestSpec): Record<string, string> {
     const shared = spec.bodyText === undefined ? this.#baseHeaders : this.#jsonHeaders;
     const extra = spec.options?.headers;
-    if (!extra) return shared;
-    const headers = mergeHeaders({ ...shared }, extra);
-    headers.authorization = shared.authorization!;
-    return headers;
+    // The credential is set last: no header of the request can replace it.
+    return extra ? { ...mergeHeaders({ ...shared }, extra), authorization: shared.authorization! } : shared;
   }
 
   /** Backoff before retry number `retry` (1-based): exponential from the initial delay, capped, with jitter. */
@@ -260,12 +188,6 @@ export class Transport {
     // Jitter: between 75 % and 100 % of the computed delay.
     return Math.round(base * (1 - Math.random() * 0.25));
   }
-}
-
-/** The rate-limit figures of an answer, or `undefined` when it has neither header. */
-function rateLimitOf(headers: Headers): RateLimitInfo | undefined {
-  const info = readRateLimit(headers);
-  return info.used === undefined && info.max === undefined ? undefined : info;
 }
 
 /** Applies `extra` onto `target` (lower-cased names; `undefined` removes a header). */
@@ -332,22 +254,6 @@ function neverSent(error: unknown): boolean {
     stack.push(current.cause, ...(Array.isArray(current.errors) ? current.errors : []));
   }
   return false;
-}
-
-/** What a retry line adds about a rate limit or a wait the server asked for. */
-function whyWait(reason: RetryReason, fromRetryAfter: boolean, delayMs: number): string {
-  const wait = seconds(delayMs);
-  if (reason === 'rate_limited') {
-    return fromRetryAfter
-      ? ` (rate limited: waiting ${wait} as the server's Retry-After asks)`
-      : ` (rate limited: backing off ${wait})`;
-  }
-  return fromRetryAfter ? ` (waiting ${wait} as the server's Retry-After asks)` : '';
-}
-
-/** `1500` → `'1.5 s'`. */
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0))} s`;
 }
 
 /** The codes (or, below the top, messages) along a cause chain: `ECONNRESET: socket hang up`. */

@@ -1,28 +1,16 @@
 /** Response headers the SDK reads: `Retry-After` and the rate-limit figures. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHttpDate, parseRetryAfter, readRateLimit } from '../../src/core/headers.js';
+import { parseRetryAfter, readRateLimit } from '../../src/core/headers.js';
 
 describe('parseRetryAfter', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-
   it.each([
     ['0', 0],
     ['7', 7],
     [' 12 ', 12],
     ['1.5', 1.5],
   ])('reads delta-seconds %j as %d', (value, seconds) => {
-    expect(parseRetryAfter(value, now)).toBe(seconds);
-  });
-
-  it('reads an HTTP-date as the seconds until then, never negative', () => {
-    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
-    expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
-  });
-
-  it('reads the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7)', () => {
-    expect(parseRetryAfter('Thursday, 01-Jan-26 00:01:00 GMT', now)).toBe(60);
-    expect(parseRetryAfter('Thu Jan  1 00:02:00 2026', now)).toBe(120);
+    expect(parseRetryAfter(value)).toBe(seconds);
   });
 
   it.each([
@@ -37,12 +25,13 @@ describe('parseRetryAfter', () => {
     '0x10',
     '+5',
     '5 s',
-    'Thu, 31 Feb 2026 00:00:00 GMT',
-    'Thu, 01 Jan 2026 25:00:00 GMT',
+    'Thu, 01 Jan 2026 00:00:30 GMT',
+    'Thursday, 01-Jan-26 00:01:00 GMT',
+    'Thu Jan  1 00:02:00 2026',
     '2026-01-01T00:00:30Z',
     'Thu, 01 Jan 2026 00:00:30 +0000',
-  ])('gives no hint for %j (the normal backoff applies)', (value) => {
-    expect(parseRetryAfter(value, now)).toBeUndefined();
+  ])('gives no hint for %j, an HTTP-date too (the normal backoff applies)', (value) => {
+    expect(parseRetryAfter(value)).toBeUndefined();
   });
 });
 
@@ -62,12 +51,10 @@ describe('readRateLimit', () => {
 });
 
 describe('parseRetryAfter, property-based', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-
   it('any string gives undefined or a finite number of seconds >= 0, never throws', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (value) => {
-        const seconds = parseRetryAfter(value, now);
+        const seconds = parseRetryAfter(value);
         return seconds === undefined || (Number.isFinite(seconds) && seconds >= 0);
       }),
       { numRuns: 500 },
@@ -76,17 +63,7 @@ describe('parseRetryAfter, property-based', () => {
 
   it('delta-seconds round-trip', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 10_000_000 }), (n) => parseRetryAfter(String(n), now) === n),
-      { numRuns: 300 },
-    );
-  });
-
-  it('an IMF-fixdate of any instant is read back to the second', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_102_444_800 }), (s) => {
-        const date = new Date(s * 1000);
-        return parseHttpDate(date.toUTCString(), now) === date.getTime();
-      }),
+      fc.property(fc.nat({ max: 10_000_000 }), (n) => parseRetryAfter(String(n)) === n),
       { numRuns: 300 },
     );
   });

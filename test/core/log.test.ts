@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { detectLoggerStyle, LevelledLogger, type Logger, loggerLevel } from '../../src/core/log.js';
+import { type Logger, loggerLevel } from '../../src/core/log.js';
 import { type ClientOptions, resolveClientOptions } from '../../src/core/options.js';
 import { FulfillmentClient, FulfillmentError } from '../../src/index.js';
 import { startServer } from '../helpers/http-server.js';
@@ -50,8 +50,8 @@ function memoryPino(level: string) {
   return { logger, lines, raw: () => chunks.join('') };
 }
 
-describe('with pino (object first)', () => {
-  it('details become fields of the JSON line, msg is the message, debug follows pino’s level', async () => {
+describe('with pino', () => {
+  it('msg is the message, debug follows pino’s level, the token never appears', async () => {
     const url = await busyThenOk();
     const { logger, lines, raw } = memoryPino('debug');
     const client = new FulfillmentClient({
@@ -63,37 +63,16 @@ describe('with pino (object first)', () => {
     expect(client.toJSON()).toMatchObject({ logLevel: 'debug' });
     await client.get('/merchant_api/v1/skus', { response: Body });
 
-    const target = `${url}/merchant_api/v1/skus`;
     const out = lines();
     const sent = out.filter((l) => String(l.msg).startsWith('[merchant-fulfillment] → GET'));
-    expect(sent.map((l) => l.attempt)).toEqual([1, 2]);
-    expect(sent[0]).toMatchObject({ level: 20, method: 'GET', url: target, attempt: 1 });
-    expect((sent[0]!.headers as Record<string, string>).authorization).toBe('***');
-
+    expect(sent.map((l) => l.level)).toEqual([20, 20]);
+    expect(sent[1]!.msg).toMatch(/skus \(attempt 2\)$/);
     const retry = out.find((l) => l.level === 30);
-    expect(retry).toMatchObject({
-      method: 'GET',
-      url: target,
-      attempt: 1,
-      status: 503,
-      reason: 'status',
-      fromRetryAfter: false,
-    });
     expect(retry!.msg).toMatch(
       /^\[merchant-fulfillment\] Retrying GET .*skus in \d+ ms \(retry 1 of 2\): 503/,
     );
-    expect(typeof retry!.delayMs).toBe('number');
-
     const answered = out.filter((l) => String(l.msg).startsWith('[merchant-fulfillment] ← 200'));
     expect(answered).toHaveLength(1);
-    expect(answered[0]).toMatchObject({
-      method: 'GET',
-      url: target,
-      attempt: 2,
-      status: 200,
-      rateLimit: { used: 3, max: 100 },
-    });
-    expect(answered[0]!.durationMs).toBeGreaterThanOrEqual(0);
     expect(raw()).not.toContain(TOKEN);
   });
 
@@ -102,16 +81,16 @@ describe('with pino (object first)', () => {
       new FulfillmentClient({ apiToken: TOKEN, baseUrl: BASE, logger: memoryPino(level).logger, ...extra });
     expect(make('info').toJSON().logLevel).toBe('info');
     expect(make('warn').toJSON().logLevel).toBe('warn');
-    expect(make('trace').toJSON().logLevel).toBe('debug');
-    expect(make('fatal').toJSON().logLevel).toBe('error');
-    expect(make('silent').toJSON().logLevel).toBe('off');
+    expect(make('debug').toJSON().logLevel).toBe('debug');
+    // A level the SDK does not name: its default.
+    expect(make('trace').toJSON().logLevel).toBe('info');
     expect(make('debug', { logLevel: 'warn' }).toJSON().logLevel).toBe('warn');
     vi.stubEnv('FULFILLMENT_LOG', 'error');
     expect(make('debug').toJSON().logLevel).toBe('error');
   });
 });
 
-describe('with console (message first)', () => {
+describe('with console', () => {
   it('prints the message, then the details object', async () => {
     const url = await busyThenOk();
     const calls: { level: string; args: unknown[] }[] = [];
@@ -142,40 +121,7 @@ describe('with console (message first)', () => {
   });
 });
 
-describe('loggerStyle', () => {
-  it('guesses object-first for pino- and bunyan-shaped loggers, message-first otherwise', () => {
-    const noop = () => {};
-    const base = { error: noop, warn: noop, info: noop, debug: noop };
-    expect(detectLoggerStyle(memoryPino('info').logger)).toBe('object-first');
-    expect(detectLoggerStyle(console)).toBe('message-first');
-    expect(detectLoggerStyle(base)).toBe('message-first');
-    // bunyan: child, fields, streams.
-    expect(detectLoggerStyle({ ...base, child: noop, fields: {}, streams: [] } as Logger)).toBe(
-      'object-first',
-    );
-    // winston: child, levels and a level, but message first.
-    expect(detectLoggerStyle({ ...base, child: noop, levels: { info: 2 }, level: 'info' } as Logger)).toBe(
-      'message-first',
-    );
-  });
-
-  it('an explicit style wins over the guess', () => {
-    const { lines, logger } = recordingLogger();
-    const objectFirst = new LevelledLogger('info', logger, { style: 'object-first' });
-    objectFirst.write('info', 'waiting', { delayMs: 1500 });
-    objectFirst.write('info', 'no details');
-    expect(lines.map((l) => [l.message, ...l.details])).toEqual([
-      [{ delayMs: 1500 }, '[merchant-fulfillment] waiting'],
-      ['[merchant-fulfillment] no details'],
-    ]);
-
-    const resolved = resolveClientOptions(
-      { apiToken: 't', baseUrl: BASE, logger: memoryPino('info').logger, loggerStyle: 'message-first' },
-      () => undefined,
-    );
-    expect(resolved.loggerStyle).toBe('message-first');
-  });
-
+describe('logger options', () => {
   it('refuses an unknown style or a logger without the four methods, naming the option', () => {
     const resolve = (options: ClientOptions) => () =>
       resolveClientOptions({ apiToken: 't', baseUrl: BASE, ...options }, () => undefined);
@@ -191,8 +137,8 @@ describe('loggerStyle', () => {
   it('reads the level of pino and winston, nothing else', () => {
     const noop = () => {};
     const base = { error: noop, warn: noop, info: noop, debug: noop };
-    expect(loggerLevel({ ...base, level: 'silly' } as Logger)).toBe('debug');
-    expect(loggerLevel({ ...base, level: 'verbose' } as Logger)).toBe('debug');
+    expect(loggerLevel({ ...base, level: 'warn' } as Logger)).toBe('warn');
+    expect(loggerLevel({ ...base, level: 'silly' } as Logger)).toBeUndefined();
     expect(loggerLevel({ ...base, level: 30 } as Logger)).toBeUndefined();
     expect(loggerLevel({ ...base, level: 'custom' } as Logger)).toBeUndefined();
     expect(loggerLevel(console)).toBeUndefined();
@@ -231,7 +177,7 @@ describe('rate-limit waits longer than a second are info lines by default', () =
     return { c, lines };
   }
 
-  it('a 429 asking for 1.5 s: one info line saying how long and why', async () => {
+  it('a 429 asking for 1.5 s: one info line saying how long', async () => {
     vi.useFakeTimers();
     const { fetch, calls } = scripted([{ status: 429, headers: { 'retry-after': '1.5' } }, { status: 200 }]);
     const { c, lines } = client(fetch);
@@ -240,9 +186,7 @@ describe('rate-limit waits longer than a second are info lines by default', () =
     expect(calls()).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.level).toBe('info');
-    expect(lines[0]!.message).toMatch(
-      /Retrying GET .*skus in 1500 ms \(retry 1 of 2\): 429 .*\(rate limited: waiting 1\.5 s as the server's Retry-After asks\)$/,
-    );
+    expect(lines[0]!.message).toMatch(/Retrying GET .*skus in 1500 ms \(retry 1 of 2\): 429 /);
     expect(lines[0]!.details[0]).toMatchObject({
       url: SKUS,
       delayMs: 1500,
@@ -267,9 +211,7 @@ describe('rate-limit waits longer than a second are info lines by default', () =
     await expect(second).resolves.toEqual({ ok: true });
     expect(long.lines).toHaveLength(1);
     expect(long.lines[0]).toMatchObject({ level: 'info' });
-    expect(long.lines[0]!.message).toBe(
-      `[merchant-fulfillment] Waiting 1.5 s before GET ${SKUS}: the client-side rate limit (rateLimit: 1 request per 1500 ms) is reached`,
-    );
+    expect(long.lines[0]!.message).toBe(`[merchant-fulfillment] Waiting 1500 ms before GET ${SKUS}`);
     expect(long.lines[0]!.details[0]).toEqual({
       method: 'GET',
       url: SKUS,
@@ -286,7 +228,7 @@ describe('rate-limit waits longer than a second are info lines by default', () =
     expect(short.lines).toEqual([]);
   });
 
-  it('a wait because the server reported its budget spent says so', async () => {
+  it('a wait because the server reported its budget spent says so in its reason', async () => {
     vi.useFakeTimers();
     const { fetch } = scripted([
       { status: 200, headers: { 'x-rate-limit-used': '100', 'x-rate-limit-max': '100' } },
@@ -297,7 +239,7 @@ describe('rate-limit waits longer than a second are info lines by default', () =
     await vi.advanceTimersByTimeAsync(2000);
     await second;
     expect(lines).toHaveLength(1);
-    expect(lines[0]!.message).toMatch(/Waiting 2 s before GET .*: the server reported its rate limit spent/);
+    expect(lines[0]!.message).toMatch(/Waiting 2000 ms before GET /);
     expect(lines[0]!.details[0]).toMatchObject({ reason: 'server_rate_limit', delayMs: 2000 });
   });
 });

@@ -6,7 +6,6 @@ import {
   type ClientOptions,
   FulfillmentClient,
   type FulfillmentError,
-  type RateLimitInfo,
 } from 'merchant-fulfillment';
 
 type ClientEventListener<E extends ClientEventName> = (event: ClientEvents[E]) => unknown;
@@ -43,11 +42,11 @@ const chained = client
   })
   .on('request', (e) => {
     expectTypeOf(e).toEqualTypeOf<RequestEvent>();
-    expectTypeOf(e.rateLimitWaitMs).toEqualTypeOf<number>();
+    expectTypeOf(e.attempt).toEqualTypeOf<number>();
   })
   .once('response', (e) => {
     expectTypeOf(e).toEqualTypeOf<ResponseEvent>();
-    expectTypeOf(e.rateLimit).toEqualTypeOf<RateLimitInfo | undefined>();
+    expectTypeOf(e.status).toEqualTypeOf<number>();
   })
   .on('error', async (e) => {
     expectTypeOf(e).toEqualTypeOf<RequestErrorEvent>();
