@@ -64,10 +64,13 @@ function errorMessages(body: unknown): string[] {
   return [errors, error, message].filter((m) => typeof m === 'string').slice(0, 1);
 }
 
-/** A text body (an HTML error page, say) as one line of at most 200 characters. */
+/**
+ * A text body (an HTML error page, say) as one line of at most 200 characters. A tag is matched
+ * without `<` inside it, so a body of many `<` is read in linear time.
+ */
 function describeBody(body: unknown): string {
   if (typeof body !== 'string') return '';
-  const text = body.replace(/(<[^>]*>|\s)+/g, ' ').trim();
+  const text = body.replace(/(<[^<>]*>|\s)+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

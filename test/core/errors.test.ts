@@ -89,4 +89,12 @@ describe('error classes', () => {
     const teapot = sdk.APIError.from({ ...init, status: 418 });
     expect(teapot.name).toBe('APIError');
   });
+
+  it('a text body is one line without tags, and a body of 1 MB of `<` is described at once', () => {
+    const page = sdk.APIError.from({ ...init, status: 502, body: '<html>\n<h1>Bad  gateway</h1></html>' });
+    expect(page.message).toContain('Bad gateway');
+    // A tag pattern that may run past the next `<` takes minutes here (quadratic); this one is linear.
+    const hostile = sdk.APIError.from({ ...init, status: 502, body: '<'.repeat(1_000_000) });
+    expect(hostile.message).toContain('<<<');
+  });
 });
