@@ -13,24 +13,29 @@ import { describe, isObject } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
 import { WebhookVerificationError } from './types.js';
 
-const RAW_BODY_HELP =
-  'Pass the raw request body exactly as received: in Express use ' +
-  "express.raw({ type: 'application/json' }) on the webhook route (not express.json()); in Fastify add a " +
-  "content-type parser for 'application/json' with { parseAs: 'buffer' }; in Hono, Next.js and other " +
-  'Fetch-based frameworks use `new Uint8Array(await req.arrayBuffer())`.';
+/**
+ * The refusal of a body a framework already parsed or read (`verifyWebhook` given an object, a
+ * request body consumed before `handler.fetch` or `handler.node`), with how to get the raw body.
+ */
+export const parsedBody = (): WebhookVerificationError =>
+  new WebhookVerificationError(
+    'parsed_body',
+    'Webhook body was already parsed or read (by a body parser, req.json() or c.req.json()), but the ' +
+      'signature covers the exact bytes, which parsing loses (to sign, pass the exact string sent, e.g. ' +
+      'JSON.stringify(payload)). Pass the raw request body: in Express mount ' +
+      "express.raw({ type: 'application/json' }) on the webhook route, not express.json(); in Fastify add " +
+      "a content-type parser for 'application/json' with { parseAs: 'buffer' } and call reply.hijack() " +
+      'before handler.node(request, reply.raw); in Hono, Next.js and other Fetch frameworks pass the ' +
+      'request untouched to handler.fetch (c.req.raw in Hono), or `new Uint8Array(await req.arrayBuffer())` ' +
+      'to verifyWebhook.',
+  );
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The UTF-8 length of a string, without encoding it (a lone surrogate becomes U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2;
-      i++;
-    } else bytes += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
-  }
+  let bytes = 0;
+  for (const c of text) bytes += c.length === 2 ? 4 : c < '\x80' ? 1 : c < '\u0800' ? 2 : 3;
   return bytes;
 }
 
@@ -47,19 +52,16 @@ export function tooLarge(size: number | undefined, limit: number): WebhookVerifi
  * The body, checked: a string as it is where the runtime has `node:crypto` (its HMAC reads a
  * string as UTF-8), otherwise bytes (not copied unless shared). A body over `maxBytes` is refused
  * (`body_too_large`) before it is encoded; anything but a string or bytes is `parsed_body` (a
- * parsed object or array) or `invalid_body`, with advice on how to get the raw body.
+ * parsed object or array, with advice on how to get the raw body) or `invalid_body`.
  */
 export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
   const isString = typeof body === 'string';
   if (!isString && !(body instanceof ArrayBuffer || ArrayBuffer.isView(body))) {
     const proto = isObject(body) && Object.getPrototypeOf(body);
-    const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
+    if (Array.isArray(body) || proto === Object.prototype || proto === null) throw parsedBody();
     throw new WebhookVerificationError(
-      parsed ? 'parsed_body' : 'invalid_body',
-      parsed
-        ? 'Webhook body is an already parsed object, but the signature covers the exact bytes, which parsing ' +
-            `loses (to sign, pass the exact string sent, e.g. JSON.stringify(payload)). ${RAW_BODY_HELP}`
-        : `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`,
+      'invalid_body',
+      `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer (the raw request body), got ${describe(body)}.`,
     );
   }
   // A code unit is 1 to 3 bytes: a string is measured only when the limit can be reached.

@@ -5,10 +5,9 @@
  * (`node:http`, Express, Fastify; see `node.ts`).
  */
 import { closest, describe, isObject } from '../core/describe.js';
-import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import { toBody } from './crypto.js';
-import { type ClaimingStore, claimingStore } from './dedupe.js';
+import { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { readNodeBody, readRequestBody } from './node.js';
 import {
   invalid,
@@ -16,6 +15,7 @@ import {
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
   type WebhookBody,
+  type WebhookDeduplicator,
   type WebhookErrorContext,
   type WebhookHandler,
   type WebhookHandlerOptions,
@@ -35,16 +35,9 @@ const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
 const OPTIONS =
-  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes duplicateWaitMs signatureHeader eventIdHeader'.split(
+  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader'.split(
     ' ',
   );
-
-/** The option `name`, a function or absent (`null` too). */
-function functionOf<F>(name: string, value: F): F | undefined {
-  if (value != null && typeof value !== 'function')
-    throw invalid(name, `must be a function, got ${describe(value)}.`);
-  return value ?? undefined;
-}
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
@@ -67,16 +60,31 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
               `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
       );
     }
-    const f = functionOf(`on.${key}`, handler as EventHandler | undefined);
-    if (f) handlers.set(key, f);
+    if (handler != null && typeof handler !== 'function')
+      throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
+    if (handler) handlers.set(key, handler as EventHandler);
   }
   return handlers;
 }
 
+/** The deduplicator of `deduplicator: false`: every delivery is new. */
+const NONE: WebhookDeduplicator = { claim: async () => 'new', complete: () => {}, release: () => {} };
+const METHODS = ['claim', 'complete', 'release'] as const;
+
+/** The `deduplicator` option, checked: a new {@link InMemoryWebhookDeduplicator} when absent. */
+function deduplicatorOf(value: unknown): WebhookDeduplicator {
+  const store = value === false ? NONE : (value ?? new InMemoryWebhookDeduplicator());
+  const missing = METHODS.filter((m) => typeof (store as Partial<WebhookDeduplicator>)?.[m] !== 'function');
+  if (missing.length === 0) return store as WebhookDeduplicator;
+  throw invalid(
+    'deduplicator',
+    'must be a WebhookDeduplicator (an object with claim, complete and release) or false, got ' +
+      (isObject(store) ? `one without ${missing.join(', ')} as functions.` : `${describe(store)}.`),
+  );
+}
+
 const OK: WebhookAnswer = { status: 200, body: { received: true } };
 const DUPLICATE: WebhookAnswer = { status: 200, body: { received: true, duplicate: true } };
-/** The deduplicator of `deduplicator: false`: every delivery is new. */
-const NONE: ClaimingStore = { claim: async () => 'new', complete: () => {}, release: () => {} };
 /** The status of a refusal, by reason (400 for the others). */
 const STATUS_OF: Partial<Record<string, number>> = {
   body_too_large: 413,
@@ -85,9 +93,10 @@ const STATUS_OF: Partial<Record<string, number>> = {
 };
 const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
 /**
- * The answer to a delivery whose event id is being handled elsewhere (another process holds the
- * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
- * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
+ * The answer to a delivery whose event id is being handled (claimed by this or another process):
+ * not an acknowledgement (the provider acknowledges only a 2xx and retries the others), so that the
+ * provider retries later and the event is never acknowledged unhandled. 409 rather than 5xx:
+ * nothing failed, and monitoring of 5xx answers stays quiet.
  */
 const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
@@ -116,38 +125,21 @@ function defaultOnError(
 }
 
 /**
- * `promise`'s value (it never rejects), or `undefined` once `ms` milliseconds passed first. The
- * timer does not keep the process alive (`unref` where available) and is cleared once it settles.
- */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms, undefined);
-    (timer as { unref?: () => unknown }).unref?.();
-    void promise.then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-  });
-}
-
-/**
  * Creates a webhook receiver: one object that reads the raw body (at most `maxBodyBytes`), verifies
  * the signature under `secret`, skips event ids already handled (`deduplicator`), calls the handler
  * of the shipment's status (`on`, else `onEvent`) and answers:
  *
  * - `200 { "received": true }` once the handler succeeded (or when no handler wants the status);
  * - `200 { "received": true, "duplicate": true }` for an event id already handled, without calling
- *   the handler again. A duplicate that arrives while the first delivery is still being handled in
- *   this process waits for it (at most `duplicateWaitMs`): 200 if it succeeds, 500 if it fails;
- * - `409 { "error": "in_progress" }` when the event id is being handled elsewhere: claimed by another
- *   process (a two-phase `deduplicator`), or still being handled here after `duplicateWaitMs`. Not
- *   an acknowledgement: the provider retries later, and the event is never acknowledged unhandled;
+ *   the handler again;
+ * - `409 { "error": "in_progress" }` at once when the event id is still being handled, in this
+ *   process or another (a shared `deduplicator`). Not an acknowledgement: the provider retries
+ *   later, and the event is never acknowledged unhandled;
  * - `400 { "error": reason, "message" }` when verification fails (the
  *   {@link WebhookVerificationError} `reason`), `413` for a body over `maxBodyBytes`, `405` (with
  *   `Allow: POST`) for another method;
- * - `500 { "error": "handler_failed" }` when the handler throws (never its message): the event id is
- *   forgotten (or its claim released), so that the provider's retry is handled;
+ * - `500 { "error": "handler_failed" }` when the handler throws (never its message): the event's
+ *   claim is released, so that the provider's retry is handled;
  *   `500 { "error": "deduplicator_failed" }` when the deduplicator throws;
  *   `500 { "error": "parsed_body" }` when the route handed over a parsed, consumed or locked body (a
  *   misconfigured receiver: the message naming the fix goes to `onError`, not into the answer).
@@ -173,28 +165,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
   const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
-  const onEvent = functionOf('onEvent', options.onEvent);
-  const onError = functionOf('onError', options.onError) ?? defaultOnError;
-  const store = claimingStore(options.deduplicator) ?? NONE;
-  const wait = options.duplicateWaitMs ?? 5000;
-  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
-    const got = typeof wait === 'number' ? wait : describe(wait);
-    throw invalid(
-      'duplicateWaitMs',
-      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
-    );
-  }
-  /** Event ids being handled in this process → the answer of that handling, once it ends. */
-  const inFlight = new Map<string, Promise<WebhookAnswer>>();
-  /** Unknown statuses already logged (when there is no `onEvent`), at most 32. */
-  const warned = new Set<string>();
+  const onError = options.onError ?? defaultOnError;
+  const store = deduplicatorOf(options.deduplicator);
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
   /**
    * Claims the event under a fresh token (this attempt's), calls its handler, then completes the
-   * claim once handled or releases it when handling fails (see `claimingStore`).
+   * claim once handled or releases it when handling fails (see {@link WebhookDeduplicator}).
    */
   const handle = async (event: RestockingShipmentStatusUpdatedEvent): Promise<WebhookAnswer> => {
     const status = event.data.status;
@@ -214,20 +193,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return { status: 500, body: { error: 'deduplicator_failed' } };
     }
     if (claim !== 'new') return claim === 'done' ? DUPLICATE : IN_PROGRESS;
-    const handler = handlers.get(status) ?? onEvent;
-    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < 32) {
-      // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
-      // shown quoted, at most 64 characters).
-      warned.add(status);
-      console.warn(
-        `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
-          'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
-          'them (or to silence this notice).',
-      );
-    }
     let handled = true;
     try {
-      await handler?.(event.data, { ...event, status });
+      await (handlers.get(status) ?? options.onEvent)?.(event.data, { ...event, status });
     } catch (error) {
       handled = false;
       report(error, { stage: 'handler', responseStatus: 500, ...context });
@@ -270,20 +238,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const close = !wasRead && status === 413 && { headers: { connection: 'close' } };
       return { status, body: { error: reason, message: (error as Error).message }, ...close };
     }
-    if (options.deduplicator === false) return handle(event);
-    const pending = inFlight.get(event.id);
-    if (pending) {
-      const first = await within(pending, wait);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? DUPLICATE : first;
-    }
-    // `handle` never rejects: every outcome is an answer.
-    const mine = handle(event);
-    inFlight.set(event.id, mine);
-    const result = await mine;
-    inFlight.delete(event.id);
-    return result;
+    return handle(event);
   };
-
   const fetchFace = async (request: Request): Promise<Response> => {
     const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
     const headers = { 'content-type': 'application/json', ...result.headers };

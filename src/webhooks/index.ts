@@ -26,4 +26,4 @@ export {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './types.js';
-export { type VerifyWebhookOptions, verifyWebhook, verifyWebhookSignature } from './verify.js';
+export { type VerifyWebhookOptions, verifyWebhook } from './verify.js';

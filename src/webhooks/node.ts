@@ -7,7 +7,7 @@
  * receiver's misconfiguration) or `invalid_body` (the client went away, or the stream failed).
  */
 import { joinChunks } from '../core/body.js';
-import { tooLarge } from './crypto.js';
+import { parsedBody, tooLarge } from './crypto.js';
 import {
   type NodeWebhookRequest,
   type WebhookBody,
@@ -15,16 +15,6 @@ import {
   WebhookVerificationError,
 } from './types.js';
 import { readHeader } from './verify.js';
-
-/** A body a parser already consumed. */
-const consumed = (message: string) =>
-  new WebhookVerificationError(
-    'parsed_body',
-    `${message} Give the webhook route the raw body: in Express mount express.raw({ type: ` +
-      "'application/json' }) (or no body parser at all) on that route, not express.json(); in Fastify " +
-      "add a content-type parser for 'application/json' with { parseAs: 'buffer' } and call " +
-      'handler.node(request, reply.raw) after reply.hijack().',
-  );
 
 const aborted = () =>
   new WebhookVerificationError('invalid_body', 'The webhook request body could not be read to its end.');
@@ -52,7 +42,8 @@ function collector(limit: number) {
 /**
  * The raw body of a Node request: what a body parser left in `req.body` when it is bytes or a string
  * (its size is checked by the verification), otherwise read from the stream (`data` events),
- * bounded by `limit`: past it, reading stops (the stream is paused and its listeners removed).
+ * bounded by `limit`: past it, reading stops (the stream is paused and its listeners removed). A
+ * body a parser already parsed or read is `parsed_body`.
  */
 export async function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<WebhookBody> {
   const given = req.body;
@@ -60,59 +51,28 @@ export async function readNodeBody(req: NodeWebhookRequest, limit: number): Prom
     return given as WebhookBody;
   }
   checkDeclared(req.headers, limit);
-  // Express 4's body-parser leaves `{}` on a request it did not read (another content type).
-  const proto = typeof given === 'object' && given !== null && Object.getPrototypeOf(given);
-  const parsed = proto === Object.prototype || proto === null;
-  if (given != null && !(parsed && Object.keys(given).length === 0 && req.readableEnded === false)) {
-    throw consumed(
-      `The webhook request's body was already parsed (req.body is ${parsed ? 'a parsed object' : 'not raw bytes'}), ` +
-        'but the signature covers the raw bytes, which parsing loses.',
-    );
-  }
+  if (given != null || req.readableEnded === true) throw parsedBody();
   // Fastify's `request` without a body: nothing was sent.
   if (typeof req.on !== 'function' || typeof req.removeListener !== 'function') return '';
-  if (req.readableEnded === true) {
-    throw consumed(
-      'The webhook request stream was already read to its end (by a body parser?) and no raw body was ' +
-        'left in req.body.',
-    );
-  }
   // The client went away before this call (its `close` already fired): no event will ever come.
   if (req.destroyed === true || req.readableAborted === true) throw aborted();
-  // A stream-like without `readableEnded` cannot say whether it already ended: its silence is bounded.
-  return readStream(req, limit, typeof req.readableEnded === 'boolean' ? undefined : STALL_MS);
+  return readStream(req, limit);
 }
-
-/**
- * How long a stream-like request without `readableEnded` (not a `node:http` request) may stay silent
- * before its body is refused: it may have been read to its end already, and would then never say
- * so. A `node:http` request needs no such bound: the server's own timeouts destroy it.
- */
-const STALL_MS = 30_000;
 
 const ignore = (): void => {};
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
- * Reads the stream's `data` events, stopping past `limit`; with `stall`, a stream silent for that
- * many milliseconds is refused. Settles once, and then no listener of its own is left on the stream.
+ * Reads the stream's `data` events, stopping past `limit`. Settles once, and then no listener of its
+ * own is left on the stream.
  */
-function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Promise<Uint8Array> {
+function readStream(req: NodeWebhookRequest, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const body = collector(limit);
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const done = <T>(settle: (value: T) => void, value: T) => {
-      clearTimeout(timer);
       for (const [event, listener] of Object.entries(listeners))
         req.removeListener!(event as 'data', listener);
       settle(value);
-    };
-    const watch = () => {
-      if (stall === undefined) return;
-      clearTimeout(timer);
-      const message = `The webhook request stream sent nothing for ${stall} ms: it was probably already read to its end (by a body parser?), and no raw body was left in req.body.`;
-      timer = setTimeout(() => done(reject, consumed(message)), stall);
-      (timer as { unref?: () => unknown }).unref?.();
     };
     const listeners = {
       end: () => done(resolve, body.bytes()),
@@ -120,7 +80,6 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
       close: () => done(reject, aborted()),
       // Last: subscribing to `data` starts the flow.
       data: (chunk?: unknown) => {
-        watch();
         try {
           body.add(typeof chunk === 'string' ? encoder.encode(chunk) : (chunk as ArrayBufferView));
         } catch (error) {
@@ -132,20 +91,12 @@ function readStream(req: NodeWebhookRequest, limit: number, stall?: number): Pro
       },
     };
     for (const [event, listener] of Object.entries(listeners)) req.on!(event as 'data', listener);
-    watch();
   });
 }
 
 /** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
 export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
-  if (request.bodyUsed || request.body?.locked === true) {
-    throw new WebhookVerificationError(
-      'parsed_body',
-      'The webhook request body was already read or locked (by c.req.json(), req.json() or a middleware) before ' +
-        'handler.fetch: pass the request untouched (in Hono, handler.fetch(c.req.raw) before any body ' +
-        'is read), since the signature covers its raw bytes.',
-    );
-  }
+  if (request.bodyUsed || request.body?.locked === true) throw parsedBody();
   checkDeclared(request.headers, limit);
   if (!request.body) return new Uint8Array(0);
   const body = collector(limit);

@@ -37,8 +37,7 @@ const HEADERS_OPTIONS = ['body', 'secret', 'eventId', 'signatureHeader', 'eventI
  * ```
  *
  * Unusable inputs reject like {@link signWebhook}'s, and with `invalid_options` for a header name
- * that is not an HTTP token, two header names that name the same header (compared
- * case-insensitively; `content-type` included), or an `eventId` that is not a non-empty header value.
+ * that is not an HTTP token or an `eventId` that is not a non-empty header value.
  */
 export async function createWebhookHeaders(options: {
   /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */
@@ -49,10 +48,7 @@ export async function createWebhookHeaders(options: {
   eventId?: string;
   /** Name of the signature header. Default `x-service-signature`. */
   signatureHeader?: string;
-  /**
-   * Name of the event-id header. Default `x-service-event-id`. Must name another header than
-   * `signatureHeader` and than `content-type` (compared case-insensitively).
-   */
+  /** Name of the event-id header. Default `x-service-event-id`. */
   eventIdHeader?: string;
 }): Promise<Record<string, string>> {
   const o = checkOptions(options, 'createWebhookHeaders', HEADERS_OPTIONS);

@@ -240,68 +240,6 @@ describe('handler.node on node:http', () => {
     },
   );
 
-  it('a stream-like request without readableEnded that already ended: refused once silent for 30 s, not before, listeners removed', async () => {
-    // Only the timers of the silence bound are faked: the production bound is used as it is.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const onError = vi.fn();
-      const handler = createWebhookHandler({ secret: TOKEN, onError });
-      const req = Object.assign(new EventEmitter(), { method: 'POST', headers: {} });
-      req.emit('end');
-      const res = fakeResponse();
-      let settled = false;
-      const done = handler.node(req as unknown as NodeWebhookRequest, res).then(() => {
-        settled = true;
-      });
-      await vi.advanceTimersByTimeAsync(29_999);
-      expect(settled).toBe(false);
-      expect(res.body).toBeUndefined();
-      await vi.advanceTimersByTimeAsync(1);
-      expect(settled).toBe(true);
-      await done;
-      expect([res.statusCode, JSON.parse(res.body!)]).toEqual([500, { error: 'parsed_body' }]);
-      expect(onError).toHaveBeenCalledOnce();
-      expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
-      expect(onError.mock.calls[0]![0].message).toMatch(/sent nothing for 30000 ms/);
-      expect(req.eventNames()).toEqual([]);
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('a stream-like request without readableEnded that keeps sending is not cut off: each chunk restarts the 30 s bound', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const onError = vi.fn();
-      const handler = createWebhookHandler({ secret: TOKEN, onError });
-      const live = Object.assign(new EventEmitter(), {
-        method: 'POST',
-        headers: await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN }),
-      });
-      const answered = fakeResponse();
-      let settled = false;
-      const done = handler.node(live as unknown as NodeWebhookRequest, answered).then(() => {
-        settled = true;
-      });
-      const bytes = Buffer.from(SHIPMENT_BODY);
-      // Four chunks 20 s apart: 80 s in all, each silence shorter than the bound.
-      for (let i = 0; i < 4; i++) {
-        await vi.advanceTimersByTimeAsync(20_000);
-        expect(settled).toBe(false);
-        live.emit('data', bytes.subarray((i * bytes.length) / 4, ((i + 1) * bytes.length) / 4));
-      }
-      live.emit('end');
-      await done;
-      expect(onError).not.toHaveBeenCalled();
-      expect(answered.statusCode).toBe(200);
-      expect(live.eventNames()).toEqual([]);
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('stops pulling the stream past maxBodyBytes', async () => {
     let pulled = 0;
     const stream = new Readable({
@@ -383,20 +321,7 @@ describe('handler.node after a body parser', () => {
     });
     const answer = await post(url);
     expect(answer).toEqual({ status: 500, type: 'application/json', json: { error: 'parsed_body' } });
-    expect(String(onError.mock.calls[0]![0].message)).toContain('already read to its end');
-  });
-
-  it('reads the stream when Express 4 style parsing left an empty object on an unread request', async () => {
-    const onEvent = vi.fn();
-    const handler = createWebhookHandler({ secret: TOKEN, onEvent });
-    const { url } = await startServer((req: IncomingMessage, res: ServerResponse) => {
-      void handler.node(Object.assign(req, { body: {} }), res);
-    }).then((s) => {
-      closers.push(s.close);
-      return s;
-    });
-    expect((await post(url)).status).toBe(200);
-    expect(onEvent).toHaveBeenCalledOnce();
+    expect(String(onError.mock.calls[0]![0].message)).toMatch(/already parsed or read/);
   });
 
   it('takes a string body and a request without a stream (Fastify-style request object)', async () => {
