@@ -5,8 +5,7 @@
  * No static Node import: where the runtime offers `node:crypto` through
  * `process.getBuiltinModule` (Node 22+, Bun, Deno), its synchronous HMAC is used — several times
  * faster than Web Crypto, which hands each operation to a thread pool; everywhere else
- * (`globalThis.crypto.subtle`), Web Crypto, with the keys of the 16 most recently used secrets kept.
- * Both paths run in the tests.
+ * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
  */
 import { builtinModule } from '../core/builtin.js';
 import { describe, isObject } from '../core/describe.js';
@@ -77,23 +76,17 @@ export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer>
 
 /**
  * The non-empty secrets, in the order given. Throws a {@link WebhookVerificationError}
- * (`missing_secret`) when one is not a string or none is left.
+ * (`missing_secret`) when one is not a string (`null` aside) or none is left.
  */
 export function toSecrets(secret: unknown): string[] {
   const list: unknown[] = Array.isArray(secret) ? secret : [secret];
   const bad = list.find((s) => typeof s !== 'string' && s != null);
-  if (bad !== undefined) {
-    throw new WebhookVerificationError(
-      'missing_secret',
-      `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(bad)}${list === secret ? ' in the array' : ''}.`,
-    );
-  }
   const secrets = list.filter((s): s is string => s !== '' && typeof s === 'string');
-  if (secrets.length > 0) return secrets;
+  if (bad === undefined && secrets.length > 0) return secrets;
   throw new WebhookVerificationError(
     'missing_secret',
-    "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
-      'the webhook (or an array of its tokens).',
+    "Webhook option 'secret' must be the API token (a non-empty string) of the sales channel that registered " +
+      `the webhook, or an array of its tokens; got ${bad === undefined ? 'none' : describe(bad)}.`,
   );
 }
 
@@ -114,25 +107,6 @@ export function preferWebCrypto(on: boolean): void {
   native = on ? false : undefined;
 }
 
-type Subtle = typeof crypto.subtle;
-type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
-
-/** Imported HMAC keys by secret, least recently used first (at most 16; a failed import is dropped). */
-const keys = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
-const HMAC = { name: 'HMAC', hash: 'SHA-256' };
-
-function hmacKey(subtle: Subtle, secret: string): Promise<HmacKey> {
-  let key = keys.get(secret);
-  keys.delete(secret);
-  if (key === undefined) {
-    key = subtle.importKey('raw', encoder.encode(secret), HMAC, false, ['sign']);
-    key.catch(() => keys.get(secret) === key && keys.delete(secret));
-    if (keys.size >= 16) keys.delete(keys.keys().next().value!);
-  }
-  keys.set(secret, key);
-  return key;
-}
-
 /**
  * The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with
  * `secret`: at once with `node:crypto`, as a promise with Web Crypto.
@@ -144,7 +118,8 @@ export function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): st
   if (!subtle)
     throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  return hmacKey(subtle, secret)
+  return subtle
+    .importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
     .then((key) => subtle.sign('HMAC', key, bytes))
     .then((mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''));
 }

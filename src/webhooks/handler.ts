@@ -34,10 +34,7 @@ type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
-const OPTIONS =
-  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader'.split(
-    ' ',
-  );
+const OPTIONS = 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader';
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
@@ -50,14 +47,13 @@ function statusHandlers(value: unknown): Map<string, EventHandler> {
   const handlers = new Map<string, EventHandler>();
   for (const [key, handler] of Object.entries(value ?? {})) {
     if (!STATUSES.includes(key)) {
-      const near = closest(key, STATUSES);
+      // The body is the version 1 view of the shipment, where version 2's `received` is `delivered`.
+      const near = key === 'received' ? 'delivered' : closest(key, STATUSES);
       throw invalid(
         `on.${key}`,
-        key === 'received'
-          ? "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-              "'received' is called 'delivered'. Use 'on.delivered'."
-          : `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one ` +
-              `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
+        `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: the webhook ` +
+          `carries the version 1 view of the shipment; use one of ${STATUSES.join(', ')} (version 2's ` +
+          "'received' is 'delivered'), or 'onEvent' for any other status.",
       );
     }
     if (handler != null && typeof handler !== 'function')
@@ -85,12 +81,6 @@ function deduplicatorOf(value: unknown): WebhookDeduplicator {
 
 const OK: WebhookAnswer = { status: 200, body: { received: true } };
 const DUPLICATE: WebhookAnswer = { status: 200, body: { received: true, duplicate: true } };
-/** The status of a refusal, by reason (400 for the others). */
-const STATUS_OF: Partial<Record<string, number>> = {
-  body_too_large: 413,
-  parsed_body: 500,
-  verification_failed: 500,
-};
 const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
 /**
  * The answer to a delivery whose event id is being handled (claimed by this or another process):
@@ -216,19 +206,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
    */
   const answer = async (
     request: { readonly method?: string | undefined; readonly headers: WebhookHeaders },
-    read: (limit: number) => Promise<WebhookBody>,
+    read: () => Promise<WebhookBody>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
     if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     let event: RestockingShipmentStatusUpdatedEvent;
     let wasRead = false;
     try {
-      const body = await read(limit);
+      const body = await read();
       wasRead = true;
       event = await verifyChecked(toBody(body, limit), request.headers, checked);
     } catch (error) {
       const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
-      const status = STATUS_OF[reason] ?? 400;
+      const status =
+        reason === 'body_too_large' ? 413 : /parsed_body|verification_failed/.test(reason) ? 500 : 400;
       const gone = node && !wasRead && reason === 'invalid_body';
       const stage = wasRead ? 'verification' : status === 500 ? 'configuration' : 'body';
       report(error, { stage, responseStatus: gone ? null : status });
@@ -240,29 +231,25 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     return handle(event);
   };
+
   const fetchFace = async (request: Request): Promise<Response> => {
-    const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
+    const result = (await answer(request, () => readRequestBody(request, limit), false))!;
     const headers = { 'content-type': 'application/json', ...result.headers };
     return new Response(JSON.stringify(result.body), { status: result.status, headers });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await answer(req, (limit) => readNodeBody(req, limit), true);
+    const result = await answer(req, () => readNodeBody(req, limit), true);
     if (result === undefined) return; // the client went away
-    if (res.headersSent === true || res.writableEnded === true) {
-      const message =
-        'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
-        'the request (in Fastify, call reply.hijack() first).';
-      report(new WebhookVerificationError('response_already_sent', message), {
-        stage: 'configuration',
-        responseStatus: null,
-      });
-      return;
+    try {
+      res.statusCode = result.status;
+      res.setHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      res.end(JSON.stringify(result.body));
+    } catch (error) {
+      // Other code already answered (in Fastify, call reply.hijack() first): Node refuses a second answer.
+      report(error, { stage: 'configuration', responseStatus: null });
     }
-    res.statusCode = result.status;
-    res.setHeader('content-type', 'application/json');
-    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    res.end(JSON.stringify(result.body));
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });

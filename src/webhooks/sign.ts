@@ -20,11 +20,11 @@ export async function signWebhook(options: {
   /** The API token to sign with. */
   secret: string;
 }): Promise<string> {
-  const o = checkOptions(options, 'signWebhook', ['body', 'secret']);
+  const o = checkOptions(options, 'signWebhook', 'body secret');
   return hmac(o.secrets[0]!, o.body);
 }
 
-const HEADERS_OPTIONS = ['body', 'secret', 'eventId', 'signatureHeader', 'eventIdHeader'];
+const HEADERS_OPTIONS = 'body secret eventId signatureHeader eventIdHeader';
 
 /**
  * The headers of a webhook call as the provider sends it: `content-type: application/json`, the
@@ -37,7 +37,7 @@ const HEADERS_OPTIONS = ['body', 'secret', 'eventId', 'signatureHeader', 'eventI
  * ```
  *
  * Unusable inputs reject like {@link signWebhook}'s, and with `invalid_options` for a header name
- * that is not an HTTP token or an `eventId` that is not a non-empty header value.
+ * that is not an HTTP token or an `eventId` that is not a string.
  */
 export async function createWebhookHeaders(options: {
   /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */

@@ -56,10 +56,8 @@ export interface RestockingShipmentStatusUpdatedEvent {
 /**
  * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
  * an option has the wrong type or value, or is not an option of the function; its message names
- * the option. `body_too_large`: the raw body is
- * longer than `maxBodyBytes` (refused before any HMAC work). `response_already_sent`:
- * `handler.node` found the response already sent or ended by other code, so it could not answer
- * (reported to `onError`, never thrown).
+ * the option. `body_too_large`: the raw body is longer than `maxBodyBytes` (refused before any
+ * HMAC work).
  */
 export type WebhookVerificationReason =
   | 'invalid_options'
@@ -72,8 +70,7 @@ export type WebhookVerificationReason =
   | 'malformed_signature'
   | 'signature_mismatch'
   | 'missing_event_id'
-  | 'invalid_payload'
-  | 'response_already_sent';
+  | 'invalid_payload';
 
 /** A webhook delivery failed verification; `reason` says why in machine-readable form. */
 export class WebhookVerificationError extends FulfillmentError {
@@ -106,9 +103,9 @@ export const invalid = (option: string, message: string): WebhookVerificationErr
  * event is never acknowledged before it was handled. `createWebhookHandler` calls them with a fresh
  * token (`crypto.randomUUID()`) per delivery attempt: the attempt's `claim`, then its `complete` or
  * `release`, carry the same token (`release` also when `claim` threw, since the claim may have been
- * stored before its reply was lost). A claim is never renewed
- * while its handler runs: it must expire (a TTL longer than your slowest handler) so that a crashed
- * process does not block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
+ * stored before its reply was lost). A claim is never renewed while its handler runs: it must
+ * expire (a TTL longer than your slowest handler) so that a crashed process does not block an id
+ * forever; `done` is kept as long as retries may come (e.g. 24 hours).
  *
  * Over a **SQL table** `webhook_events(id text primary key, state text, token text, expires_at timestamp)`:
  * - `claim(id, token)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
@@ -182,10 +179,6 @@ export interface NodeWebhookResponse {
   setHeader(name: string, value: string): unknown;
   /** Sends the body and ends the response. */
   end(body: string): unknown;
-  /** `true` once the head was sent: no other answer can be given. */
-  readonly headersSent?: boolean | undefined;
-  /** `true` once `end()` was called. */
-  readonly writableEnded?: boolean | undefined;
 }
 
 /**

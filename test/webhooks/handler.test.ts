@@ -405,7 +405,7 @@ describe('createWebhookHandler: duplicates', () => {
 describe('createWebhookHandler: option checks at creation', () => {
   const fn = () => {};
   const cases: [name: string, options: unknown, option: string][] = [
-    ['on.received (the version 2 name)', { secret: TOKEN, on: { received: fn } }, "'on.delivered'"],
+    ['on.received (the version 2 name)', { secret: TOKEN, on: { received: fn } }, "'on.received'"],
     ['an unknown status key', { secret: TOKEN, on: { shiped: fn } }, "'on.shiped'"],
     ['a non-function handler', { secret: TOKEN, on: { restocked: 'yes' } }, "'on.restocked'"],
     ['on not an object', { secret: TOKEN, on: [fn] }, "'on'"],
@@ -447,7 +447,7 @@ describe('createWebhookHandler: option checks at creation', () => {
   it('on.received points to on.delivered and explains the version 1 view', () => {
     expect(() =>
       createWebhookHandler({ secret: TOKEN, on: { received: fn } } as WebhookHandlerOptions),
-    ).toThrow(/version 1 view.*'received' is called 'delivered'\. Use 'on\.delivered'/);
+    ).toThrow(/did you mean 'delivered'\?\): the webhook carries the version 1 view/);
   });
 
   it.each([
