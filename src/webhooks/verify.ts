@@ -1,10 +1,11 @@
 /**
  * Webhooks: verify the "Restocking shipment status updated" calls the provider sends — the signature
- * of the raw body, the event id, and the payload parsed as a restocking shipment — and the one
- * check of the options every webhook function takes.
+ * of the raw body, the event id, and the payload parsed as a restocking shipment —, sign a body and
+ * build the headers of a delivery the way the provider does (to send test webhook calls to your own
+ * endpoint), and the one check of the options every webhook function takes.
  */
 import { closest, describe, isObject } from '../core/describe.js';
-import { matchesAny, toBody, toSecrets } from './crypto.js';
+import { hmac, matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { parsePayload } from './payload.js';
 import {
@@ -54,16 +55,12 @@ const optional = (type: string) => (value: unknown) => value === undefined || ty
 const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean, rule: string]> = {
   maxBodyBytes: [
     DEFAULT_MAX_BODY_BYTES,
-    (value) => Number.isSafeInteger(value) && (value as number) > 0,
-    'a positive integer (a number of bytes)',
+    (v) => Number.isSafeInteger(v) && (v as number) > 0,
+    'a positive integer',
   ],
   signatureHeader: [SIGNATURE_HEADER, isName, HEADER_NAME],
   eventIdHeader: [EVENT_ID_HEADER, isName, HEADER_NAME],
-  headers: [
-    undefined,
-    isObject,
-    "the request headers: a Headers object, Node's req.headers or a record of names to values",
-  ],
+  headers: [undefined, isObject, "the request headers (a Headers object, Node's req.headers or a record)"],
   eventId: [undefined, optional('string'), 'a string'],
   onEvent: [undefined, optional('function'), 'a function'],
   onError: [undefined, optional('function'), 'a function'],
@@ -210,4 +207,57 @@ function signatureError(hex: string | undefined, header: string): WebhookVerific
     'malformed_signature',
     `Webhook signature header '${header}' is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
   );
+}
+
+/**
+ * Signs a webhook body the way the provider does: the lower-case hex HMAC-SHA256 of the exact body
+ * bytes, keyed with the API token. For tests that send webhook calls to your own endpoint.
+ *
+ * Unusable inputs reject with a {@link WebhookVerificationError}: `invalid_options` (no options
+ * object, an unknown option), `parsed_body` / `invalid_body` (not a string or bytes),
+ * `missing_secret` (no non-empty string secret).
+ */
+export async function signWebhook(options: {
+  /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */
+  body: WebhookBody;
+  /** The API token to sign with. */
+  secret: string;
+}): Promise<string> {
+  const o = checkOptions(options, 'signWebhook', 'body secret');
+  return hmac(o.secrets[0]!, o.body);
+}
+
+const HEADERS_OPTIONS = 'body secret eventId signatureHeader eventIdHeader';
+
+/**
+ * The headers of a webhook call as the provider sends it: `content-type: application/json`, the
+ * signature, and the event id (a random UUID unless `eventId` is given). For tests:
+ *
+ * @example
+ * ```ts
+ * const body = JSON.stringify(shipment);
+ * await fetch(url, { method: 'POST', body, headers: await createWebhookHeaders({ body, secret }) });
+ * ```
+ *
+ * Unusable inputs reject like {@link signWebhook}'s, and with `invalid_options` for a header name
+ * that is not an HTTP token or an `eventId` that is not a string.
+ */
+export async function createWebhookHeaders(options: {
+  /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */
+  body: WebhookBody;
+  /** The API token to sign with. */
+  secret: string;
+  /** The event id to send. Default: a random UUID (`crypto.randomUUID()`). */
+  eventId?: string;
+  /** Name of the signature header. Default `x-service-signature`. */
+  signatureHeader?: string;
+  /** Name of the event-id header. Default `x-service-event-id`. */
+  eventIdHeader?: string;
+}): Promise<Record<string, string>> {
+  const o = checkOptions(options, 'createWebhookHeaders', HEADERS_OPTIONS);
+  return {
+    'content-type': 'application/json',
+    [o.signatureHeader.toLowerCase()]: await hmac(o.secrets[0]!, o.body),
+    [o.eventIdHeader.toLowerCase()]: o.eventId ?? crypto.randomUUID(),
+  };
 }

@@ -321,7 +321,9 @@ describe('createWebhookHandler: deduplicators it refuses', () => {
       thrown = error;
     }
     expect(thrown).toMatchObject({ name: 'WebhookVerificationError', reason: 'invalid_options' });
-    expect((thrown as Error).message).toMatch(/^Webhook option 'deduplicator' must be a WebhookDeduplicator/);
+    expect((thrown as Error).message).toMatch(
+      /^Webhook option 'deduplicator' must be a WebhookDeduplicator or false/,
+    );
     expect((thrown as Error).message).toMatch(message);
   });
 
