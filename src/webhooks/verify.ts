@@ -47,17 +47,14 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_NAME = "a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
 const isName = (value: unknown) => typeof value === 'string' && TOKEN.test(value);
 const optional = (type: string) => (value: unknown) => value === undefined || typeof value === type;
+const isPositive = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
  * The options every webhook function may take besides `body` and `secret` (see `toBody` and
  * `toSecrets`): the default (for `undefined` and `null`), the check, and what the value must be.
  */
 const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean, rule: string]> = {
-  maxBodyBytes: [
-    DEFAULT_MAX_BODY_BYTES,
-    (v) => Number.isSafeInteger(v) && (v as number) > 0,
-    'a positive integer',
-  ],
+  maxBodyBytes: [DEFAULT_MAX_BODY_BYTES, isPositive, 'a positive integer'],
   signatureHeader: [SIGNATURE_HEADER, isName, HEADER_NAME],
   eventIdHeader: [EVENT_ID_HEADER, isName, HEADER_NAME],
   headers: [undefined, isObject, "the request headers (a Headers object, Node's req.headers or a record)"],
@@ -67,11 +64,11 @@ const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean,
 };
 
 /**
- * The one check of the options of the webhook function `fn`, whose option names are `known`: an
- * object of known options only (the closest name suggested for another), each checked by its rule
- * in {@link RULES}, then the body (a string or bytes within `maxBodyBytes`; a function without that
- * option signs a body of any size) when `known` has it, and the secret(s). Every problem is a
- * {@link WebhookVerificationError} whose message names the option, never a secret.
+ * The one check of the options of the webhook function `fn`, whose option names are `names`
+ * (separated by spaces): an object of known options only (the closest name suggested for another),
+ * each checked by its rule in {@link RULES}, then the body (a string or bytes within `maxBodyBytes`;
+ * a function without that option signs a body of any size) when it is an option, and the secret(s).
+ * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
  */
 export function checkOptions(options: unknown, fn: string, names: string) {
   const known = names.split(' ');
@@ -171,12 +168,8 @@ export async function verifyChecked(
         'registered the webhook.',
     );
   }
-  return {
-    id,
-    type: 'restocking_shipment.status_updated',
-    data: parsePayload(body),
-    receivedSignature: signature,
-  };
+  const data = parsePayload(body);
+  return { id, type: 'restocking_shipment.status_updated', data, receivedSignature: signature };
 }
 
 /**
