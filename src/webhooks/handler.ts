@@ -249,7 +249,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
   const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
-  const onError = options.onError ?? defaultOnError;
+  const { onEvent, onError = defaultOnError } = checked as Pick<WebhookHandlerOptions, 'onEvent' | 'onError'>;
   const store = deduplicatorOf(options.deduplicator);
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
@@ -279,7 +279,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (claim !== 'new') return claim === 'done' ? DUPLICATE : IN_PROGRESS;
     let handled = true;
     try {
-      await (handlers.get(status) ?? options.onEvent)?.(event.data, { ...event, status });
+      await (handlers.get(status) ?? onEvent)?.(event.data, { ...event, status });
     } catch (error) {
       handled = false;
       report(error, { stage: 'handler', responseStatus: 500, ...context });
