@@ -50,13 +50,9 @@ export interface RedisRateLimitStoreOptions {
   key?: string;
 }
 
-/** The deduplicator {@link createRedisDeduplicator} returns: both protocols of `WebhookDeduplicator`. */
+/** The `WebhookDeduplicator` {@link createRedisDeduplicator} returns. */
 export interface RedisDeduplicator {
-  /** One phase: `true` when `id` is known (a duplicate), else records it as done. */
-  seen(id: string): Promise<boolean>;
-  /** One phase: forgets `id`, so that a retry is handled. */
-  forget(id: string): Promise<void>;
-  /** Two phases: claims `id` under `token` unless it is claimed or done. */
+  /** Claims `id` under `token` unless it is claimed or done. */
   claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
   /** Records `id` as done for `doneTtlMs` from now, over any claim. */
   complete(id: string, token: string): Promise<void>;
@@ -69,9 +65,6 @@ export type RedisRateLimitStore = RateLimitStore;
 
 const DAY_MS = 86_400_000;
 
-// `seen`: done unless the key exists (whatever it holds): 1 for a duplicate.
-const SEEN = "if redis.call('SET', KEYS[1], 'done', 'NX', 'PX', ARGV[1]) then return 0 end return 1";
-const FORGET = "redis.call('DEL', KEYS[1]) return 0";
 // `claim`: a claim is `c:<token>`, so that only its own attempt can release it.
 const CLAIM = `local v = redis.call('GET', KEYS[1])
 if not v then redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2]) return 'new' end
@@ -155,8 +148,6 @@ export function createRedisDeduplicator(
   const doneTtl = ms(options.doneTtlMs, DAY_MS, 'doneTtlMs', 1);
   const run = (script: string, id: string, args: string[]) => redis.eval(script, [prefix + id], args);
   return {
-    seen: async (id) => Number(await run(SEEN, id, [doneTtl])) === 1,
-    forget: async (id) => void (await run(FORGET, id, [])),
     // The handler checks what a claim answers, whatever the deduplicator.
     claim: (id, token) => run(CLAIM, id, [token, claimTtl]) as Promise<'new' | 'in_progress' | 'done'>,
     complete: async (id) => void (await run(COMPLETE, id, [doneTtl])),

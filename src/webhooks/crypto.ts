@@ -5,32 +5,36 @@
  * No static Node import: where the runtime offers `node:crypto` through
  * `process.getBuiltinModule` (Node 22+, Bun, Deno), its synchronous HMAC is used — several times
  * faster than Web Crypto, which hands each operation to a thread pool; everywhere else
- * (`globalThis.crypto.subtle`), Web Crypto, with the keys of the 16 most recently used secrets kept.
- * Both paths run in the tests.
+ * (`globalThis.crypto.subtle`), Web Crypto. Both paths run in the tests.
  */
 import { builtinModule } from '../core/builtin.js';
 import { describe, isObject } from '../core/describe.js';
 import { FulfillmentError } from '../core/errors.js';
 import { WebhookVerificationError } from './types.js';
 
-const RAW_BODY_HELP =
-  'Pass the raw request body exactly as received: in Express use ' +
-  "express.raw({ type: 'application/json' }) on the webhook route (not express.json()); in Fastify add a " +
-  "content-type parser for 'application/json' with { parseAs: 'buffer' }; in Hono, Next.js and other " +
-  'Fetch-based frameworks use `new Uint8Array(await req.arrayBuffer())`.';
+/**
+ * The refusal of a body a framework already parsed or read (`verifyWebhook` given an object, a
+ * request body consumed before `handler.fetch` or `handler.node`), with how to get the raw body.
+ */
+export const parsedBody = (): WebhookVerificationError =>
+  new WebhookVerificationError(
+    'parsed_body',
+    'Webhook body was already parsed or read (by a body parser, req.json() or c.req.json()), but the ' +
+      'signature covers the exact bytes, which parsing loses (to sign, pass the exact string sent, e.g. ' +
+      'JSON.stringify(payload)). Pass the raw request body: in Express mount ' +
+      "express.raw({ type: 'application/json' }) on the webhook route, not express.json(); in Fastify add " +
+      "a content-type parser for 'application/json' with { parseAs: 'buffer' } and call reply.hijack() " +
+      'before handler.node(request, reply.raw); in Hono, Next.js and other Fetch frameworks pass the ' +
+      'request untouched to handler.fetch (c.req.raw in Hono), or `new Uint8Array(await req.arrayBuffer())` ' +
+      'to verifyWebhook.',
+  );
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The UTF-8 length of a string, without encoding it (a lone surrogate becomes U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2;
-      i++;
-    } else bytes += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
-  }
+  let bytes = 0;
+  for (const c of text) bytes += c.length === 2 ? 4 : c < '\x80' ? 1 : c < '\u0800' ? 2 : 3;
   return bytes;
 }
 
@@ -47,19 +51,16 @@ export function tooLarge(size: number | undefined, limit: number): WebhookVerifi
  * The body, checked: a string as it is where the runtime has `node:crypto` (its HMAC reads a
  * string as UTF-8), otherwise bytes (not copied unless shared). A body over `maxBytes` is refused
  * (`body_too_large`) before it is encoded; anything but a string or bytes is `parsed_body` (a
- * parsed object or array) or `invalid_body`, with advice on how to get the raw body.
+ * parsed object or array, with advice on how to get the raw body) or `invalid_body`.
  */
 export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer> | string {
   const isString = typeof body === 'string';
   if (!isString && !(body instanceof ArrayBuffer || ArrayBuffer.isView(body))) {
     const proto = isObject(body) && Object.getPrototypeOf(body);
-    const parsed = Array.isArray(body) || proto === Object.prototype || proto === null;
+    if (Array.isArray(body) || proto === Object.prototype || proto === null) throw parsedBody();
     throw new WebhookVerificationError(
-      parsed ? 'parsed_body' : 'invalid_body',
-      parsed
-        ? 'Webhook body is an already parsed object, but the signature covers the exact bytes, which parsing ' +
-            `loses (to sign, pass the exact string sent, e.g. JSON.stringify(payload)). ${RAW_BODY_HELP}`
-        : `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer, got ${describe(body)}. ${RAW_BODY_HELP}`,
+      'invalid_body',
+      `Webhook body must be a string, Uint8Array, Buffer or ArrayBuffer (the raw request body), got ${describe(body)}.`,
     );
   }
   // A code unit is 1 to 3 bytes: a string is measured only when the limit can be reached.
@@ -75,23 +76,17 @@ export function toBody(body: unknown, maxBytes: number): Uint8Array<ArrayBuffer>
 
 /**
  * The non-empty secrets, in the order given. Throws a {@link WebhookVerificationError}
- * (`missing_secret`) when one is not a string or none is left.
+ * (`missing_secret`) when one is not a string (`null` aside) or none is left.
  */
 export function toSecrets(secret: unknown): string[] {
   const list: unknown[] = Array.isArray(secret) ? secret : [secret];
   const bad = list.find((s) => typeof s !== 'string' && s != null);
-  if (bad !== undefined) {
-    throw new WebhookVerificationError(
-      'missing_secret',
-      `Webhook option 'secret' must be a string or an array of strings (API tokens), got ${describe(bad)}${list === secret ? ' in the array' : ''}.`,
-    );
-  }
   const secrets = list.filter((s): s is string => s !== '' && typeof s === 'string');
-  if (secrets.length > 0) return secrets;
+  if (bad === undefined && secrets.length > 0) return secrets;
   throw new WebhookVerificationError(
     'missing_secret',
-    "No webhook secret given (option 'secret'): pass the API token of the sales channel that registered " +
-      'the webhook (or an array of its tokens).',
+    "Webhook option 'secret' must be the API token (a non-empty string) of the sales channel that registered " +
+      `the webhook, or an array of its tokens; got ${bad === undefined ? 'none' : describe(bad)}.`,
   );
 }
 
@@ -112,25 +107,6 @@ export function preferWebCrypto(on: boolean): void {
   native = on ? false : undefined;
 }
 
-type Subtle = typeof crypto.subtle;
-type HmacKey = Awaited<ReturnType<Subtle['importKey']>>;
-
-/** Imported HMAC keys by secret, least recently used first (at most 16; a failed import is dropped). */
-const keys = /* @__PURE__ */ new Map<string, Promise<HmacKey>>();
-const HMAC = { name: 'HMAC', hash: 'SHA-256' };
-
-function hmacKey(subtle: Subtle, secret: string): Promise<HmacKey> {
-  let key = keys.get(secret);
-  keys.delete(secret);
-  if (key === undefined) {
-    key = subtle.importKey('raw', encoder.encode(secret), HMAC, false, ['sign']);
-    key.catch(() => keys.get(secret) === key && keys.delete(secret));
-    if (keys.size >= 16) keys.delete(keys.keys().next().value!);
-  }
-  keys.set(secret, key);
-  return key;
-}
-
 /**
  * The lower-case hex HMAC-SHA256 of `body` (a string counts as its UTF-8 bytes) keyed with
  * `secret`: at once with `node:crypto`, as a promise with Web Crypto.
@@ -142,7 +118,8 @@ export function hmac(secret: string, body: Uint8Array<ArrayBuffer> | string): st
   if (!subtle)
     throw new FulfillmentError('Web Crypto (globalThis.crypto.subtle) is not available in this runtime.');
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  return hmacKey(subtle, secret)
+  return subtle
+    .importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
     .then((key) => subtle.sign('HMAC', key, bytes))
     .then((mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''));
 }

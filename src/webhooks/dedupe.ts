@@ -3,7 +3,7 @@
  * deliveries are processed once.
  */
 import { describe, isObject } from '../core/describe.js';
-import { invalid, type WebhookDeduplicator } from './types.js';
+import type { WebhookDeduplicator } from './types.js';
 
 /** One remembered id: its state, when it entered it, the claim's token, its neighbours by recency. */
 interface Entry {
@@ -17,26 +17,15 @@ interface Entry {
 
 /**
  * A {@link WebhookDeduplicator} in process memory: a least-recently-used set of event ids, bounded
- * by `maxEntries`, each remembered for `ttlMs` after it was last seen or completed (a claim in
- * progress for `inProgressTtlMs`). Expired ids are dropped lazily on use (no timer keeps the process
- * alive). Suits a single process; it forgets everything on restart. Implements both the one-phase
- * (`seen`, `forget`) and the two-phase (`claim`, `complete`, `release`) protocols.
- *
- * If handling an event fails, call {@link InMemoryWebhookDeduplicator.forget | forget(id)} and
- * answer with a 5xx status, so that the provider's retry is processed.
+ * by `maxEntries`, each remembered for `ttlMs` after it was completed (a claim in progress for
+ * `inProgressTtlMs`). Expired ids are dropped lazily on use (no timer keeps the process alive).
+ * Suits a single process; it forgets everything on restart. The default deduplicator of
+ * `createWebhookHandler`.
  *
  * @example
  * ```ts
- * const dedup = new InMemoryWebhookDeduplicator();
- * const event = await verifyWebhook({ body, headers, secret });
- * if (await dedup.seen(event.id)) return new Response(null, { status: 200 }); // a retry: already done
- * try {
- *   await handle(event.data);
- * } catch (err) {
- *   dedup.forget(event.id);
- *   return new Response(null, { status: 500 });
- * }
- * return new Response(null, { status: 200 });
+ * const deduplicator = new InMemoryWebhookDeduplicator({ maxEntries: 50_000 });
+ * const handler = createWebhookHandler({ secret, deduplicator, on: { restocked } });
  * ```
  */
 export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
@@ -56,9 +45,9 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
    */
   constructor(
     options: {
-      /** How many ids to remember; the least recently seen is forgotten first. Default 10 000. */
+      /** How many ids to remember; the least recently recorded is forgotten first. Default 10 000. */
       maxEntries?: number;
-      /** How long an id is remembered after it was last seen or completed, in milliseconds. Default 24 hours. */
+      /** How long an id is remembered after it was completed, in milliseconds. Default 24 hours. */
       ttlMs?: number;
       /**
        * How long a {@link InMemoryWebhookDeduplicator.claim | claim} stays in progress without being
@@ -118,25 +107,7 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   }
 
   /**
-   * Returns `true` when `id` was seen within the last `ttlMs` (or is claimed, in progress); records
-   * it as seen now (a claim in progress is left as it is).
-   */
-  seen(id: string): boolean {
-    const now = this.#now();
-    const entry = this.#lookup(id, now);
-    if (entry?.state !== 'in_progress') this.#record(id, 'done', now);
-    return entry !== undefined;
-  }
-
-  /** Forgets `id` (e.g. after handling it failed, so that a retry is processed). Returns whether it was known. */
-  forget(id: string): boolean {
-    const entry = this.#entries.get(id);
-    if (entry) this.#drop(entry);
-    return entry !== undefined;
-  }
-
-  /**
-   * Claims `id` under `token`: `done` when it was seen or completed within `ttlMs`, `in_progress`
+   * Claims `id` under `token`: `done` when it was completed within `ttlMs`, `in_progress`
    * when it was claimed within `inProgressTtlMs` and neither completed nor released, otherwise `new`
    * (and it is now claimed under `token`, at once: the promise only carries the answer).
    */
@@ -177,55 +148,4 @@ export class InMemoryWebhookDeduplicator implements WebhookDeduplicator {
   get size(): number {
     return this.#entries.size;
   }
-}
-
-/** The two-phase protocol, as `createWebhookHandler` runs it. @internal */
-export type ClaimingStore = Required<Pick<WebhookDeduplicator, 'claim' | 'complete' | 'release'>>;
-
-const TWO_PHASES = ['claim', 'complete', 'release'];
-const ONE_PHASE = ['seen', 'forget'];
-
-/**
- * The `deduplicator` option of `createWebhookHandler`, checked, as the two-phase protocol the
- * handler runs: `undefined` for `false`; a new {@link InMemoryWebhookDeduplicator} when absent; the
- * store itself when it has `claim`, `complete` and `release`; a one-phase store (`seen`, `forget`)
- * as `claim` = `seen` (`done` or `new`) and `release` = `forget`, the token unused.
- * @internal
- */
-export function claimingStore(value: unknown): ClaimingStore | undefined {
-  if (value === false) return undefined;
-  const store = value ?? new InMemoryWebhookDeduplicator();
-  if (!isObject(store)) {
-    throw invalid(
-      'deduplicator',
-      `must be a WebhookDeduplicator (an object with claim, complete and release, or seen and forget) or false, got ${describe(store)}.`,
-    );
-  }
-  const given = (names: string[]) => names.filter((m) => store[m] !== undefined);
-  const bad = given([...ONE_PHASE, ...TWO_PHASES]).find((m) => typeof store[m] !== 'function');
-  if (bad)
-    throw invalid('deduplicator', `has a ${bad} property that is not a function (${describe(store[bad])}).`);
-  const s = store as Required<WebhookDeduplicator>;
-  const two = given(TWO_PHASES);
-  if (two.length === 3) return s;
-  const missing = (names: string[]) => names.filter((m) => store[m] === undefined).join(' and ');
-  if (two.length > 0) {
-    throw invalid(
-      'deduplicator',
-      `has ${two.join(' and ')} but not ${missing(TWO_PHASES)}: the two-phase protocol needs claim, complete and release together.`,
-    );
-  }
-  if (missing(ONE_PHASE)) {
-    throw invalid(
-      'deduplicator',
-      `has no ${missing(ONE_PHASE)} method (nor claim, complete and release): it needs seen(id) and ` +
-        'forget(id), without which the retry of an event whose handling failed would be acknowledged as a ' +
-        'duplicate and never handled, or the two-phase methods for a store shared by several processes.',
-    );
-  }
-  return {
-    claim: async (id) => ((await s.seen(id)) === true ? 'done' : 'new'),
-    complete: () => {},
-    release: (id) => s.forget(id),
-  };
 }

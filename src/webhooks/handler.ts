@@ -2,27 +2,34 @@
  * Webhooks: `createWebhookHandler` — one object that receives the "Restocking shipment status
  * updated" calls: reads the raw body (bounded), verifies it, skips duplicates, routes the event to
  * the handler of its status and answers the provider. Faces: `fetch` (Fetch API) and `node`
- * (`node:http`, Express, Fastify; see `node.ts`).
+ * (`node:http`, Express, Fastify).
+ *
+ * The raw body, bounded by `maxBodyBytes`, is read from a Fetch API `Request`, or from a
+ * `node:http` request (or taken from what a body parser left in `req.body`). Structural types only:
+ * no Node module is imported, so the code loads on Bun, Deno and workers alike. A body that cannot
+ * be had is thrown as a {@link WebhookVerificationError}: `body_too_large`, `parsed_body` (a parser
+ * consumed it: the receiver's misconfiguration) or `invalid_body` (the client went away, or the
+ * stream failed).
  */
+import { joinChunks } from '../core/body.js';
 import { closest, describe, isObject } from '../core/describe.js';
-import { MAX_TIMER_MS } from '../core/headers.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
-import { toBody } from './crypto.js';
-import { type ClaimingStore, claimingStore } from './dedupe.js';
-import { readNodeBody, readRequestBody } from './node.js';
+import { parsedBody, toBody, tooLarge } from './crypto.js';
+import { InMemoryWebhookDeduplicator } from './dedupe.js';
 import {
   invalid,
   type NodeWebhookRequest,
   type NodeWebhookResponse,
   type RestockingShipmentStatusUpdatedEvent,
   type WebhookBody,
+  type WebhookDeduplicator,
   type WebhookErrorContext,
   type WebhookHandler,
   type WebhookHandlerOptions,
   type WebhookHeaders,
   WebhookVerificationError,
 } from './types.js';
-import { checkOptions, verifyChecked } from './verify.js';
+import { checkOptions, readHeader, verifyChecked } from './verify.js';
 
 /** An answer: status, JSON body, headers besides `content-type: application/json`. */
 type WebhookAnswer = { status: number; body: object; headers?: Record<string, string> };
@@ -34,60 +41,146 @@ type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
-const OPTIONS =
-  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes duplicateWaitMs signatureHeader eventIdHeader'.split(
-    ' ',
-  );
-
-/** The option `name`, a function or absent (`null` too). */
-function functionOf<F>(name: string, value: F): F | undefined {
-  if (value != null && typeof value !== 'function')
-    throw invalid(name, `must be a function, got ${describe(value)}.`);
-  return value ?? undefined;
-}
+const OPTIONS = 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader';
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {
-  if (value != null && !isObject(value)) {
-    throw invalid(
-      'on',
-      `must be an object of handlers keyed by status ({ restocked, … }), got ${describe(value)}.`,
-    );
-  }
+  if (value != null && !isObject(value))
+    throw invalid('on', `must be an object of handlers by status, got ${describe(value)}.`);
   const handlers = new Map<string, EventHandler>();
   for (const [key, handler] of Object.entries(value ?? {})) {
     if (!STATUSES.includes(key)) {
-      const near = closest(key, STATUSES);
-      throw invalid(
-        `on.${key}`,
-        key === 'received'
-          ? "is not a status of the webhook: its body is the version 1 view of the shipment, where version 2's " +
-              "'received' is called 'delivered'. Use 'on.delivered'."
-          : `is not a version 1 restocking shipment status${near ? ` (did you mean '${near}'?)` : ''}: use one ` +
-              `of ${STATUSES.join(', ')}, or 'onEvent' for any other status.`,
-      );
+      // The body is the version 1 view of the shipment, where version 2's `received` is `delivered`.
+      const near = key === 'received' ? 'delivered' : closest(key, STATUSES);
+      const hint = near ? ` (did you mean '${near}'?)` : '';
+      const rule = `the webhook carries the version 1 view; use one of ${STATUSES.join(', ')}, or 'onEvent'`;
+      throw invalid(`on.${key}`, `is not a version 1 restocking shipment status${hint}: ${rule}.`);
     }
-    const f = functionOf(`on.${key}`, handler as EventHandler | undefined);
-    if (f) handlers.set(key, f);
+    if (handler != null && typeof handler !== 'function')
+      throw invalid(`on.${key}`, `must be a function, got ${describe(handler)}.`);
+    if (handler) handlers.set(key, handler as EventHandler);
   }
   return handlers;
 }
 
+/** The deduplicator of `deduplicator: false`: every delivery is new. */
+const NONE: WebhookDeduplicator = { claim: async () => 'new', complete: () => {}, release: () => {} };
+
+/** The `deduplicator` option, checked: a new {@link InMemoryWebhookDeduplicator} when absent. */
+function deduplicatorOf(value: unknown): WebhookDeduplicator {
+  const store = value === false ? NONE : (value ?? new InMemoryWebhookDeduplicator());
+  const missing = ['claim', 'complete', 'release'].filter((m) => typeof (store as never)?.[m] !== 'function');
+  if (missing.length === 0) return store as WebhookDeduplicator;
+  const got = isObject(store) ? `one without ${missing.join(', ')} as functions` : describe(store);
+  throw invalid('deduplicator', `must be a WebhookDeduplicator or false, got ${got}.`);
+}
+
+const aborted = () =>
+  new WebhookVerificationError('invalid_body', 'The webhook request body could not be read to its end.');
+
+/** Refuses, unread, a body whose declared `content-length` (a plain decimal number) is over `limit`. */
+function checkDeclared(headers: WebhookHeaders, limit: number): void {
+  const value = readHeader(headers, 'content-length')?.trim();
+  if (value && /^\d{1,15}$/.test(value) && Number(value) > limit) throw tooLarge(Number(value), limit);
+}
+
+/** Collects chunks into one byte array, refusing them past `limit`. */
+function collector(limit: number) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  return {
+    add(chunk: ArrayBufferView): void {
+      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge(undefined, limit);
+    },
+    bytes: () => joinChunks(chunks, size),
+  };
+}
+
+/**
+ * The raw body of a Node request: what a body parser left in `req.body` when it is bytes or a string
+ * (its size is checked by the verification), otherwise read from the stream (`data` events),
+ * bounded by `limit`: past it, reading stops (the stream is paused and its listeners removed). A
+ * body a parser already parsed or read is `parsed_body`.
+ */
+async function readNodeBody(req: NodeWebhookRequest, limit: number): Promise<WebhookBody> {
+  const given = req.body;
+  if (typeof given === 'string' || given instanceof ArrayBuffer || ArrayBuffer.isView(given)) {
+    return given as WebhookBody;
+  }
+  checkDeclared(req.headers, limit);
+  if (given != null || req.readableEnded === true) throw parsedBody();
+  // Fastify's `request` without a body: nothing was sent.
+  if (typeof req.on !== 'function' || typeof req.removeListener !== 'function') return '';
+  // The client went away before this call (its `close` already fired): no event will ever come.
+  if (req.destroyed === true || req.readableAborted === true) throw aborted();
+  return readStream(req, limit);
+}
+
+const ignore = (): void => {};
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * Reads the stream's `data` events, stopping past `limit`. Settles once, and then no listener of its
+ * own is left on the stream.
+ */
+function readStream(req: NodeWebhookRequest, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const body = collector(limit);
+    const done = <T>(settle: (value: T) => void, value: T) => {
+      for (const [event, listener] of Object.entries(listeners))
+        req.removeListener!(event as 'data', listener);
+      settle(value);
+    };
+    const listeners = {
+      end: () => done(resolve, body.bytes()),
+      error: () => done(reject, aborted()),
+      close: () => done(reject, aborted()),
+      // Last: subscribing to `data` starts the flow.
+      data: (chunk?: unknown) => {
+        try {
+          body.add(typeof chunk === 'string' ? encoder.encode(chunk) : (chunk as ArrayBufferView));
+        } catch (error) {
+          req.pause?.();
+          done(reject, error);
+          // Nothing reads the stream any more; a later error (the client going away) is not a crash.
+          req.on!('error', ignore);
+        }
+      },
+    };
+    for (const [event, listener] of Object.entries(listeners)) req.on!(event as 'data', listener);
+  });
+}
+
+/** The raw body of a Fetch API request, read as it streams in, stopping past `limit`. */
+async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.bodyUsed || request.body?.locked === true) throw parsedBody();
+  checkDeclared(request.headers, limit);
+  if (!request.body) return new Uint8Array(0);
+  const body = collector(limit);
+  const reader = request.body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      // A stream of anything but bytes cannot be the signed body.
+      if (!ArrayBuffer.isView(read.value)) throw aborted();
+      body.add(read.value);
+    }
+  } catch (error) {
+    reader.cancel().catch(ignore);
+    throw error instanceof WebhookVerificationError ? error : aborted();
+  }
+  return body.bytes();
+}
+
 const OK: WebhookAnswer = { status: 200, body: { received: true } };
 const DUPLICATE: WebhookAnswer = { status: 200, body: { received: true, duplicate: true } };
-/** The deduplicator of `deduplicator: false`: every delivery is new. */
-const NONE: ClaimingStore = { claim: async () => 'new', complete: () => {}, release: () => {} };
-/** The status of a refusal, by reason (400 for the others). */
-const STATUS_OF: Partial<Record<string, number>> = {
-  body_too_large: 413,
-  parsed_body: 500,
-  verification_failed: 500,
-};
 const FAILED: WebhookAnswer = { status: 500, body: { error: 'handler_failed' } };
 /**
- * The answer to a delivery whose event id is being handled elsewhere (another process holds the
- * claim, or this process took longer than `duplicateWaitMs`): not an acknowledgement, so that the
- * provider retries later. 409 rather than 5xx: nothing failed, and the default `onError` stays quiet.
+ * The answer to a delivery whose event id is being handled (claimed by this or another process):
+ * not an acknowledgement (the provider acknowledges only a 2xx and retries the others), so that the
+ * provider retries later and the event is never acknowledged unhandled. 409 rather than 5xx:
+ * nothing failed, and monitoring of 5xx answers stays quiet.
  */
 const IN_PROGRESS: WebhookAnswer = { status: 409, body: { error: 'in_progress' } };
 const METHOD_NOT_ALLOWED: WebhookAnswer = {
@@ -116,38 +209,21 @@ function defaultOnError(
 }
 
 /**
- * `promise`'s value (it never rejects), or `undefined` once `ms` milliseconds passed first. The
- * timer does not keep the process alive (`unref` where available) and is cleared once it settles.
- */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms, undefined);
-    (timer as { unref?: () => unknown }).unref?.();
-    void promise.then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-  });
-}
-
-/**
  * Creates a webhook receiver: one object that reads the raw body (at most `maxBodyBytes`), verifies
  * the signature under `secret`, skips event ids already handled (`deduplicator`), calls the handler
  * of the shipment's status (`on`, else `onEvent`) and answers:
  *
  * - `200 { "received": true }` once the handler succeeded (or when no handler wants the status);
  * - `200 { "received": true, "duplicate": true }` for an event id already handled, without calling
- *   the handler again. A duplicate that arrives while the first delivery is still being handled in
- *   this process waits for it (at most `duplicateWaitMs`): 200 if it succeeds, 500 if it fails;
- * - `409 { "error": "in_progress" }` when the event id is being handled elsewhere: claimed by another
- *   process (a two-phase `deduplicator`), or still being handled here after `duplicateWaitMs`. Not
- *   an acknowledgement: the provider retries later, and the event is never acknowledged unhandled;
+ *   the handler again;
+ * - `409 { "error": "in_progress" }` at once when the event id is still being handled, in this
+ *   process or another (a shared `deduplicator`). Not an acknowledgement: the provider retries
+ *   later, and the event is never acknowledged unhandled;
  * - `400 { "error": reason, "message" }` when verification fails (the
  *   {@link WebhookVerificationError} `reason`), `413` for a body over `maxBodyBytes`, `405` (with
  *   `Allow: POST`) for another method;
- * - `500 { "error": "handler_failed" }` when the handler throws (never its message): the event id is
- *   forgotten (or its claim released), so that the provider's retry is handled;
+ * - `500 { "error": "handler_failed" }` when the handler throws (never its message): the event's
+ *   claim is released, so that the provider's retry is handled;
  *   `500 { "error": "deduplicator_failed" }` when the deduplicator throws;
  *   `500 { "error": "parsed_body" }` when the route handed over a parsed, consumed or locked body (a
  *   misconfigured receiver: the message naming the fix goes to `onError`, not into the answer).
@@ -173,28 +249,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const checked = checkOptions(options, 'createWebhookHandler', OPTIONS);
   const limit = checked.maxBodyBytes;
   const handlers = statusHandlers(options.on);
-  const onEvent = functionOf('onEvent', options.onEvent);
-  const onError = functionOf('onError', options.onError) ?? defaultOnError;
-  const store = claimingStore(options.deduplicator) ?? NONE;
-  const wait = options.duplicateWaitMs ?? 5000;
-  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_TIMER_MS) {
-    const got = typeof wait === 'number' ? wait : describe(wait);
-    throw invalid(
-      'duplicateWaitMs',
-      `must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${got}.`,
-    );
-  }
-  /** Event ids being handled in this process → the answer of that handling, once it ends. */
-  const inFlight = new Map<string, Promise<WebhookAnswer>>();
-  /** Unknown statuses already logged (when there is no `onEvent`), at most 32. */
-  const warned = new Set<string>();
+  const { onEvent, onError = defaultOnError } = checked as Pick<WebhookHandlerOptions, 'onEvent' | 'onError'>;
+  const store = deduplicatorOf(options.deduplicator);
 
   const report = (error: unknown, context: WebhookErrorContext): void =>
     safely(() => onError(error, context));
 
   /**
    * Claims the event under a fresh token (this attempt's), calls its handler, then completes the
-   * claim once handled or releases it when handling fails (see `claimingStore`).
+   * claim once handled or releases it when handling fails (see {@link WebhookDeduplicator}).
    */
   const handle = async (event: RestockingShipmentStatusUpdatedEvent): Promise<WebhookAnswer> => {
     const status = event.data.status;
@@ -214,20 +277,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return { status: 500, body: { error: 'deduplicator_failed' } };
     }
     if (claim !== 'new') return claim === 'done' ? DUPLICATE : IN_PROGRESS;
-    const handler = handlers.get(status) ?? onEvent;
-    if (!handler && !STATUSES.includes(status) && !warned.has(status) && warned.size < 32) {
-      // Acknowledged, but no handler will ever see it: said once per status (from a verified body,
-      // shown quoted, at most 64 characters).
-      warned.add(status);
-      console.warn(
-        `[merchant-fulfillment] webhook events with status ${JSON.stringify(status.slice(0, 64))}, unknown ` +
-          'to this version of the SDK, are acknowledged without being handled: pass onEvent to handle ' +
-          'them (or to silence this notice).',
-      );
-    }
     let handled = true;
     try {
-      await handler?.(event.data, { ...event, status });
+      await (handlers.get(status) ?? onEvent)?.(event.data, { ...event, status });
     } catch (error) {
       handled = false;
       report(error, { stage: 'handler', responseStatus: 500, ...context });
@@ -248,19 +300,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
    */
   const answer = async (
     request: { readonly method?: string | undefined; readonly headers: WebhookHeaders },
-    read: (limit: number) => Promise<WebhookBody>,
+    read: () => Promise<WebhookBody>,
     node: boolean,
   ): Promise<WebhookAnswer | undefined> => {
     if (request.method !== 'POST') return METHOD_NOT_ALLOWED;
     let event: RestockingShipmentStatusUpdatedEvent;
     let wasRead = false;
     try {
-      const body = await read(limit);
+      const body = await read();
       wasRead = true;
       event = await verifyChecked(toBody(body, limit), request.headers, checked);
     } catch (error) {
       const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
-      const status = STATUS_OF[reason] ?? 400;
+      const status =
+        reason === 'body_too_large' ? 413 : /parsed_body|verification_failed/.test(reason) ? 500 : 400;
       const gone = node && !wasRead && reason === 'invalid_body';
       const stage = wasRead ? 'verification' : status === 500 ? 'configuration' : 'body';
       report(error, { stage, responseStatus: gone ? null : status });
@@ -270,43 +323,27 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const close = !wasRead && status === 413 && { headers: { connection: 'close' } };
       return { status, body: { error: reason, message: (error as Error).message }, ...close };
     }
-    if (options.deduplicator === false) return handle(event);
-    const pending = inFlight.get(event.id);
-    if (pending) {
-      const first = await within(pending, wait);
-      return first === undefined ? IN_PROGRESS : first.status === 200 ? DUPLICATE : first;
-    }
-    // `handle` never rejects: every outcome is an answer.
-    const mine = handle(event);
-    inFlight.set(event.id, mine);
-    const result = await mine;
-    inFlight.delete(event.id);
-    return result;
+    return handle(event);
   };
 
   const fetchFace = async (request: Request): Promise<Response> => {
-    const result = (await answer(request, (limit) => readRequestBody(request, limit), false))!;
+    const result = (await answer(request, () => readRequestBody(request, limit), false))!;
     const headers = { 'content-type': 'application/json', ...result.headers };
     return new Response(JSON.stringify(result.body), { status: result.status, headers });
   };
 
   const nodeFace = async (req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void> => {
-    const result = await answer(req, (limit) => readNodeBody(req, limit), true);
+    const result = await answer(req, () => readNodeBody(req, limit), true);
     if (result === undefined) return; // the client went away
-    if (res.headersSent === true || res.writableEnded === true) {
-      const message =
-        'The webhook response was already sent by other code: handler.node must be the only one to answer ' +
-        'the request (in Fastify, call reply.hijack() first).';
-      report(new WebhookVerificationError('response_already_sent', message), {
-        stage: 'configuration',
-        responseStatus: null,
-      });
-      return;
+    try {
+      res.statusCode = result.status;
+      res.setHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      res.end(JSON.stringify(result.body));
+    } catch (error) {
+      // Other code already answered (in Fastify, call reply.hijack() first): Node refuses a second answer.
+      report(error, { stage: 'configuration', responseStatus: null });
     }
-    res.statusCode = result.status;
-    res.setHeader('content-type', 'application/json');
-    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    res.end(JSON.stringify(result.body));
   };
 
   return Object.freeze({ fetch: fetchFace, node: nodeFace });

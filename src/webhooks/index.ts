@@ -8,7 +8,6 @@
  */
 export { InMemoryWebhookDeduplicator } from './dedupe.js';
 export { createWebhookHandler } from './handler.js';
-export { createWebhookHeaders, signWebhook } from './sign.js';
 export {
   EVENT_ID_HEADER,
   type NodeWebhookRequest,
@@ -26,4 +25,4 @@ export {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './types.js';
-export { type VerifyWebhookOptions, verifyWebhook, verifyWebhookSignature } from './verify.js';
+export { createWebhookHeaders, signWebhook, type VerifyWebhookOptions, verifyWebhook } from './verify.js';

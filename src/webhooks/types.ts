@@ -55,11 +55,9 @@ export interface RestockingShipmentStatusUpdatedEvent {
 
 /**
  * Why a webhook delivery was rejected, or why the inputs could not be checked. `invalid_options`:
- * an option has the wrong type or value, is not an option of the function, or two header-name
- * options name the same header; its message names the option. `body_too_large`: the raw body is
- * longer than `maxBodyBytes` (refused before any HMAC work). `response_already_sent`:
- * `handler.node` found the response already sent or ended by other code, so it could not answer
- * (reported to `onError`, never thrown).
+ * an option has the wrong type or value, or is not an option of the function; its message names
+ * the option. `body_too_large`: the raw body is longer than `maxBodyBytes` (refused before any
+ * HMAC work).
  */
 export type WebhookVerificationReason =
   | 'invalid_options'
@@ -72,8 +70,7 @@ export type WebhookVerificationReason =
   | 'malformed_signature'
   | 'signature_mismatch'
   | 'missing_event_id'
-  | 'invalid_payload'
-  | 'response_already_sent';
+  | 'invalid_payload';
 
 /** A webhook delivery failed verification; `reason` says why in machine-readable form. */
 export class WebhookVerificationError extends FulfillmentError {
@@ -100,20 +97,15 @@ export const invalid = (option: string, message: string): WebhookVerificationErr
  * what you already hold for the shipment (compare with the status you stored, or re-read the
  * shipment from the API).
  *
- * **One phase** (`seen`, `forget`): `seen(id)` records the id before it is handled and `forget(id)`
- * drops it when handling fails. Enough for one process. `createWebhookHandler` requires both (or
- * the two-phase methods) so that a failed event's retry is handled.
- *
- * **Two phases** (`claim`, `complete`, `release`): needed when several processes share the store,
- * and then enough on their own. With one phase, a retry that reaches process B while process A is
- * still handling the event is acknowledged as a duplicate; if A then fails, the provider holds an
- * acknowledgement and the event is lost. With two phases, B sees `in_progress` and answers with a
- * non-2xx status, so the provider retries later. `createWebhookHandler` uses them when all three
- * are present, with a fresh token (`crypto.randomUUID()`) per delivery attempt: the attempt's
- * `claim`, then its `complete` or `release`, carry the same token (`release` also when `claim`
- * threw, since the claim may have been stored before its reply was lost). A claim is never renewed
- * while its handler runs: it must expire (a TTL longer than your slowest handler) so that a crashed
- * process does not block an id forever; `done` is kept as long as retries may come (e.g. 24 hours).
+ * **Two phases** (`claim`, `complete`, `release`): an id is claimed before it is handled, then
+ * completed or released, so that a retry reaching process B while process A is still handling the
+ * event sees `in_progress` and is answered with a non-2xx status (the provider retries later): an
+ * event is never acknowledged before it was handled. `createWebhookHandler` calls them with a fresh
+ * token (`crypto.randomUUID()`) per delivery attempt: the attempt's `claim`, then its `complete` or
+ * `release`, carry the same token (`release` also when `claim` threw, since the claim may have been
+ * stored before its reply was lost). A claim is never renewed while its handler runs: it must
+ * expire (a TTL longer than your slowest handler) so that a crashed process does not block an id
+ * forever; `done` is kept as long as retries may come (e.g. 24 hours).
  *
  * Over a **SQL table** `webhook_events(id text primary key, state text, token text, expires_at timestamp)`:
  * - `claim(id, token)`: `DELETE … WHERE id = $1 AND expires_at < now()`, then
@@ -125,36 +117,25 @@ export const invalid = (option: string, message: string): WebhookVerificationErr
  */
 export interface WebhookDeduplicator {
   /**
-   * One phase: returns `true` when `id` was already seen (a duplicate: skip it), `false` when it is
-   * new; in both cases records it as seen. Not needed with the two-phase methods.
-   */
-  seen?(id: string): Promise<boolean> | boolean;
-  /**
-   * One phase: forgets `id`, so that the provider's retry of a call whose handling failed is
-   * processed instead of being skipped as a duplicate. Its result is ignored (a promise is awaited).
-   * `createWebhookHandler` requires it with `seen`.
-   */
-  forget?(id: string): unknown;
-  /**
-   * Two phases, step 1: atomically claims `id` for handling under `token` (the delivery attempt's).
+   * Step 1: atomically claims `id` for handling under `token` (the delivery attempt's).
    * Returns `new` when the id was neither done nor claimed (it is now claimed, in progress, until
    * `complete`, `release` or the claim's expiry), `in_progress` when another live claim holds it,
    * `done` when it was completed. Returns a promise (write it `async`), so that its string literals
    * keep their type.
    */
-  claim?(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
+  claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
   /**
-   * Two phases, step 2 on success: records `id` as done (handled) for the done TTL from this moment,
+   * Step 2 on success: records `id` as done (handled) for the done TTL from this moment,
    * whether or not the claim under `token` expired, over any live claim (another attempt's
    * included), so that later deliveries are duplicates. Its result is ignored (a promise is awaited).
    */
-  complete?(id: string, token: string): unknown;
+  complete(id: string, token: string): unknown;
   /**
-   * Two phases, step 2 on failure: drops the claim of `id` only when it is held under `token`, so that
+   * Step 2 on failure: drops the claim of `id` only when it is held under `token`, so that
    * the provider's retry is handled; never a `done` id, never another attempt's claim. Its result is
    * ignored (a promise is awaited).
    */
-  release?(id: string, token: string): unknown;
+  release(id: string, token: string): unknown;
 }
 
 /**
@@ -198,10 +179,6 @@ export interface NodeWebhookResponse {
   setHeader(name: string, value: string): unknown;
   /** Sends the body and ends the response. */
   end(body: string): unknown;
-  /** `true` once the head was sent: no other answer can be given. */
-  readonly headersSent?: boolean | undefined;
-  /** `true` once `end()` was called. */
-  readonly writableEnded?: boolean | undefined;
 }
 
 /**
@@ -213,8 +190,7 @@ export interface NodeWebhookResponse {
  *
  * Each handler receives the shipment (its `status` narrowed to that status) and the verified event
  * (`id`, `status`, `type`, `data`). It may be async; when it throws or rejects, the call is answered
- * 500 so that the provider retries it, and its event id is forgotten by the deduplicator (or its
- * claim released) so that the retry is handled.
+ * 500 so that the provider retries it, and its claim is released so that the retry is handled.
  */
 export type WebhookStatusHandlers = {
   [S in RestockingShipmentV1Status]?:
@@ -259,8 +235,7 @@ export interface WebhookHandlerOptions {
   on?: WebhookStatusHandlers | undefined;
   /**
    * The handler of every event whose status has no handler in `on` (unknown statuses included).
-   * Without it, an event of a status this version of the SDK does not know is acknowledged and
-   * logged once per such status with `console.warn` (pass `onEvent` to handle or silence them).
+   * Without it, such events are acknowledged and ignored.
    */
   onEvent?:
     | ((
@@ -280,29 +255,15 @@ export interface WebhookHandlerOptions {
    * Remembers handled event ids, so that retries and duplicates are acknowledged without being
    * handled again. Default: a new {@link InMemoryWebhookDeduplicator} (one process). Pass one over a
    * shared store (Redis, a table) when several processes receive webhooks, or `false` to handle
-   * every delivery (your handlers are idempotent on their own).
-   *
-   * It must have all of `claim`, `complete` and `release` (two phases, used when present: required
-   * for a store shared by several processes, see {@link WebhookDeduplicator}), or else `seen` and
-   * `forget` (one phase: `seen`, then `forget` when handling fails); otherwise
-   * `createWebhookHandler` throws.
+   * every delivery (your handlers are idempotent on their own). It must have `claim`, `complete`
+   * and `release` (see {@link WebhookDeduplicator}); otherwise `createWebhookHandler` throws.
    */
   deduplicator?: WebhookDeduplicator | false | undefined;
-  /**
-   * How long a duplicate that arrives while the same event id is being handled in this process waits
-   * for that handling to end, in milliseconds: it is then answered as the first was (200 duplicate
-   * when it succeeded). Past this, it is answered `409 { "error": "in_progress" }` so that the
-   * provider retries it later. An integer from 0 (answer 409 at once) to 2 147 483 647. Default 5000.
-   */
-  duplicateWaitMs?: number | undefined;
   /** The largest body accepted, in bytes: a larger one is answered 413 unread. Default 1 MiB. */
   maxBodyBytes?: number | undefined;
   /** Name of the signature header. Default `x-service-signature`. */
   signatureHeader?: string | undefined;
-  /**
-   * Name of the event-id header. Default `x-service-event-id`. Must name
-   * another header than `signatureHeader` (compared case-insensitively).
-   */
+  /** Name of the event-id header. Default `x-service-event-id`. */
   eventIdHeader?: string | undefined;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Webhooks: verify the "Restocking shipment status updated" calls the provider sends — the signature
- * of the raw body, the event id, and the payload parsed as a restocking shipment — and the one
- * check of the options every webhook function takes.
+ * of the raw body, the event id, and the payload parsed as a restocking shipment —, sign a body and
+ * build the headers of a delivery the way the provider does (to send test webhook calls to your own
+ * endpoint), and the one check of the options every webhook function takes.
  */
 import { closest, describe, isObject } from '../core/describe.js';
-import { matchesAny, toBody, toSecrets } from './crypto.js';
+import { hmac, matchesAny, toBody, toSecrets } from './crypto.js';
 import type { InMemoryWebhookDeduplicator } from './dedupe.js';
 import { parsePayload } from './payload.js';
 import {
@@ -32,10 +33,7 @@ export interface VerifyWebhookOptions {
   secret: WebhookSecret;
   /** Name of the signature header. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
   signatureHeader?: string;
-  /**
-   * Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). Must name
-   * another header than `signatureHeader` (compared case-insensitively).
-   */
+  /** Name of the event-id header. Default {@link EVENT_ID_HEADER} (`x-service-event-id`). */
   eventIdHeader?: string;
   /**
    * The largest body accepted, in bytes (a string counts its UTF-8 bytes); a larger one is refused
@@ -46,27 +44,37 @@ export interface VerifyWebhookOptions {
 
 /** RFC 9110 `token`: the characters a header name may have. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Visible ASCII (or obs-text) with inner spaces/tabs: a header value `fetch` accepts and that survives trimming. */
-const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
-
-const lengthOr = (value: unknown) =>
-  typeof value === 'string' ? `a string of length ${value.length}` : describe(value);
+const HEADER_NAME = "a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
+const isName = (value: unknown) => typeof value === 'string' && TOKEN.test(value);
+const optional = (type: string) => (value: unknown) => value === undefined || typeof value === type;
+const isPositive = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
- * The one check of the options of the webhook function `fn`, whose option names are `known`: an
- * object of known options only (the closest name suggested for another), `maxBodyBytes` (a
- * function without that option signs a body of any size), the header names (HTTP tokens naming
- * distinct headers), `headers` (an object; required when `needsHeaders`), `signature`, `eventId`,
- * the body (a string or bytes within the limit) when `known` has it, and the secret(s). Every
- * problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
+ * The options every webhook function may take besides `body` and `secret` (see `toBody` and
+ * `toSecrets`): the default (for `undefined` and `null`), the check, and what the value must be.
  */
-export function checkOptions(options: unknown, fn: string, known: readonly string[], needsHeaders = false) {
+const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean, rule: string]> = {
+  maxBodyBytes: [DEFAULT_MAX_BODY_BYTES, isPositive, 'a positive integer'],
+  signatureHeader: [SIGNATURE_HEADER, isName, HEADER_NAME],
+  eventIdHeader: [EVENT_ID_HEADER, isName, HEADER_NAME],
+  headers: [undefined, isObject, "the request headers (a Headers object, Node's req.headers or a record)"],
+  eventId: [undefined, optional('string'), 'a string'],
+  onEvent: [undefined, optional('function'), 'a function'],
+  onError: [undefined, optional('function'), 'a function'],
+};
+
+/**
+ * The one check of the options of the webhook function `fn`, whose option names are `names`
+ * (separated by spaces): an object of known options only (the closest name suggested for another),
+ * each checked by its rule in {@link RULES}, then the body (a string or bytes within `maxBodyBytes`;
+ * a function without that option signs a body of any size) when it is an option, and the secret(s).
+ * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
+ */
+export function checkOptions(options: unknown, fn: string, names: string) {
+  const known = names.split(' ');
   if (!isObject(options)) {
-    const example = known.slice(0, 2).join(', ');
-    throw new WebhookVerificationError(
-      'invalid_options',
-      `${fn} takes one options object ({ ${example}, ... }), got ${describe(options)}.`,
-    );
+    const message = `${fn} takes one options object ({ ${known[0]}, ${known[1]}, ... }), got ${describe(options)}.`;
+    throw new WebhookVerificationError('invalid_options', message);
   }
   for (const key in options) {
     if (known.includes(key)) continue;
@@ -77,63 +85,28 @@ export function checkOptions(options: unknown, fn: string, known: readonly strin
         `the options are ${known.join(', ')}.`,
     );
   }
-  const { maxBodyBytes, headers, signature, eventId } = options;
-  const limit = maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!(Number.isSafeInteger(limit) && (limit as number) > 0)) {
-    const got = typeof limit === 'number' ? limit : describe(limit);
-    throw invalid('maxBodyBytes', `must be a positive integer (a number of bytes), got ${got}.`);
-  }
-  const signatureHeader = options.signatureHeader ?? SIGNATURE_HEADER;
-  const eventIdHeader = options.eventIdHeader ?? EVENT_ID_HEADER;
-  // Names given (the defaults are valid and distinct): HTTP tokens naming distinct headers.
-  if (signatureHeader !== SIGNATURE_HEADER || eventIdHeader !== EVENT_ID_HEADER) {
-    const taken = new Map([['content-type', 'content-type']]);
-    for (const [option, name] of [
-      ['signatureHeader', signatureHeader],
-      ['eventIdHeader', eventIdHeader],
-    ] as const) {
-      if (typeof name !== 'string' || !TOKEN.test(name)) {
-        const rule = "must be a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
-        throw invalid(option, `${rule}, got ${lengthOr(name)}.`);
-      }
-      const other = taken.get(name.toLowerCase());
-      if (other)
-        throw invalid(option, `names the same header as '${other}' (header names are case-insensitive).`);
-      taken.set(name.toLowerCase(), option);
+  const checked: Record<string, unknown> = {};
+  for (const [name, [fallback, ok, rule]] of Object.entries(RULES)) {
+    const value = options[name] ?? fallback;
+    if (known.includes(name) && !ok(value)) {
+      // A number is shown, any other value only by its type.
+      throw invalid(name, `must be ${rule}, got ${typeof value === 'number' ? value : describe(value)}.`);
     }
+    checked[name] = value;
   }
-  if ((headers != null || needsHeaders) && !isObject(headers)) {
-    throw invalid(
-      'headers',
-      `must be the request headers: a Headers object, Node's req.headers or a record of names to values, got ${describe(headers)}.`,
-    );
-  }
-  if (signature != null && typeof signature !== 'string') {
-    throw invalid('signature', `must be the hex signature (a string), got ${describe(signature)}.`);
-  }
-  if (eventId != null && (typeof eventId !== 'string' || !HEADER_VALUE.test(eventId))) {
-    throw invalid(
-      'eventId',
-      'must be a non-empty header value: visible characters (code points up to U+00FF), no line ' +
-        `breaks or control characters, no surrounding whitespace; got ${lengthOr(eventId)}.`,
-    );
-  }
+  const o = checked as { headers: WebhookHeaders; maxBodyBytes: number; eventId?: string } & HeaderNames;
+  const limit = known.includes('maxBodyBytes') ? o.maxBodyBytes : Infinity;
   return {
-    body: known.includes('body')
-      ? toBody(options.body, known.includes('maxBodyBytes') ? (limit as number) : Infinity)
-      : '',
+    ...o,
+    body: known.includes('body') ? toBody(options.body, limit) : '',
     secrets: toSecrets(options.secret),
-    headers: (headers ?? undefined) as WebhookHeaders | undefined,
-    signatureHeader: signatureHeader as string,
-    eventIdHeader: eventIdHeader as string,
-    maxBodyBytes: limit as number,
-    signature: (signature ?? undefined) as string | undefined,
-    eventId: (eventId ?? undefined) as string | undefined,
   };
 }
 
+type HeaderNames = { signatureHeader: string; eventIdHeader: string };
+
 /** The option names of {@link verifyWebhook}. */
-const VERIFY_OPTIONS = ['body', 'headers', 'secret', 'signatureHeader', 'eventIdHeader', 'maxBodyBytes'];
+const VERIFY_OPTIONS = 'body headers secret signatureHeader eventIdHeader maxBodyBytes';
 
 /**
  * Verifies a webhook call and returns its event. Checks, in order: the options are usable
@@ -147,15 +120,16 @@ const VERIFY_OPTIONS = ['body', 'headers', 'secret', 'signatureHeader', 'eventId
  *
  * The signature covers no timestamp, so a valid call can be replayed, and the provider may deliver
  * a call more than once and in any order. Handle events idempotently: skip an event id you already
- * processed ({@link InMemoryWebhookDeduplicator}, or a unique key in your database), and ignore a
- * payload older than the state you already hold for that shipment (or fetch the current shipment
- * with `client.restockingShipments.v1.retrieve(event.data.id)` and act on that).
+ * processed (a unique key in your database, or {@link InMemoryWebhookDeduplicator} through
+ * `createWebhookHandler`), and ignore a payload older than the state you already hold for that
+ * shipment (or fetch the current shipment with `client.restockingShipments.v1.retrieve(event.data.id)`
+ * and act on that).
  *
  * @example
  * ```ts
  * app.post('/webhooks/fulfillment', express.raw({ type: 'application/json', limit: '5mb' }), async (req, res) => {
  *   const event = await verifyWebhook({ body: req.body, headers: req.headers, secret: process.env.FULFILLMENT_API_TOKEN! });
- *   if (!(await dedup.seen(event.id))) await handle(event.data);
+ *   await handleOnce(event.id, event.data); // e.g. an insert keyed by event.id
  *   res.sendStatus(200);
  * });
  * ```
@@ -163,8 +137,8 @@ const VERIFY_OPTIONS = ['body', 'headers', 'secret', 'signatureHeader', 'eventId
 export async function verifyWebhook(
   options: VerifyWebhookOptions,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  const o = checkOptions(options, 'verifyWebhook', VERIFY_OPTIONS, true);
-  return verifyChecked(o.body, o.headers!, o);
+  const o = checkOptions(options, 'verifyWebhook', VERIFY_OPTIONS);
+  return verifyChecked(o.body, o.headers, o);
 }
 
 /**
@@ -176,8 +150,8 @@ export async function verifyChecked(
   headers: WebhookHeaders,
   { secrets, signatureHeader, eventIdHeader }: ReturnType<typeof checkOptions>,
 ): Promise<RestockingShipmentStatusUpdatedEvent> {
-  const received = readHeader(headers, signatureHeader);
-  const signature = parseSignature(received, `header '${signatureHeader}'`);
+  const signature = readHeader(headers, signatureHeader)?.trim();
+  if (!signature || !/^[0-9a-f]{64}$/i.test(signature)) throw signatureError(signature, signatureHeader);
   const id = readHeader(headers, eventIdHeader)?.trim();
   if (!id) {
     throw new WebhookVerificationError(
@@ -185,7 +159,7 @@ export async function verifyChecked(
       `Webhook event id header '${eventIdHeader}' is missing or empty: every webhook call carries one.`,
     );
   }
-  if (!(await matchesAny(body, signature, secrets))) {
+  if (!(await matchesAny(body, signature.toLowerCase(), secrets))) {
     const which = secrets.length === 1 ? 'the given secret' : `any of the ${secrets.length} given secrets`;
     throw new WebhookVerificationError(
       'signature_mismatch',
@@ -195,39 +169,7 @@ export async function verifyChecked(
     );
   }
   const data = parsePayload(body);
-  return { id, type: 'restocking_shipment.status_updated', data, receivedSignature: received!.trim() };
-}
-
-/** The option names of {@link verifyWebhookSignature}. */
-const SIGNATURE_OPTIONS = ['body', 'secret', 'signature', 'headers', 'signatureHeader', 'maxBodyBytes'];
-
-/**
- * Checks only the signature of a webhook body: `true` when it is the HMAC-SHA256 of the body under
- * one of the secrets, `false` when it is not. The body is not parsed and no event id is required.
- *
- * Throws a {@link WebhookVerificationError} when the inputs cannot be checked: an option has the
- * wrong type (`invalid_options`), the body is not raw bytes (`parsed_body`, `invalid_body`) or is
- * longer than `maxBodyBytes` (`body_too_large`, default 1 MiB, before any HMAC work), no secret (`missing_secret`), or the signature is missing,
- * empty or not 64 hex characters (`missing_signature`, `empty_signature`, `malformed_signature`).
- */
-export async function verifyWebhookSignature(options: {
-  /** The raw body exactly as received. */
-  body: WebhookBody;
-  /** The sales channel's API token, or all of its tokens (each is tried). */
-  secret: WebhookSecret;
-  /** The hex signature itself (upper- or lower-case). Takes precedence over `headers`. */
-  signature?: string;
-  /** The request headers, read when `signature` is not given. */
-  headers?: WebhookHeaders;
-  /** Name of the signature header in `headers`. Default {@link SIGNATURE_HEADER}. */
-  signatureHeader?: string;
-  /** The largest body accepted, in bytes (see {@link VerifyWebhookOptions.maxBodyBytes}). Default 1 MiB. */
-  maxBodyBytes?: number;
-}): Promise<boolean> {
-  const o = checkOptions(options, 'verifyWebhookSignature', SIGNATURE_OPTIONS);
-  const received = o.signature ?? (o.headers && readHeader(o.headers, o.signatureHeader));
-  const source = o.signature === undefined ? `header '${o.signatureHeader}'` : 'signature';
-  return matchesAny(o.body, parseSignature(received, source), o.secrets);
+  return { id, type: 'restocking_shipment.status_updated', data, receivedSignature: signature };
 }
 
 /**
@@ -244,22 +186,71 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
   return typeof value === 'string' ? value : undefined;
 }
 
-const HEX_SIGNATURE = /^[0-9a-f]{64}$/i;
-
-/** A hex signature (`source` says where it came from, for messages), in lower case, or the reason it is refused. */
-function parseSignature(value: string | undefined, source: string): string {
-  const hex = value?.trim();
-  if (hex && HEX_SIGNATURE.test(hex)) return hex.toLowerCase();
+/** Why the (trimmed) value of the signature header `header` is refused: absent, empty or malformed. */
+function signatureError(hex: string | undefined, header: string): WebhookVerificationError {
   if (!hex) {
     const missing = hex === undefined;
-    const message = `Webhook signature ${source} is ${missing ? 'missing' : 'empty'}.`;
-    throw new WebhookVerificationError(missing ? 'missing_signature' : 'empty_signature', message);
+    const message = `Webhook signature header '${header}' is ${missing ? 'missing' : 'empty'}.`;
+    return new WebhookVerificationError(missing ? 'missing_signature' : 'empty_signature', message);
   }
   const detail = /^[0-9a-f]*$/i.test(hex)
     ? `has ${hex.length} hex characters instead of 64`
     : 'contains characters other than hexadecimal digits';
-  throw new WebhookVerificationError(
+  return new WebhookVerificationError(
     'malformed_signature',
-    `Webhook signature ${source} is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
+    `Webhook signature header '${header}' is malformed: it ${detail} (expected the hex HMAC-SHA256 of the body).`,
   );
+}
+
+/**
+ * Signs a webhook body the way the provider does: the lower-case hex HMAC-SHA256 of the exact body
+ * bytes, keyed with the API token. For tests that send webhook calls to your own endpoint.
+ *
+ * Unusable inputs reject with a {@link WebhookVerificationError}: `invalid_options` (no options
+ * object, an unknown option), `parsed_body` / `invalid_body` (not a string or bytes),
+ * `missing_secret` (no non-empty string secret).
+ */
+export async function signWebhook(options: {
+  /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */
+  body: WebhookBody;
+  /** The API token to sign with. */
+  secret: string;
+}): Promise<string> {
+  const o = checkOptions(options, 'signWebhook', 'body secret');
+  return hmac(o.secrets[0]!, o.body);
+}
+
+const HEADERS_OPTIONS = 'body secret eventId signatureHeader eventIdHeader';
+
+/**
+ * The headers of a webhook call as the provider sends it: `content-type: application/json`, the
+ * signature, and the event id (a random UUID unless `eventId` is given). For tests:
+ *
+ * @example
+ * ```ts
+ * const body = JSON.stringify(shipment);
+ * await fetch(url, { method: 'POST', body, headers: await createWebhookHeaders({ body, secret }) });
+ * ```
+ *
+ * Unusable inputs reject like {@link signWebhook}'s, and with `invalid_options` for a header name
+ * that is not an HTTP token or an `eventId` that is not a string.
+ */
+export async function createWebhookHeaders(options: {
+  /** The exact body that will be sent (a string such as `JSON.stringify(payload)`, or bytes). */
+  body: WebhookBody;
+  /** The API token to sign with. */
+  secret: string;
+  /** The event id to send. Default: a random UUID (`crypto.randomUUID()`). */
+  eventId?: string;
+  /** Name of the signature header. Default `x-service-signature`. */
+  signatureHeader?: string;
+  /** Name of the event-id header. Default `x-service-event-id`. */
+  eventIdHeader?: string;
+}): Promise<Record<string, string>> {
+  const o = checkOptions(options, 'createWebhookHeaders', HEADERS_OPTIONS);
+  return {
+    'content-type': 'application/json',
+    [o.signatureHeader.toLowerCase()]: await hmac(o.secrets[0]!, o.body),
+    [o.eventIdHeader.toLowerCase()]: o.eventId ?? crypto.randomUUID(),
+  };
 }

@@ -24,7 +24,6 @@ const handlerMs = Number(env.HANDLER_MS ?? 20);
 const handler = createWebhookHandler({
   secret: env.SECRET,
   deduplicator: createRedisDeduplicator(redis, { prefix, claimTtlMs: Number(env.CLAIM_TTL_MS ?? 1000) }),
-  duplicateWaitMs: 0,
   onEvent: async (_shipment, event) => {
     // The first attempt of about one event in ten fails (decided once per event, across replicas).
     const attempt = await redisClient.incr(`${prefix}attempts:${event.id}`);

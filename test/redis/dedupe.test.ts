@@ -47,15 +47,6 @@ describe.skipIf(!REDIS_SERVER).concurrent.each(CLIENTS)(
       expect(await dedupe.claim(e, 'c')).toBe('done');
     });
 
-    it('one phase: seen records, forget drops', async () => {
-      const dedupe = createRedisDeduplicator(redis.a.redis, { prefix: 't2:' });
-      const e = id();
-      expect(await dedupe.seen(e)).toBe(false);
-      expect(await dedupe.seen(e)).toBe(true);
-      await dedupe.forget(e);
-      expect(await dedupe.seen(e)).toBe(false);
-    });
-
     it('keys carry the prefix, claims expire after claimTtlMs and done after doneTtlMs, on the server', async () => {
       const dedupe = createRedisDeduplicator(redis.a.redis, {
         prefix: 'ttl:',

@@ -1,5 +1,6 @@
 /**
- * InMemoryWebhookDeduplicator: new then seen, LRU bound, TTL on an injected clock, forget and clear.
+ * InMemoryWebhookDeduplicator: new then done, claims and their tokens, LRU bound, TTL on an injected
+ * clock, clear.
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryWebhookDeduplicator, type WebhookDeduplicator } from '../../src/webhooks/index.js';
@@ -15,98 +16,104 @@ function manualClock(start = 1_000_000) {
   };
 }
 
+/** Handles `id` as createWebhookHandler does: claims it, and completes it when new. Returns the claim. */
+async function handle(dedup: InMemoryWebhookDeduplicator, id: string) {
+  const state = await dedup.claim(id, 't');
+  if (state === 'new') dedup.complete(id, 't');
+  return state;
+}
+
 describe('InMemoryWebhookDeduplicator', () => {
-  it('reports an id as new once, then as seen', () => {
+  it('claims an id as new once, then as done', async () => {
     const dedup = new InMemoryWebhookDeduplicator();
-    expect(dedup.seen('a')).toBe(false);
-    expect(dedup.seen('a')).toBe(true);
-    expect(dedup.seen('a')).toBe(true);
-    expect(dedup.seen('b')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('new');
+    expect(await handle(dedup, 'a')).toBe('done');
+    expect(await handle(dedup, 'a')).toBe('done');
+    expect(await handle(dedup, 'b')).toBe('new');
     expect(dedup.size).toBe(2);
   });
 
   it('implements WebhookDeduplicator', async () => {
     const dedup: WebhookDeduplicator = new InMemoryWebhookDeduplicator();
-    expect(await dedup.seen?.('x')).toBe(false);
-    expect(await dedup.seen?.('x')).toBe(true);
+    expect(await dedup.claim('x', 't')).toBe('new');
+    await dedup.complete('x', 't');
+    expect(await dedup.claim('x', 'u')).toBe('done');
   });
 
-  it('evicts the least recently seen id beyond maxEntries', () => {
+  it('evicts the least recently recorded id beyond maxEntries', async () => {
     const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 3 });
-    for (const id of ['a', 'b', 'c']) expect(dedup.seen(id)).toBe(false);
-    expect(dedup.seen('a')).toBe(true); // a is now the most recently seen: b is the oldest
-    expect(dedup.seen('d')).toBe(false); // evicts b
+    for (const id of ['a', 'b', 'c']) expect(await handle(dedup, id)).toBe('new');
+    dedup.complete('a', 't'); // a is now the most recently recorded: b is the oldest
+    expect(await handle(dedup, 'd')).toBe('new'); // evicts b
     expect(dedup.size).toBe(3);
-    expect(dedup.seen('a')).toBe(true);
-    expect(dedup.seen('c')).toBe(true);
-    expect(dedup.seen('d')).toBe(true);
-    expect(dedup.seen('b')).toBe(false); // forgotten; seeing it again evicts a (the oldest now)
-    expect(dedup.seen('a')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('done');
+    expect(await handle(dedup, 'c')).toBe('done');
+    expect(await handle(dedup, 'd')).toBe('done');
+    expect(await handle(dedup, 'b')).toBe('new'); // forgotten; recording it again evicts c (the oldest now)
+    expect(await handle(dedup, 'c')).toBe('new');
   });
 
-  it('stays bounded under many ids', () => {
+  it('stays bounded under many ids', async () => {
     const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 100 });
-    for (let i = 0; i < 10_000; i++) dedup.seen(`id-${i}`);
+    for (let i = 0; i < 10_000; i++) await handle(dedup, `id-${i}`);
     expect(dedup.size).toBe(100);
-    expect(dedup.seen('id-9999')).toBe(true);
-    expect(dedup.seen('id-9899')).toBe(false);
+    expect(await handle(dedup, 'id-9999')).toBe('done');
+    expect(await handle(dedup, 'id-9899')).toBe('new');
   });
 
-  it('defaults to 10 000 entries', () => {
+  it('defaults to 10 000 entries', async () => {
     const dedup = new InMemoryWebhookDeduplicator();
-    for (let i = 0; i < 10_001; i++) dedup.seen(`id-${i}`);
+    for (let i = 0; i < 10_001; i++) await handle(dedup, `id-${i}`);
     expect(dedup.size).toBe(10_000);
-    expect(dedup.seen('id-1')).toBe(true);
-    expect(dedup.seen('id-0')).toBe(false);
+    expect(await handle(dedup, 'id-1')).toBe('done');
+    expect(await handle(dedup, 'id-0')).toBe('new');
   });
 
-  it('forgets an id after ttlMs (injected clock)', () => {
+  it('forgets a done id ttlMs after it was completed (injected clock)', async () => {
     const clock = manualClock();
     const dedup = new InMemoryWebhookDeduplicator({ ttlMs: 1000, now: clock.now });
-    expect(dedup.seen('a')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('new');
     clock.advance(999);
-    expect(dedup.seen('a')).toBe(true); // seen again: remembered for another ttlMs from now
+    expect(await handle(dedup, 'a')).toBe('done');
+    dedup.complete('a', 't'); // completed again: remembered for another ttlMs from now
     clock.advance(999);
-    expect(dedup.seen('a')).toBe(true);
-    clock.advance(1000);
-    expect(dedup.seen('a')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('done');
+    clock.advance(1);
+    expect(await handle(dedup, 'a')).toBe('new');
   });
 
-  it('defaults to a 24-hour ttl', () => {
+  it('defaults to a 24-hour ttl', async () => {
     const clock = manualClock();
     const dedup = new InMemoryWebhookDeduplicator({ now: clock.now });
-    dedup.seen('a');
+    await handle(dedup, 'a');
     clock.advance(24 * 60 * 60 * 1000 - 1);
-    dedup.seen('b');
-    expect(dedup.seen('a')).toBe(true);
-    clock.advance(24 * 60 * 60 * 1000);
-    expect(dedup.seen('a')).toBe(false);
+    await handle(dedup, 'b');
+    expect(await handle(dedup, 'a')).toBe('done');
+    clock.advance(1);
+    expect(await handle(dedup, 'a')).toBe('new');
   });
 
-  it('drops expired ids lazily, without timers', () => {
+  it('drops expired ids lazily, without timers', async () => {
     const clock = manualClock();
     const dedup = new InMemoryWebhookDeduplicator({ ttlMs: 100, now: clock.now });
-    for (let i = 0; i < 50; i++) dedup.seen(`old-${i}`);
+    for (let i = 0; i < 50; i++) await handle(dedup, `old-${i}`);
     clock.advance(60);
-    for (let i = 0; i < 5; i++) dedup.seen(`young-${i}`);
+    for (let i = 0; i < 5; i++) await handle(dedup, `young-${i}`);
     expect(dedup.size).toBe(55); // nothing expired yet
     clock.advance(50); // the old ones are 110 ms old, the young ones 50 ms
-    expect(dedup.seen('new')).toBe(false);
+    expect(await handle(dedup, 'new')).toBe('new');
     expect(dedup.size).toBe(6);
-    expect(dedup.seen('young-0')).toBe(true);
-    expect(dedup.seen('old-0')).toBe(false);
+    expect(await handle(dedup, 'young-0')).toBe('done');
+    expect(await handle(dedup, 'old-0')).toBe('new');
   });
 
-  it('forget() lets a failed event be processed on retry; clear() forgets all', () => {
+  it('clear() forgets every id', async () => {
     const dedup = new InMemoryWebhookDeduplicator();
-    dedup.seen('a');
-    dedup.seen('b');
-    expect(dedup.forget('a')).toBe(true);
-    expect(dedup.forget('a')).toBe(false);
-    expect(dedup.seen('a')).toBe(false);
+    await handle(dedup, 'a');
+    await handle(dedup, 'b');
     dedup.clear();
     expect(dedup.size).toBe(0);
-    expect(dedup.seen('b')).toBe(false);
+    expect(await handle(dedup, 'b')).toBe('new');
   });
 
   it.each([
@@ -141,9 +148,9 @@ describe('InMemoryWebhookDeduplicator: two phases (claim, complete, release) wit
     dedup.complete('a', 't2');
     expect(dedup.release('a', 't2')).toBe(false);
     expect(await dedup.claim('a', 't3')).toBe('done');
-    expect(dedup.seen('b')).toBe(false);
-    expect(dedup.release('b', 't4')).toBe(false);
-    expect(dedup.seen('b')).toBe(true);
+    expect(await handle(dedup, 'b')).toBe('new');
+    expect(dedup.release('b', 't')).toBe(false);
+    expect(await dedup.claim('b', 't4')).toBe('done');
   });
 
   it('release under another token leaves the claim as it is', async () => {
@@ -213,35 +220,24 @@ describe('InMemoryWebhookDeduplicator: two phases (claim, complete, release) wit
     expect(await dedup.claim('a', 't3')).toBe('new');
   });
 
-  it('seen and claim agree: a seen id is done, a claimed id is seen (and stays claimed)', async () => {
-    const dedup = new InMemoryWebhookDeduplicator();
-    expect(dedup.seen('a')).toBe(false);
-    expect(await dedup.claim('a', 't1')).toBe('done');
-    expect(await dedup.claim('b', 't2')).toBe('new');
-    expect(dedup.seen('b')).toBe(true);
-    expect(await dedup.claim('b', 't3')).toBe('in_progress');
-    expect(dedup.forget('b')).toBe(true);
-    expect(await dedup.claim('b', 't4')).toBe('new');
-  });
-
-  it('claims count toward maxEntries and are evicted oldest first, like seen ids', async () => {
+  it('claims count toward maxEntries and are evicted oldest first, like done ids', async () => {
     const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 2 });
     expect(await dedup.claim('a', 't1')).toBe('new');
-    expect(dedup.seen('b')).toBe(false);
+    expect(await handle(dedup, 'b')).toBe('new');
     dedup.complete('a', 't1'); // a is now the most recently used: b is the oldest
     expect(await dedup.claim('c', 't2')).toBe('new'); // evicts b
     expect(dedup.size).toBe(2);
     expect(await dedup.claim('a', 't3')).toBe('done');
     expect(await dedup.claim('c', 't3')).toBe('in_progress');
-    expect(dedup.seen('b')).toBe(false);
+    expect(await handle(dedup, 'b')).toBe('new');
   });
 
   it('stays bounded and correct through 250 000 operations at the default size', async () => {
     const dedup = new InMemoryWebhookDeduplicator();
-    for (let i = 0; i < 200_000; i++) dedup.seen(`id-${i}`);
+    for (let i = 0; i < 200_000; i++) await handle(dedup, `id-${i}`);
     expect(dedup.size).toBe(10_000);
-    expect(dedup.seen('id-189999')).toBe(false); // evicted
-    expect(dedup.seen('id-199999')).toBe(true);
+    expect(await handle(dedup, 'id-189999')).toBe('new'); // evicted
+    expect(await handle(dedup, 'id-199999')).toBe('done');
     for (let i = 0; i < 50_000; i++) {
       const id = `c-${i}`;
       await dedup.claim(id, 't');
@@ -290,14 +286,14 @@ describe('InMemoryWebhookDeduplicator: options of the wrong type', () => {
     expect(() => new InMemoryWebhookDeduplicator(any(options))).toThrow(TypeError);
   });
 
-  it('undefined and null values of each option are the defaults; an explicit now is used', () => {
+  it('undefined and null values of each option are the defaults; an explicit now is used', async () => {
     let t = 1_000;
     const dedup = new InMemoryWebhookDeduplicator(
       any({ maxEntries: null, ttlMs: undefined, inProgressTtlMs: null, now: () => t }),
     );
-    expect(dedup.seen('a')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('new');
     t += 24 * 60 * 60 * 1000 - 1;
-    expect(dedup.seen('a')).toBe(true);
-    expect(new InMemoryWebhookDeduplicator(undefined).seen('a')).toBe(false);
+    expect(await handle(dedup, 'a')).toBe('done');
+    expect(await handle(new InMemoryWebhookDeduplicator(undefined), 'a')).toBe('new');
   });
 });

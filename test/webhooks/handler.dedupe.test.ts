@@ -1,7 +1,7 @@
 /**
  * createWebhookHandler and its deduplicator: the two-phase protocol over a store shared by several
  * processes (an event is never acknowledged while unhandled), the deduplicators it refuses, what
- * happens when the store fails, and the bounded wait of a concurrent duplicate.
+ * happens when the store fails, and a concurrent duplicate in one process.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   type WebhookDeduplicator,
 } from '../../src/index.js';
 import { TOKEN } from './fixtures.js';
-import { deferred, delivery, quiet, read, rejection, settle } from './helpers.js';
+import { deferred, delivery, quiet, read, settle } from './helpers.js';
 
 /** Lets callbacks run (one macrotask turn at a time) until `condition` holds; fails past `turns`. */
 async function until(condition: () => boolean, turns = 5000) {
@@ -35,16 +35,6 @@ function sharedStore() {
   };
   /** The view of one process: every command is a network round trip. */
   const client = (): WebhookDeduplicator => ({
-    async seen(id) {
-      await settle(1);
-      const had = get(id) !== undefined;
-      if (!had) keys.set(id, { value: 'done', expiresAt: now + 86_400_000 });
-      return had;
-    },
-    async forget(id) {
-      await settle(1);
-      keys.delete(id);
-    },
     async claim(id, token) {
       await settle(1);
       log.push(`claim ${id}`);
@@ -237,23 +227,6 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     expect(onEvent).toHaveBeenCalledOnce();
   });
 
-  it('prefers the two phases when the store has them: seen and forget are not called', async () => {
-    const store = sharedStore();
-    const client = store.client();
-    const seen = vi.spyOn(client, 'seen');
-    const forget = vi.spyOn(client, 'forget');
-    let fail = true;
-    const onEvent = vi.fn(() => {
-      if (fail) throw new Error('x');
-    });
-    const handler = createWebhookHandler({ secret: TOKEN, deduplicator: client, onEvent, ...quiet });
-    expect((await handler.fetch(await delivery())).status).toBe(500);
-    fail = false;
-    expect((await handler.fetch(await delivery())).status).toBe(200);
-    expect(seen).not.toHaveBeenCalled();
-    expect(forget).not.toHaveBeenCalled();
-  });
-
   it('claim that throws: 500 deduplicator_failed, the handler is not called, release is tried', async () => {
     const onError = vi.fn();
     const onEvent = vi.fn();
@@ -262,7 +235,6 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     const handler = createWebhookHandler({
       secret: TOKEN,
       deduplicator: {
-        seen: () => false,
         claim,
         complete: () => {},
         release,
@@ -291,7 +263,6 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     const handler = createWebhookHandler({
       secret: TOKEN,
       deduplicator: {
-        seen: () => false,
         claim: async () => 'OK' as never,
         complete: () => {},
         release: () => {},
@@ -310,7 +281,6 @@ describe('createWebhookHandler: two phases over a shared store', () => {
     const handler = createWebhookHandler({
       secret: TOKEN,
       deduplicator: {
-        seen: () => false,
         claim: async () => 'new',
         complete: () => {
           throw new Error('redis down');
@@ -331,23 +301,18 @@ describe('createWebhookHandler: two phases over a shared store', () => {
 });
 
 describe('createWebhookHandler: deduplicators it refuses', () => {
-  const seen = () => false;
   const fn = () => {};
   it.each([
-    ['seen only (a failed event would never be retried)', { seen }, /has no forget method/],
+    ['claim without complete and release', { claim: fn }, /without complete, release as functions/],
+    ['complete and release without claim', { complete: fn, release: fn }, /without claim as functions/],
+    ['a claim that is not a function', { claim: 1, complete: fn, release: fn }, /without claim as/],
     [
-      'claim without complete and release',
-      { seen, forget: fn, claim: fn },
-      /has claim but not complete and release/,
+      'the one-phase seen and forget (no longer supported)',
+      { seen: fn, forget: fn },
+      /without claim, complete/,
     ],
-    ['complete and release without claim', { seen, complete: fn, release: fn }, /but not claim/],
-    [
-      'a claim that is not a function',
-      { seen, forget: fn, claim: 1 },
-      /claim property that is not a function/,
-    ],
-    ['forget without seen', { forget: fn }, /has no seen method/],
-    ['no method at all', {}, /has no seen and forget method/],
+    ['no method at all', {}, /without claim, complete, release as functions/],
+    ['true', true, /got boolean/],
   ])('%s: invalid_options naming deduplicator', (_name, deduplicator, message) => {
     let thrown: unknown;
     try {
@@ -356,71 +321,35 @@ describe('createWebhookHandler: deduplicators it refuses', () => {
       thrown = error;
     }
     expect(thrown).toMatchObject({ name: 'WebhookVerificationError', reason: 'invalid_options' });
-    expect((thrown as Error).message).toMatch(/^Webhook option 'deduplicator' /);
+    expect((thrown as Error).message).toMatch(
+      /^Webhook option 'deduplicator' must be a WebhookDeduplicator or false/,
+    );
     expect((thrown as Error).message).toMatch(message);
   });
 
-  it('accepts seen + forget, claim + complete + release without seen, and all five', () => {
-    expect(() => createWebhookHandler({ secret: TOKEN, deduplicator: { seen, forget: fn } })).not.toThrow();
-    expect(() =>
-      createWebhookHandler({
-        secret: TOKEN,
-        deduplicator: { claim: async () => 'new', complete: fn, release: fn },
-      }),
-    ).not.toThrow();
-    expect(() =>
-      createWebhookHandler({
-        secret: TOKEN,
-        deduplicator: { seen, claim: async () => 'new', complete: fn, release: fn },
-      }),
-    ).not.toThrow();
+  it('accepts claim + complete + release, with other members too', () => {
+    const store = { claim: async () => 'new' as const, complete: fn, release: fn };
+    expect(() => createWebhookHandler({ secret: TOKEN, deduplicator: store })).not.toThrow();
+    const withMore: WebhookDeduplicator = Object.assign({ size: 3 }, store);
+    expect(() => createWebhookHandler({ secret: TOKEN, deduplicator: withMore })).not.toThrow();
   });
 });
 
-describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWaitMs', () => {
-  it('behind a handler that never settles, the duplicate is answered 409 in_progress (fake timers)', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const onEvent = vi.fn(() => new Promise<never>(() => {}));
+describe('createWebhookHandler: a concurrent duplicate in one process', () => {
+  it('is answered 409 in_progress at once, never waiting; after the first fails, the retry is handled', async () => {
+    const gate = deferred();
+    let calls = 0;
+    const onEvent = vi.fn(() => (++calls === 1 ? gate.promise : undefined));
     const handler = createWebhookHandler({ secret: TOKEN, onEvent, ...quiet });
-    void handler.fetch(await delivery());
+    const first = handler.fetch(await delivery());
     await until(() => onEvent.mock.calls.length === 1);
-    let answered = false;
-    const duplicate = handler.fetch(await delivery()).then((response) => {
-      answered = true;
-      return response;
-    });
-    await until(() => vi.getTimerCount() === 1); // the duplicate waits
-    await vi.advanceTimersByTimeAsync(4999);
-    expect(answered).toBe(false); // the default wait is 5 seconds
-    await vi.advanceTimersByTimeAsync(1);
-    expect(await read(await duplicate)).toEqual({
+    expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 409,
       type: 'application/json',
       json: { error: 'in_progress' },
     });
-    expect(vi.getTimerCount()).toBe(0);
-    expect(onEvent).toHaveBeenCalledOnce();
-  });
-
-  it('the timer is cleared when the first delivery settles, and the in-flight entry is gone', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const gate = deferred();
-    let calls = 0;
-    const onEvent = vi.fn(() => (++calls === 1 ? gate.promise : undefined));
-    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 60_000, ...quiet });
-    const first = handler.fetch(await delivery());
-    await until(() => onEvent.mock.calls.length === 1);
-    const duplicate = handler.fetch(await delivery());
-    await until(() => vi.getTimerCount() === 1);
     gate.reject(new Error('failed'));
     expect((await first).status).toBe(500);
-    expect(await read(await duplicate)).toEqual({
-      status: 500,
-      type: 'application/json',
-      json: { error: 'handler_failed' },
-    });
-    expect(vi.getTimerCount()).toBe(0);
-    // Nothing left in flight: the provider's retry is handled at once, without waiting.
     expect(await read(await handler.fetch(await delivery()))).toEqual({
       status: 200,
       type: 'application/json',
@@ -429,58 +358,19 @@ describe('createWebhookHandler: a concurrent duplicate waits at most duplicateWa
     expect(onEvent).toHaveBeenCalledTimes(2);
   });
 
-  it('the wait timer does not keep the process alive (unref)', async () => {
-    const real = globalThis.setTimeout;
-    const timers: { hasRef?: () => boolean }[] = [];
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
-      const timer = real(...args);
-      if (args[1] === 12_345) timers.push(timer); // the duplicate's wait, not anyone else's timer
-      return timer;
-    }) as typeof setTimeout);
+  it('after the first succeeds, the retry is acknowledged as a duplicate', async () => {
     const gate = deferred();
     const onEvent = vi.fn(() => gate.promise);
-    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 12_345, ...quiet });
+    const handler = createWebhookHandler({ secret: TOKEN, onEvent });
     const first = handler.fetch(await delivery());
     await until(() => onEvent.mock.calls.length === 1);
-    const duplicate = handler.fetch(await delivery());
-    await until(() => timers.length === 1);
-    gate.resolve();
-    await first;
-    expect((await duplicate).status).toBe(200);
-    expect(timers[0]!.hasRef?.()).toBe(false);
-  });
-
-  it('duplicateWaitMs: 0 answers a concurrent duplicate 409 at once', async () => {
-    const gate = deferred();
-    const onEvent = vi.fn(() => gate.promise);
-    const handler = createWebhookHandler({ secret: TOKEN, onEvent, duplicateWaitMs: 0 });
-    const first = handler.fetch(await delivery());
-    await until(() => onEvent.mock.calls.length === 1);
-    expect(await read(await handler.fetch(await delivery()))).toEqual({
-      status: 409,
-      type: 'application/json',
-      json: { error: 'in_progress' },
-    });
+    expect((await handler.fetch(await delivery())).status).toBe(409);
     gate.resolve();
     expect((await first).status).toBe(200);
-  });
-
-  it.each([
-    [-1, /got -1/],
-    [1.5, /got 1.5/],
-    [Number.NaN, /got NaN/],
-    [2 ** 31, /got 2147483648/],
-    ['100', /got string/],
-  ])('duplicateWaitMs %s: invalid_options naming the option', async (value, message) => {
-    const err = await rejection(
-      Promise.resolve().then(() =>
-        createWebhookHandler({ secret: TOKEN, duplicateWaitMs: value as unknown as number }),
-      ),
-      'invalid_options',
-    );
-    expect(err.message).toMatch(
-      /^Webhook option 'duplicateWaitMs' must be an integer number of milliseconds/,
-    );
-    expect(err.message).toMatch(message);
+    expect(await read(await handler.fetch(await delivery()))).toMatchObject({
+      status: 200,
+      json: { received: true, duplicate: true },
+    });
+    expect(onEvent).toHaveBeenCalledOnce();
   });
 });

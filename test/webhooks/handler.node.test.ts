@@ -240,68 +240,6 @@ describe('handler.node on node:http', () => {
     },
   );
 
-  it('a stream-like request without readableEnded that already ended: refused once silent for 30 s, not before, listeners removed', async () => {
-    // Only the timers of the silence bound are faked: the production bound is used as it is.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const onError = vi.fn();
-      const handler = createWebhookHandler({ secret: TOKEN, onError });
-      const req = Object.assign(new EventEmitter(), { method: 'POST', headers: {} });
-      req.emit('end');
-      const res = fakeResponse();
-      let settled = false;
-      const done = handler.node(req as unknown as NodeWebhookRequest, res).then(() => {
-        settled = true;
-      });
-      await vi.advanceTimersByTimeAsync(29_999);
-      expect(settled).toBe(false);
-      expect(res.body).toBeUndefined();
-      await vi.advanceTimersByTimeAsync(1);
-      expect(settled).toBe(true);
-      await done;
-      expect([res.statusCode, JSON.parse(res.body!)]).toEqual([500, { error: 'parsed_body' }]);
-      expect(onError).toHaveBeenCalledOnce();
-      expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: 500 });
-      expect(onError.mock.calls[0]![0].message).toMatch(/sent nothing for 30000 ms/);
-      expect(req.eventNames()).toEqual([]);
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('a stream-like request without readableEnded that keeps sending is not cut off: each chunk restarts the 30 s bound', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const onError = vi.fn();
-      const handler = createWebhookHandler({ secret: TOKEN, onError });
-      const live = Object.assign(new EventEmitter(), {
-        method: 'POST',
-        headers: await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN }),
-      });
-      const answered = fakeResponse();
-      let settled = false;
-      const done = handler.node(live as unknown as NodeWebhookRequest, answered).then(() => {
-        settled = true;
-      });
-      const bytes = Buffer.from(SHIPMENT_BODY);
-      // Four chunks 20 s apart: 80 s in all, each silence shorter than the bound.
-      for (let i = 0; i < 4; i++) {
-        await vi.advanceTimersByTimeAsync(20_000);
-        expect(settled).toBe(false);
-        live.emit('data', bytes.subarray((i * bytes.length) / 4, ((i + 1) * bytes.length) / 4));
-      }
-      live.emit('end');
-      await done;
-      expect(onError).not.toHaveBeenCalled();
-      expect(answered.statusCode).toBe(200);
-      expect(live.eventNames()).toEqual([]);
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('stops pulling the stream past maxBodyBytes', async () => {
     let pulled = 0;
     const stream = new Readable({
@@ -331,7 +269,6 @@ function fakeResponse(): NodeWebhookResponse & { headers: Record<string, string>
     statusCode: 200,
     headers: {},
     body: undefined,
-    headersSent: false,
     setHeader(name: string, value: string) {
       this.headers[name] = value;
     },
@@ -383,20 +320,7 @@ describe('handler.node after a body parser', () => {
     });
     const answer = await post(url);
     expect(answer).toEqual({ status: 500, type: 'application/json', json: { error: 'parsed_body' } });
-    expect(String(onError.mock.calls[0]![0].message)).toContain('already read to its end');
-  });
-
-  it('reads the stream when Express 4 style parsing left an empty object on an unread request', async () => {
-    const onEvent = vi.fn();
-    const handler = createWebhookHandler({ secret: TOKEN, onEvent });
-    const { url } = await startServer((req: IncomingMessage, res: ServerResponse) => {
-      void handler.node(Object.assign(req, { body: {} }), res);
-    }).then((s) => {
-      closers.push(s.close);
-      return s;
-    });
-    expect((await post(url)).status).toBe(200);
-    expect(onEvent).toHaveBeenCalledOnce();
+    expect(String(onError.mock.calls[0]![0].message)).toMatch(/already parsed or read/);
   });
 
   it('takes a string body and a request without a stream (Fastify-style request object)', async () => {
@@ -417,15 +341,21 @@ describe('handler.node after a body parser', () => {
     expect(JSON.parse(empty.body!)).toMatchObject({ error: 'signature_mismatch' });
   });
 
-  it('reports a response some other code already sent, and writes nothing', async () => {
+  it('reports a response some other code already sent (the error Node throws), and settles', async () => {
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TOKEN, onError });
+    let settled: Promise<void> | undefined;
+    const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(204).end(); // other code answered first (Fastify without reply.hijack())
+      settled = handler.node(Object.assign(req, { body: Buffer.from(SHIPMENT_BODY) }), res);
+    });
+    closers.push(server.close);
     const headers = await createWebhookHeaders({ body: SHIPMENT_BODY, secret: TOKEN });
-    const res = { ...fakeResponse(), headersSent: true, end: vi.fn() };
-    await handler.node({ method: 'POST', headers, body: Buffer.from(SHIPMENT_BODY) }, res);
-    expect(res.end).not.toHaveBeenCalled();
+    const response = await fetch(server.url, { method: 'POST', body: SHIPMENT_BODY, headers });
+    expect(response.status).toBe(204);
+    await settled;
+    await new Promise((resolve) => setImmediate(resolve));
     expect(onError.mock.calls[0]![1]).toEqual({ stage: 'configuration', responseStatus: null });
-    expect(String(onError.mock.calls[0]![0].message)).toContain('reply.hijack()');
-    expect(onError.mock.calls[0]![0].reason).toBe('response_already_sent');
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'ERR_HTTP_HEADERS_SENT' });
   });
 });

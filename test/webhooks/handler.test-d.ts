@@ -72,18 +72,7 @@ describe('createWebhookHandler types', () => {
     createWebhookHandler({ secret: ['old', 'new'], deduplicator: false, maxBodyBytes: 2048 });
   });
 
-  it('takes a one-phase or a two-phase deduplicator (seen not needed with two phases), and duplicateWaitMs', () => {
-    createWebhookHandler({ secret: 'token', deduplicator: { seen: () => false, forget: () => {} } });
-    createWebhookHandler({
-      secret: 'token',
-      duplicateWaitMs: 2000,
-      deduplicator: {
-        seen: async () => false,
-        claim: async () => 'in_progress',
-        complete: async () => {},
-        release: async () => {},
-      },
-    });
+  it('takes a two-phase deduplicator (claim, complete, release), and no other', () => {
     createWebhookHandler({
       secret: 'token',
       deduplicator: {
@@ -96,16 +85,18 @@ describe('createWebhookHandler types', () => {
     expectTypeOf(new InMemoryWebhookDeduplicator().claim('id', 'token')).resolves.toEqualTypeOf<
       'new' | 'in_progress' | 'done'
     >();
-    expectTypeOf<Awaited<ReturnType<NonNullable<WebhookDeduplicator['claim']>>>>().toEqualTypeOf<
+    expectTypeOf<Awaited<ReturnType<WebhookDeduplicator['claim']>>>().toEqualTypeOf<
       'new' | 'in_progress' | 'done'
     >();
     createWebhookHandler({
       secret: 'token',
       // @ts-expect-error: claim answers 'new', 'in_progress' or 'done', not a Redis reply
-      deduplicator: { seen: () => false, claim: async () => 'OK', complete: () => {}, release: () => {} },
+      deduplicator: { claim: async () => 'OK', complete: () => {}, release: () => {} },
     });
-    // @ts-expect-error: duplicateWaitMs is a number of milliseconds
-    createWebhookHandler({ secret: 'token', duplicateWaitMs: '5s' });
+    // @ts-expect-error: the one-phase seen and forget are not a deduplicator
+    createWebhookHandler({ secret: 'token', deduplicator: { seen: () => false, forget: () => {} } });
+    // @ts-expect-error: duplicateWaitMs is gone: a concurrent duplicate is answered 409 at once
+    createWebhookHandler({ secret: 'token', duplicateWaitMs: 2000 });
   });
 
   it('offers a Fetch face for Next.js, Hono and workers', () => {

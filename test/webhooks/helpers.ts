@@ -4,7 +4,12 @@
 import { expect } from 'vitest';
 import {
   createWebhookHeaders,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  verifyWebhook,
+  type WebhookBody,
   type WebhookHandlerOptions,
+  type WebhookSecret,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../../src/webhooks/index.js';
@@ -61,4 +66,27 @@ export function deferred<T = void>() {
 /** Lets pending callbacks run (a few macrotask turns). Bounded. */
 export async function settle(turns = 5) {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Whether verifyWebhook accepts `signature` for `body`: `true` once the signature check passed (an
+ * event, or a body that then is not a shipment), `false` on `signature_mismatch`; any other
+ * refusal rejects.
+ */
+export function signatureMatches(options: {
+  body: WebhookBody;
+  secret: WebhookSecret;
+  signature: string;
+  maxBodyBytes?: number;
+}): Promise<boolean> {
+  const { signature, ...rest } = options;
+  const headers = { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: 'evt-1' };
+  return verifyWebhook({ ...rest, headers }).then(
+    () => true,
+    (error: unknown) => {
+      const reason = error instanceof WebhookVerificationError ? error.reason : undefined;
+      if (reason !== 'invalid_payload' && reason !== 'signature_mismatch') throw error;
+      return reason === 'invalid_payload';
+    },
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * Arbitrary inputs (fast-check): for arbitrary values of every option, verifyWebhook,
- * verifyWebhookSignature, signWebhook and createWebhookHeaders return a promise that resolves with
+ * signWebhook and createWebhookHeaders return a promise that resolves with
  * a well-formed result or rejects with a WebhookVerificationError — never another error, never a
  * synchronous throw — and no secret ever shows in the error's message, stack or inspection.
  */
@@ -14,16 +14,15 @@ import {
   SIGNATURE_HEADER,
   signWebhook,
   verifyWebhook,
-  verifyWebhookSignature,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../../src/webhooks/index.js';
 import { SHIPMENT_BODY } from './fixtures.js';
+import { signatureMatches } from './helpers.js';
 
 /** Property cases run per target (reported in the issue). */
 const RUNS = {
   verifyWebhook: 300,
-  verifyWebhookSignature: 300,
   signWebhook: 200,
   createWebhookHeaders: 200,
   bodyLimit: 200,
@@ -215,28 +214,6 @@ describe('arbitrary options (fast-check)', () => {
     expect(reasons.size).toBeGreaterThanOrEqual(6);
   });
 
-  it(`verifyWebhookSignature: a boolean or a typed rejection (${RUNS.verifyWebhookSignature} runs)`, async () => {
-    const sig = await signedHeaders();
-    await fc.assert(
-      fc.asyncProperty(
-        optionsArb(() => ({ body: SHIPMENT_BODY, secret: TOKEN, signature: sig[SIGNATURE_HEADER] }), {
-          body,
-          secret,
-          signature: signatureValue,
-          headers,
-          signatureHeader: headerNameValue,
-          maxBodyBytes,
-        }),
-        async (options) => {
-          const outcome = await settle(() => verifyWebhookSignature(options as never));
-          if (outcome.ok) expect(typeof outcome.value).toBe('boolean');
-          else expectTypedAndClean(outcome.error);
-        },
-      ),
-      { numRuns: RUNS.verifyWebhookSignature },
-    );
-  });
-
   it(`signWebhook: a hex signature or a typed rejection (${RUNS.signWebhook} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -257,7 +234,12 @@ describe('arbitrary options (fast-check)', () => {
         optionsArb(() => ({ body: SHIPMENT_BODY, secret: TOKEN }), {
           body,
           secret,
-          eventId: fc.oneof(fc.string({ maxLength: 40 }), fc.uuid(), fc.anything()),
+          // Any value but a string is refused; a string is sent as it is (valid header values here).
+          eventId: fc.oneof(
+            fc.stringMatching(/^[\x21-\x7e]{1,40}$/),
+            fc.uuid(),
+            fc.anything().filter((v) => typeof v !== 'string'),
+          ),
           signatureHeader: headerNameValue,
           eventIdHeader: headerNameValue,
         }),
@@ -304,7 +286,7 @@ describe('body size limit (fast-check)', () => {
       fc.asyncProperty(bodyAndBytes, async ({ body, size }) => {
         const sig = 'ab'.repeat(32);
         expect(
-          await verifyWebhookSignature({
+          await signatureMatches({
             body: body as string,
             secret: TOKEN,
             signature: sig,
@@ -313,7 +295,7 @@ describe('body size limit (fast-check)', () => {
         ).toBe(false);
         if (size > 1) {
           const outcome = await settle(() =>
-            verifyWebhookSignature({
+            signatureMatches({
               body: body as string,
               secret: TOKEN,
               signature: sig,

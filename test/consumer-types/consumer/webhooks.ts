@@ -74,11 +74,9 @@ export async function receive(rawBody: string, bytes: Uint8Array, headers: Heade
   expectTypeOf(sent).toEqualTypeOf<Record<string, string>>();
 
   const dedup = new InMemoryWebhookDeduplicator({ maxEntries: 1000, ttlMs: 60_000 });
-  expectTypeOf(dedup.seen(event.id)).toEqualTypeOf<boolean>();
-  expectTypeOf(dedup.forget(event.id)).toEqualTypeOf<boolean>();
   expectTypeOf(dedup.size).toEqualTypeOf<number>();
   const shared: WebhookDeduplicator = dedup;
-  expectTypeOf(shared.seen?.('x')).toEqualTypeOf<Promise<boolean> | boolean | undefined>();
+  expectTypeOf(shared.claim('x', 'token')).toEqualTypeOf<Promise<'new' | 'in_progress' | 'done'>>();
   expectTypeOf(dedup.claim('x', crypto.randomUUID())).toEqualTypeOf<
     Promise<'new' | 'in_progress' | 'done'>
   >();

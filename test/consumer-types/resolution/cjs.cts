@@ -78,6 +78,8 @@ export async function remote(): Promise<MockConnection> {
 import { createRedisDeduplicator, type RedisEval } from 'merchant-fulfillment/redis';
 
 const viaEval: RedisEval = { eval: async (_script, _keys, _args) => null };
-expectTypeOf(createRedisDeduplicator(viaEval).seen('id')).toEqualTypeOf<Promise<boolean>>();
+expectTypeOf(createRedisDeduplicator(viaEval).claim('id', 'token')).toEqualTypeOf<
+  Promise<'new' | 'in_progress' | 'done'>
+>();
 // @ts-expect-error: a client needs eval
 createRedisDeduplicator({});
