@@ -30,17 +30,19 @@ export const orNull = <T extends z.core.$ZodType>(schema: T) => z._default(z.nul
 export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 /**
- * `T`, where the keys `A` and `B` are both optional but at least one of them is required: the
- * schema's rule checks it before anything is sent. Not a union of the two cases, so that the
- * compiler's first line names any other missing field instead of the union.
+ * The output of a response schema without index signatures, at every depth (unknown keys are kept
+ * at run time, but reading one is a type error); a pure record (`custom_metadata`) stays as it is.
+ * The response interfaces extend it.
  */
-export type OneOrBoth<T, _A extends keyof T, _B extends keyof T> = T;
-
-/**
- * The fields of a response object schema: its output without the index signature (unknown keys
- * are kept at run time, but reading one is a type error). The response interfaces extend it.
- */
-export type Fields<S extends { shape: z.core.$ZodLooseShape }> = z.core.$InferObjectOutput<S['shape'], {}>;
+export type Fields<S extends z.core.$ZodType> = Known<z.output<S>>;
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 0 };
+type Known<T> = T extends readonly (infer U)[]
+  ? Known<U>[]
+  : T extends object
+    ? [KnownKeys<T>] extends [never]
+      ? T
+      : { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
+    : T;
 
 /** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {
@@ -180,23 +182,22 @@ export function objectRule(rule: (value: Record<string, unknown>, report: Report
   );
 }
 
+/** `[index, first, value]` for each item of `list` whose string `key` an earlier item (`first`) has too. */
+export function repeats(list: unknown, key: string): [index: number, first: number, value: string][] {
+  const seen = new Map<string, number>();
+  return (Array.isArray(list) ? list : []).flatMap((item, index): [number, number, string][] => {
+    const value = (item as Record<string, unknown> | null | undefined)?.[key];
+    if (typeof value !== 'string') return [];
+    const first = seen.get(value) ?? seen.set(value, index).get(value)!;
+    return first === index ? [] : [[index, first, value]];
+  });
+}
+
 /** The rule "`a` or `b` is required" (each {@link isBlank} counts as absent), reported on `a`. */
 export const eitherRequired = (a: string, b: string) =>
   objectRule((value, report) => {
     if (isBlank(value[a]) && isBlank(value[b])) report([a], `${a} or ${b} is required`, value[a]);
   });
-
-/**
- * `shape` with every field optional (an update body from its create body's fields), in the same
- * order; a field that is already optional is kept as it is.
- */
-export function optionalShape<S extends Record<string, z.core.$ZodType>>(shape: S) {
-  const optional = ([key, field]: [string, z.core.$ZodType]) =>
-    [key, field._zod.def.type === 'optional' ? field : z.optional(field)] as const;
-  return Object.fromEntries(Object.entries(shape).map(optional)) as {
-    [K in keyof S]: S[K] extends z.ZodMiniOptional ? S[K] : z.ZodMiniOptional<S[K]>;
-  };
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,8 @@
  * `merchant-fulfillment/schemas` entry.
  */
 import * as z from 'zod/mini';
-import { dateTimeInput } from './common.js';
+import { dateTimeInput, repeats } from './common.js';
+import { SkuBulkUpsertItemSchema } from './skus.js';
 
 const NON_EMPTY = 'expected a non-empty string';
 /** The code looked up. */
@@ -18,3 +19,19 @@ export const OrderLookupSchema = z.strictObject({
   createdAfter: z.optional(dateTimeInput()),
   createdBefore: z.optional(dateTimeInput()),
 });
+
+/**
+ * `skus.bulkUpsert(skus)`: the list, at least one item, each `merchant_sku_id` once (a code twice
+ * would let the later item silently win). The SDK sends it in bodies of at most 100.
+ */
+export const SkuBulkUpsertListSchema = z
+  .array(SkuBulkUpsertItemSchema, { error: 'expected an array of SKUs' })
+  .check(
+    z.minLength(1, { error: 'expected at least 1 SKU (the API requires 1 to 100 per request)' }),
+    z.superRefine((list, ctx) => {
+      for (const [index, first, input] of repeats(list, 'merchant_sku_id')) {
+        const message = `duplicate (same as skus[${first}])`;
+        ctx.addIssue({ code: 'custom', path: [index, 'merchant_sku_id'], message, input });
+      }
+    }),
+  );

@@ -12,13 +12,12 @@ import {
   dateTimeParam,
   eitherRequired,
   integer,
-  type OneOrBoth,
   objectError,
   objectRule,
   openEnum,
-  optionalShape,
   orNull,
   positiveInteger,
+  repeats,
   requiredArray,
   requiredInt,
   requiredOr,
@@ -207,16 +206,15 @@ const addressShape = {
  * `country_code` (2 letters), and `first_name` or `last_name` (the issue is reported on
  * `first_name`).
  */
-export const AddressParamsSchema = z
-  .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
-  .check(eitherRequired('first_name', 'last_name'));
+const AddressFieldsSchema = z.strictObject(addressShape, {
+  error: objectError(requiredOr('expected object')),
+});
+export const AddressParamsSchema = AddressFieldsSchema.check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both (checked before sending). */
-export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
+export type AddressParams = z.input<typeof AddressParamsSchema>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
-export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
-  error: objectError(),
-});
+export const AddressUpdateParamsSchema = z.partial(AddressFieldsSchema);
 /** Shipping address of `PATCH /orders/{id}`. */
 export type AddressUpdateParams = z.input<typeof AddressUpdateParamsSchema>;
 
@@ -239,24 +237,19 @@ const orderItemShape = {
  * A line item of `POST /orders`. Required: `merchant_item_id`, `quantity` (> 0),
  * `price_per_unit_in_cents`, and `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`).
  */
-export const OrderItemParamsSchema = z
-  .strictObject(orderItemShape, { error: objectError() })
-  .check(eitherRequired('sku_id', 'merchant_sku_id'));
+const OrderItemFieldsSchema = z.strictObject(orderItemShape, { error: objectError() });
+export const OrderItemParamsSchema = OrderItemFieldsSchema.check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
+export type OrderItemParams = z.input<typeof OrderItemParamsSchema>;
 
 /**
  * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the
  * rest optional; `quantity` must still be > 0.
  */
-export const OrderItemUpdateParamsSchema = z.strictObject(
-  {
-    ...optionalShape(orderItemShape),
-    /** Merchant's id of the line item to update. Required. */
-    merchant_item_id: orderItemShape.merchant_item_id,
-  },
-  { error: objectError() },
-);
+export const OrderItemUpdateParamsSchema = z.extend(z.partial(OrderItemFieldsSchema), {
+  /** Merchant's id of the line item to update. Required. */
+  merchant_item_id: orderItemShape.merchant_item_id,
+});
 /** A line item of `PATCH /orders/{id}`. */
 export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;
 
@@ -306,18 +299,12 @@ const isCod = (paymentMethod: unknown): boolean =>
  */
 const orderRule = (requireTotal: boolean) =>
   objectRule((order, report) => {
-    const seen = new Map<string, number>();
-    for (const [index, item] of (Array.isArray(order.items) ? order.items : []).entries()) {
-      const id = (item as Record<string, unknown> | null | undefined)?.merchant_item_id;
-      if (typeof id !== 'string') continue;
-      const first = seen.get(id);
-      if (first === undefined) seen.set(id, index);
-      else
-        report(
-          ['items', index, 'merchant_item_id'],
-          `duplicate merchant_item_id (same as items[${first}])`,
-          id,
-        );
+    for (const [index, first, id] of repeats(order.items, 'merchant_item_id')) {
+      report(
+        ['items', index, 'merchant_item_id'],
+        `duplicate merchant_item_id (same as items[${first}])`,
+        id,
+      );
     }
     const total = order.total_price_in_cents;
     if (!isCod(order.payment_method)) return;

@@ -10,7 +10,6 @@ import {
   eitherRequired,
   integer,
   nullableText,
-  type OneOrBoth,
   objectError,
   positiveInteger,
   requiredArray,
@@ -75,13 +74,8 @@ type V1ItemInput = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
 type RestockingShipmentItemV1Fields = {
   [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
 };
-
 /** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export type RestockingShipmentItemV1Params = OneOrBoth<
-  RestockingShipmentItemV1Fields,
-  'sku_id',
-  'merchant_sku_id'
->;
+export type RestockingShipmentItemV1Params = RestockingShipmentItemV1Fields;
 
 /** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
 const v1Shape = {
@@ -175,11 +169,7 @@ export const RestockingShipmentItemV2ParamsSchema = z
   )
   .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
-export type RestockingShipmentItemV2Params = OneOrBoth<
-  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
-  'sku_id',
-  'sku_code'
->;
+export type RestockingShipmentItemV2Params = z.input<typeof RestockingShipmentItemV2ParamsSchema>;
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,

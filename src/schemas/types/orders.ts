@@ -13,15 +13,7 @@ export interface Address extends Fields<typeof AddressSchema> {}
 export interface OrderItemBatch extends Fields<typeof OrderItemBatchSchema> {}
 
 /** A line item of an order as the API returns it (spec §2.3). */
-export interface OrderLineItem extends Omit<Fields<typeof OrderLineItemSchema>, 'batches'> {
-  /** Batches the item is taken from: only with `include: ['batches']`. */
-  batches?: OrderItemBatch[] | null;
-}
+export interface OrderLineItem extends Fields<typeof OrderLineItemSchema> {}
 
 /** An order as the API returns it (spec §2.2). */
-export interface Order extends Omit<Fields<typeof OrderSchema>, 'items' | 'shipping_address'> {
-  /** Line items. */
-  items: OrderLineItem[];
-  /** Shipping address. */
-  shipping_address: Address;
-}
+export interface Order extends Fields<typeof OrderSchema> {}

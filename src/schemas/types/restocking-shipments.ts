@@ -16,32 +16,16 @@ import type {
 export interface RestockingShipmentItemBatch extends Fields<typeof RestockingShipmentItemBatchSchema> {}
 
 /** An item of a restocking shipment, as both versions return it. */
-export interface RestockingShipmentItem
-  extends Omit<Fields<typeof RestockingShipmentItemSchema>, 'inventory_batches'> {
-  /** Batches received (empty until restocked, and after a version 1 update). */
-  inventory_batches: RestockingShipmentItemBatch[];
-}
+export interface RestockingShipmentItem extends Fields<typeof RestockingShipmentItemSchema> {}
 
 /** An item of a version 2 restocking shipment: the version 1 fields and four of its own (spec §9.2). */
-export interface RestockingShipmentItemV2
-  extends Omit<Fields<typeof RestockingShipmentItemV2Schema>, 'inventory_batches'> {
-  /** Batches received (empty until restocked). */
-  inventory_batches: RestockingShipmentItemBatch[];
-}
+export interface RestockingShipmentItemV2 extends Fields<typeof RestockingShipmentItemV2Schema> {}
 
 /**
  * A version 1 restocking shipment as the API returns it; also the body of the webhook (spec §6),
  * which shows a version 2 shipment moving to `received` as `delivered`.
  */
-export interface RestockingShipmentV1
-  extends Omit<Fields<typeof RestockingShipmentV1Schema>, 'restocking_shipment_items'> {
-  /** Items. */
-  restocking_shipment_items: RestockingShipmentItem[];
-}
+export interface RestockingShipmentV1 extends Fields<typeof RestockingShipmentV1Schema> {}
 
 /** A version 2 restocking shipment as the API returns it. */
-export interface RestockingShipmentV2
-  extends Omit<Fields<typeof RestockingShipmentV2Schema>, 'restocking_shipment_items'> {
-  /** Items. */
-  restocking_shipment_items: RestockingShipmentItemV2[];
-}
+export interface RestockingShipmentV2 extends Fields<typeof RestockingShipmentV2Schema> {}

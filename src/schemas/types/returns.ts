@@ -11,7 +11,6 @@ import type {
   ReturnPhotoSchema,
   ReturnSchema,
 } from '../returns.js';
-import type { SkuRef } from './skus.js';
 
 /** A photo taken of a return or of a handled item. */
 export interface ReturnPhoto extends Fields<typeof ReturnPhotoSchema> {}
@@ -20,28 +19,10 @@ export interface ReturnPhoto extends Fields<typeof ReturnPhotoSchema> {}
 export interface ReturnOrderRef extends Fields<typeof ReturnOrderRefSchema> {}
 
 /** An item the customer announced for return (`return_items`). */
-export interface ReturnItem extends Omit<Fields<typeof ReturnItemSchema>, 'sku'> {
-  /** The SKU. */
-  sku: SkuRef | null;
-}
+export interface ReturnItem extends Fields<typeof ReturnItemSchema> {}
 
 /** An item the warehouse handled (`return_line_items`). */
-export interface ReturnLineItem extends Omit<Fields<typeof ReturnLineItemSchema>, 'sku' | 'photos'> {
-  /** The SKU. */
-  sku: SkuRef | null;
-  /** Photos of the item. */
-  photos: ReturnPhoto[];
-}
+export interface ReturnLineItem extends Fields<typeof ReturnLineItemSchema> {}
 
 /** A return (a parcel coming back) as the API returns it. */
-export interface Return
-  extends Omit<Fields<typeof ReturnSchema>, 'order' | 'photos' | 'return_items' | 'return_line_items'> {
-  /** The order the return belongs to. */
-  order: ReturnOrderRef | null;
-  /** Photos of the parcel. */
-  photos: ReturnPhoto[];
-  /** Items the customer announced. */
-  return_items: ReturnItem[];
-  /** Items the warehouse handled. */
-  return_line_items: ReturnLineItem[];
-}
+export interface Return extends Fields<typeof ReturnSchema> {}

@@ -23,27 +23,10 @@ export interface SkuInventoryPerWarehouse extends Fields<typeof SkuInventoryPerW
 export interface InventoryPerWarehouse extends Fields<typeof InventoryPerWarehouseSchema> {}
 
 /** One inventory batch of a SKU. */
-export interface SkuInventoryBatch
-  extends Omit<Fields<typeof SkuInventoryBatchSchema>, 'stocked_quantities'> {
-  /** Stock of the batch per warehouse: one object (as documented) or a list of them, as received. */
-  stocked_quantities: InventoryPerWarehouse | InventoryPerWarehouse[] | null;
-}
+export interface SkuInventoryBatch extends Fields<typeof SkuInventoryBatchSchema> {}
 
-/** A SKU as the API returns it, its quirks normalised. */
-export interface Sku
-  extends Omit<
-    Fields<(typeof SkuSchema)['_zod']['def']['in']>,
-    'un_names' | 'inventory' | 'inventory_per_warehouse' | 'inventory_batches'
-  > {
-  /** UN numbers of the dangerous-good classifications (filled from `un_numbers`; empty when neither is sent). */
-  un_names: string[];
-  /** Inventory over all warehouses. */
-  inventory: SkuInventory;
-  /** Inventory per warehouse. */
-  inventory_per_warehouse: SkuInventoryPerWarehouse[];
-  /** Inventory per batch. */
-  inventory_batches: SkuInventoryBatch[];
-}
+/** A SKU as the API returns it, its quirks normalised (`un_names` always a list). */
+export interface Sku extends Fields<typeof SkuSchema> {}
 
 /** A reference to a SKU in shipment and return items. */
 export interface SkuRef extends Fields<typeof SkuRefSchema> {}
