@@ -11,14 +11,23 @@ const NON_EMPTY = 'expected a non-empty string';
 const code = z.string({ error: NON_EMPTY }).check(z.minLength(1, { error: NON_EMPTY }));
 
 /** `skus.retrieveByMerchantSkuId(merchantSkuId)`: the code looked up with the list filter. */
-export const SkuLookupSchema = z.strictObject({ merchantSkuId: code });
+export const SkuLookupSchema = z.pipe(
+  z.strictObject({ merchantSkuId: code }),
+  z.transform(({ merchantSkuId }) => ({ merchant_sku_ids: [merchantSkuId] })),
+);
 
-/** `orders.findByMerchantOrderId(merchantOrderId, options)`: the code and the scan's bounds. */
-export const OrderLookupSchema = z.strictObject({
-  merchantOrderId: code,
-  createdAfter: z.optional(dateTimeInput()),
-  createdBefore: z.optional(dateTimeInput()),
-});
+/**
+ * `orders.findByMerchantOrderId(merchantOrderId, options)`: the code and the scan's bounds, sent as
+ * the list query: 100 per page, newest first, within the bounds given (if any).
+ */
+export const OrderLookupSchema = z.pipe(
+  z.strictObject({
+    merchantOrderId: code,
+    createdAfter: z.optional(dateTimeInput()),
+    createdBefore: z.optional(dateTimeInput()),
+  }),
+  z.transform(({ createdAfter: gte, createdBefore: lte }) => ({ limit: 100, created_at: { gte, lte } })),
+);
 
 /**
  * `skus.bulkUpsert(skus)`: the list, at least one item, each `merchant_sku_id` once (a code twice

@@ -369,16 +369,21 @@ export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
 
 /** Query of `GET /orders/{id}`. */
 export const OrderRetrieveParamsSchema = z.strictObject({
-  /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' })),
+  /** Extra data to include: `batches` adds `batches` to each line item (sent comma-joined). */
+  include: z.optional(
+    z.pipe(
+      z.array(OrderIncludeSchema, { error: 'expected array of strings' }),
+      z.transform((list) => list.join(',') || undefined),
+    ),
+  ),
 });
 /** Query of `GET /orders/{id}`. */
 export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;
 
 /** Query of `GET /orders`. */
 export const OrderListParamsSchema = z.strictObject({
-  ...OrderRetrieveParamsSchema.shape,
   ...listQueryShape,
+  ...OrderRetrieveParamsSchema.shape,
 });
 /** Query of `GET /orders`. */
 export type OrderListParams = z.input<typeof OrderListParamsSchema>;
