@@ -57,14 +57,9 @@ export const batchShape = {
 /** The message of a type check: a string, or an error map such as {@link requiredOr}'s. */
 type Expected = string | ((issue: { readonly input?: unknown }) => string);
 
-/** Two-letter ISO code (country, province); `error` is the message of a wrong type or missing value. */
-export const twoLetterCode = (error: Expected = 'expected string') =>
-  z.string({ error }).check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
-/** Three-letter ISO 4217 currency code. */
-export const currencyCode = () =>
-  z
-    .string({ error: 'expected string' })
-    .check(z.regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' }));
+/** An ISO code of `length` letters (country, province, currency); `error`: a wrong type or missing value. */
+export const letterCode = (length: number, what: string, error: Expected = 'expected string') =>
+  z.string({ error }).check(z.regex(new RegExp(`^[A-Za-z]{${length}}$`), { error: `expected a ${what}` }));
 
 // ---------------------------------------------------------------------------------------------
 // Request helpers whose message for a missing value reads `required`.
@@ -114,8 +109,6 @@ export const integer = (error: Expected = 'expected integer') =>
 /** Integer > 0 (request side), non-aborting (see {@link integer}). */
 export const positiveInteger = (error?: Expected) =>
   integer(error).check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
-/** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */
-export const requiredInt = () => integer(requiredOr('expected integer'));
 /** Required integer > 0: missing → `required`, else `expected integer` / `expected integer > 0`. */
 export const requiredPositiveInt = () => positiveInteger(requiredOr('expected integer'));
 /** Required array: missing → `missing` (default `required`), another type → `expected array`. */
@@ -141,22 +134,26 @@ const dateOrIsoString = (expected: string) =>
  */
 export const dateTimeInput = () => dateOrIsoString('expected a Date or an ISO 8601 date-time string');
 
-/** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
-export const dateTimeParam = () =>
-  z.pipe(
-    dateTimeInput(),
-    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString() : v)),
-  );
-
 /**
- * A calendar date sent in a body: a `Date` is sent as its UTC calendar date `YYYY-MM-DD`, a
- * string (`YYYY-MM-DD` or an ISO date-time, whose date the API uses) as given.
+ * A date sent in a body: a `Date` as `toISOString()` (cut to its UTC calendar date `YYYY-MM-DD` with
+ * `dateOnly`), a string as given (with `dateOnly`, an ISO date-time too: the API uses its date).
  */
-export const dateParam = () =>
+const sentDate = (expected: string, dateOnly: boolean) =>
   z.pipe(
-    dateOrIsoString('expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string'),
-    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v)),
+    dateOrIsoString(expected),
+    z.transform((v: Date | string): string =>
+      v instanceof Date ? v.toISOString().slice(0, dateOnly ? 10 : undefined) : v,
+    ),
   );
+/** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
+export const dateTimeParam = () => sentDate('expected a Date or an ISO 8601 date-time string', false);
+/** A calendar date sent in a body: a `Date` as its UTC `YYYY-MM-DD`, a string as given. */
+export const dateParam = () =>
+  sentDate('expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string', true);
+
+/** A number, or a string that `pattern` accepts (sent as given); anything else reads `error`. */
+export const numberOrString = <T extends z.core.$ZodType>(number: T, pattern: RegExp, error: Expected) =>
+  z.union([number, z.string().check(z.regex(pattern, { error }))], { error });
 
 /** A request value that counts as absent for "one of A or B is required" rules. */
 export const isBlank = (value: unknown): boolean =>

@@ -8,10 +8,10 @@
 import * as z from 'zod/mini';
 import {
   batchShape,
-  currencyCode,
   dateTimeParam,
   eitherRequired,
   integer,
+  letterCode,
   objectError,
   objectRule,
   openEnum,
@@ -19,13 +19,11 @@ import {
   positiveInteger,
   repeats,
   requiredArray,
-  requiredInt,
   requiredOr,
   requiredPositiveInt,
   requiredText,
   sometimes,
   text,
-  twoLetterCode,
 } from './common.js';
 import { listQueryShape } from './envelope.js';
 
@@ -186,13 +184,13 @@ const addressShape = {
   /** Postal code (required on create). */
   postal_code: requiredText(),
   /** 2-letter ISO 3166-1 country code (required on create). */
-  country_code: twoLetterCode(requiredOr('expected string')),
+  country_code: letterCode(2, '2-letter code', requiredOr('expected string')),
   /** Company. */
   company: z.optional(text()),
   /** Street line 2. */
   line2: z.optional(text()),
   /** 2-letter province or state code. */
-  province_or_state_code: z.optional(twoLetterCode()),
+  province_or_state_code: z.optional(letterCode(2, '2-letter code')),
   /** E-mail address. */
   email: z.optional(text()),
   /** Phone number. */
@@ -228,7 +226,7 @@ const orderItemShape = {
   /** Quantity, an integer > 0 (required on create). */
   quantity: requiredPositiveInt(),
   /** Unit price in cents (used on customs documents, return labels and for COD; required on create). */
-  price_per_unit_in_cents: requiredInt(),
+  price_per_unit_in_cents: integer(requiredOr('expected integer')),
   /** Discounted unit price in cents. */
   price_per_unit_in_cents_with_discount: z.optional(integer()),
 };
@@ -265,7 +263,7 @@ const orderFields = {
   /** Creation time: a `Date` (sent as `toISOString()`) or an ISO 8601 string (sent as given). */
   created_at: z.optional(dateTimeParam()),
   /** 3-letter ISO 4217 currency code (the API defaults to `EUR`). */
-  currency: z.optional(currencyCode()),
+  currency: z.optional(letterCode(3, '3-letter currency code')),
   /** Financial status (open enum: `paid`, `refunded`, `pending`, `failed`). */
   financial_status: z.optional(
     z.enum(FINANCIAL_STATUSES, { error: `expected one of ${FINANCIAL_STATUSES.join(', ')}` }),
@@ -337,14 +335,12 @@ export const OrderCreateParamsSchema = z
     ...orderFields,
   })
   .check(orderRule(true));
-/** Body of `POST /orders`. */
-export interface OrderCreateParams
-  extends Omit<z.input<typeof OrderCreateParamsSchema>, 'shipping_address' | 'items'> {
-  /** Shipping address: `full_name`, `line1`, `city`, `postal_code`, `country_code`, and a first or last name. */
-  shipping_address: AddressParams;
-  /** Line items, at least one; each names its SKU by `sku_id` or `merchant_sku_id`. */
-  items: OrderItemParams[];
-}
+/**
+ * Body of `POST /orders`. Shipping address: `full_name`, `line1`, `city`, `postal_code`,
+ * `country_code`, and a first or last name; line items: at least one, each naming its SKU by
+ * `sku_id` or `merchant_sku_id`.
+ */
+export type OrderCreateParams = z.input<typeof OrderCreateParamsSchema>;
 
 /**
  * Body of `PATCH /orders/{id}`: every field optional, `shipping_address` subfields included; each

@@ -10,6 +10,7 @@ import {
   eitherRequired,
   integer,
   nullableText,
+  numberOrString,
   objectError,
   positiveInteger,
   requiredArray,
@@ -84,9 +85,7 @@ const v1Shape = {
    * to a number so that the wire body always carries an integer. Required.
    */
   warehouse_id: z.pipe(
-    z.union([positiveInteger(), z.string().check(z.regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID }))], {
-      error: requiredOr(WAREHOUSE_ID),
-    }),
+    numberOrString(positiveInteger(), /^0*[1-9]\d*$/, requiredOr(WAREHOUSE_ID)),
     z.transform((v: number | string): number => (typeof v === 'string' ? Number(v) : v)),
   ),
   /**
@@ -197,12 +196,8 @@ export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
   /** Carrier tracking code, or `null`. */
   tracking_code: z.optional(nullableText()),
 });
-/** Body of `POST /merchant_api/v2/restocking_shipments`. */
-export interface RestockingShipmentV2CreateParams
-  extends Omit<z.input<typeof RestockingShipmentV2CreateParamsSchema>, 'restocking_shipment_items'> {
-  /** Items; each names its SKU by `sku_id` or `sku_code`. */
-  restocking_shipment_items: RestockingShipmentItemV2Params[];
-}
+/** Body of `POST /merchant_api/v2/restocking_shipments`; each item names its SKU by `sku_id` or `sku_code`. */
+export type RestockingShipmentV2CreateParams = z.input<typeof RestockingShipmentV2CreateParamsSchema>;
 
 /**
  * Body of `PUT /merchant_api/v2/restocking_shipments/{id}`: the create body, since PUT replaces the

@@ -7,14 +7,15 @@ import {
   batchShape,
   bool,
   integer,
+  letterCode,
   num,
+  numberOrString,
   openEnum,
   orNull,
   requiredArray,
   requiredText,
   sometimes,
   text,
-  twoLetterCode,
 } from './common.js';
 import { listQueryShape } from './envelope.js';
 
@@ -173,7 +174,7 @@ const skuFields = {
   /** Cost (not price) of one unit, integer cents. */
   cost_in_cents: z.optional(integer()),
   /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: z.optional(twoLetterCode()),
+  country_code_of_origin: z.optional(letterCode(2, '2-letter code')),
   /** Harmonized System code. */
   hs_code: z.optional(text()),
   /** Weight of one unit in kg. */
@@ -212,18 +213,9 @@ export const SkuUpdateParamsSchema = z.strictObject({
   name: z.optional(requiredText()),
   ...skuFields,
   /** Cost of one unit in cents: an integer or a string of digits. */
-  cost_in_cents: z.optional(
-    z.union([z.int({ error: DIGITS }), z.string().check(z.regex(/^\d+$/, { error: DIGITS }))], {
-      error: DIGITS,
-    }),
-  ),
+  cost_in_cents: z.optional(numberOrString(z.int({ error: DIGITS }), /^\d+$/, DIGITS)),
   /** Weight of one unit in kg: a number or a numeric string such as `"0.25"`. */
-  weight_in_kg: z.optional(
-    z.union(
-      [z.number({ error: NUMERIC }), z.string().check(z.regex(/^(\d+(\.\d*)?|\.\d+)$/, { error: NUMERIC }))],
-      { error: NUMERIC },
-    ),
-  ),
+  weight_in_kg: z.optional(numberOrString(z.number({ error: NUMERIC }), /^(\d+(\.\d*)?|\.\d+)$/, NUMERIC)),
   /** `true` / `false` to change batch tracking; `null` leaves it unchanged. */
   batch_tracking_enabled: z.optional(z.nullable(z.boolean({ error: 'expected boolean or null' }))),
 });
