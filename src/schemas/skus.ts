@@ -126,23 +126,19 @@ const SkuObjectSchema = z.looseObject({
   inventory_batches: z.array(SkuInventoryBatchSchema),
 });
 
-type SkuObject = z.output<typeof SkuObjectSchema>;
-
-/**
- * Fills the documented names from the quirky ones: `un_names` from `un_numbers` (an empty list when
- * the API sends neither), `cost_in_cents` from `cost_in_cent`. The quirky keys are kept as received.
- */
-function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
-  const cost = sku.cost_in_cents ?? sku.cost_in_cent ?? null;
-  const unNames = sku.un_names ?? sku.un_numbers ?? [];
-  return { ...sku, cost_in_cents: cost, un_names: unNames };
-}
-
 /**
  * A SKU as the API returns it (see the `Sku` type), its quirks normalised: `un_numbers` fills
- * `un_names`, `cost_in_cent` fills `cost_in_cents`.
+ * `un_names` (an empty list when the API sends neither), `cost_in_cent` fills `cost_in_cents`. The
+ * quirky keys are kept as received.
  */
-export const SkuSchema = z.pipe(SkuObjectSchema, z.transform(normaliseSku));
+export const SkuSchema = z.pipe(
+  SkuObjectSchema,
+  z.transform((sku: z.output<typeof SkuObjectSchema>): typeof sku & { un_names: string[] } => ({
+    ...sku,
+    cost_in_cents: sku.cost_in_cents ?? sku.cost_in_cent ?? null,
+    un_names: sku.un_names ?? sku.un_numbers ?? [],
+  })),
+);
 
 /** A reference to a SKU embedded in shipment and return items (see the `SkuRef` type). */
 export const SkuRefSchema = z.looseObject({
