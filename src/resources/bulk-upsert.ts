@@ -11,8 +11,7 @@ import type { RequestOptions } from '../core/options.js';
 import type { RequestSurface } from '../core/pagination.js';
 import { contextOf, parseBody, type RawResponse, type ResponseParsers } from '../core/response.js';
 import { splitQuery } from '../core/url.js';
-import type { SkuBulkUpsertItem } from '../schemas/skus.js';
-import type { Sku } from '../schemas/types/skus.js';
+import type { Sku, SkuBulkUpsertItem } from '../schemas/skus.js';
 import { callback, checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';

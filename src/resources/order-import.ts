@@ -4,8 +4,7 @@
  * a time, with one result per input in input order. A failed order never stops the run.
  */
 import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import type { OrderCreateParams } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
+import type { Order, OrderCreateParams } from '../schemas/orders.js';
 import {
   SUBMIT_RULES,
   type SubmitOptions,

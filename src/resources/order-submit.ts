@@ -7,8 +7,7 @@
  */
 import { APIConnectionError, APIError, UnprocessableEntityError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { OrderCreateParams } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
+import type { Order, OrderCreateParams } from '../schemas/orders.js';
 import { checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 /** How `orders.submit` got its order. */

@@ -11,12 +11,12 @@ import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type {
+  Order,
   OrderCreateParams,
   OrderListParams,
   OrderRetrieveParams,
   OrderUpdateParams,
 } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
 import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
 import { APIResource, checkOwnOptions, integer } from './resource.js';

@@ -10,8 +10,13 @@ import { path } from '../core/request.js';
 import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
-import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';
-import type { Sku } from '../schemas/types/skus.js';
+import type {
+  Sku,
+  SkuBulkUpsertItem,
+  SkuCreateParams,
+  SkuListParams,
+  SkuUpdateParams,
+} from '../schemas/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
 

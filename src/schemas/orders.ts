@@ -2,14 +2,15 @@
  * Orders (`/merchant_api/v1/orders`): the order record with its line items, batches and address,
  * and the request bodies of create, update (PATCH), list and retrieve.
  *
- * Longer than most files (about 350 lines) on purpose: the order's request rules (a name on the
- * address, a SKU on each item, unique item ids, cash on delivery) sit next to the schemas they guard.
+ * Longer than most files on purpose: the order's request rules (a name on the address, a SKU on
+ * each item, unique item ids, cash on delivery) sit next to the schemas they guard.
  */
 import * as z from 'zod/mini';
 import {
   batchShape,
   dateTimeParam,
   eitherRequired,
+  type Fields,
   integer,
   letterCode,
   objectError,
@@ -165,6 +166,15 @@ export const OrderSchema = z.looseObject({
    */
   status: OrderStatusSchema,
 });
+
+/** A shipping address as the API returns it (spec §2.4). */
+export interface Address extends Fields<typeof AddressSchema> {}
+/** A batch an item is (or will be) taken from: on order items with `include=batches`, and on shipment items. */
+export interface OrderItemBatch extends Fields<typeof OrderItemBatchSchema> {}
+/** A line item of an order as the API returns it (spec §2.3). */
+export interface OrderLineItem extends Fields<typeof OrderLineItemSchema> {}
+/** An order as the API returns it (spec §2.2). */
+export interface Order extends Fields<typeof OrderSchema> {}
 
 // ---------------------------------------------------------------------------------------------
 // Requests

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import {
   batchShape,
   bool,
+  type Fields,
   integer,
   letterCode,
   num,
@@ -147,6 +148,19 @@ export const SkuRefSchema = z.looseObject({
   /** Merchant's SKU code. */
   sku_code: orNull(z.string()),
 });
+
+/** Inventory of a SKU over all warehouses. */
+export interface SkuInventory extends Fields<typeof SkuInventorySchema> {}
+/** Inventory of a SKU in one warehouse. */
+export interface SkuInventoryPerWarehouse extends Fields<typeof SkuInventoryPerWarehouseSchema> {}
+/** Quantity of a batch available for sale in one warehouse. */
+export interface InventoryPerWarehouse extends Fields<typeof InventoryPerWarehouseSchema> {}
+/** One inventory batch of a SKU. */
+export interface SkuInventoryBatch extends Fields<typeof SkuInventoryBatchSchema> {}
+/** A SKU as the API returns it, its quirks normalised (`un_names` always a list). */
+export interface Sku extends Fields<typeof SkuSchema> {}
+/** A reference to a SKU in shipment and return items. */
+export interface SkuRef extends Fields<typeof SkuRefSchema> {}
 
 /** `{ [key]: Sku[] }`, read as its list. */
 const skusUnder = <K extends string>(key: K) =>
