@@ -316,17 +316,11 @@ const orderRule = (requireTotal: boolean) =>
     }
     const total = order.total_price_in_cents;
     if (!isCod(order.payment_method)) return;
-    if (total === undefined || total === null) {
-      if (requireTotal) {
-        report(
-          ['total_price_in_cents'],
-          'required when payment_method is COD (the amount the carrier collects)',
-          total,
-        );
-      }
-    } else if (typeof total === 'number' && total <= 0) {
-      report(['total_price_in_cents'], 'expected integer > 0 when payment_method is COD', total);
-    }
+    const problem =
+      total === undefined || total === null
+        ? requireTotal && 'required when payment_method is COD (the amount the carrier collects)'
+        : typeof total === 'number' && total <= 0 && 'expected integer > 0 when payment_method is COD';
+    if (problem) report(['total_price_in_cents'], problem, total);
   });
 
 /**
