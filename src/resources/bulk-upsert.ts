@@ -5,14 +5,13 @@
  */
 
 import type * as z from 'zod/mini';
-import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { APIError, FulfillmentError } from '../core/errors.js';
 import { lazySchema, loadValidation, schemaOf, validation } from '../core/lazy.js';
 import type { RequestOptions } from '../core/options.js';
 import type { RequestSurface } from '../core/pagination.js';
 import { contextOf, parseBody, type RawResponse, type ResponseParsers } from '../core/response.js';
 import { splitQuery } from '../core/url.js';
-import type { SkuBulkUpsertItem } from '../schemas/skus.js';
-import type { Sku } from '../schemas/types/skus.js';
+import type { Sku, SkuBulkUpsertItem } from '../schemas/skus.js';
 import { callback, checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 const BULK_UPSERT = '/merchant_api/v1/skus/bulk_upsert';
@@ -21,7 +20,10 @@ const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
 const ListBody = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
 const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
-const ItemSchema = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
+const ItemsSchema = /* @__PURE__ */ lazySchema(
+  () => import('../schemas/lookups.js'),
+  'SkuBulkUpsertListSchema',
+);
 const SKUS = '/merchant_api/v1/skus';
 const OPTION_RULES: Record<string, OptionRule> = {
   concurrency: integer(1),
@@ -91,33 +93,29 @@ export class BulkUpsertError extends FulfillmentError {
   /** Every request with its item range and outcome. */
   readonly chunks: readonly BulkUpsertChunk[];
   /** Indices of the items the API accepted. */
-  readonly written: readonly number[];
+  readonly written: readonly number[] = [];
   /** Indices of the items whose request failed. */
-  readonly failed: readonly number[];
+  readonly failed: readonly number[] = [];
   /** Indices of the items not sent because an earlier request failed. */
-  readonly skipped: readonly number[];
+  readonly skipped: readonly number[] = [];
   /** The error of the first failed request. */
   override readonly cause: unknown;
   /** The partial result (SKUs returned by the written requests). */
   readonly result: BulkUpsertResult;
   readonly #items: readonly SkuBulkUpsertItem[];
 
-  constructor(result: BulkUpsertResult, total: number, items: readonly SkuBulkUpsertItem[] = []) {
-    const groups = { written: [] as number[], failed: [] as number[], skipped: [] as number[] };
-    for (const c of result.chunks) for (let i = c.start; i < c.end; i++) groups[c.status].push(i);
+  constructor(result: BulkUpsertResult, items: readonly SkuBulkUpsertItem[]) {
     const first = result.chunks.find((c) => c.status === 'failed');
     const reason = first?.error instanceof Error ? first.error.message : String(first?.error);
-    const range = (list: number[]) =>
-      list.length === 0 ? 'none' : `${list.length} (items ${describeRanges(list)})`;
+    const count = (status: BulkUpsertChunk['status']) =>
+      result.chunks.reduce((n, c) => n + (c.status === status ? c.end - c.start : 0), 0);
     super(
-      `Bulk upsert stopped: written ${range(groups.written)} of ${total}; failed ${range(groups.failed)}; not sent ${range(groups.skipped)}. First failure: ${reason}`,
+      `Bulk upsert stopped: ${count('written')} of ${items.length} SKUs written, ${count('failed')} failed, ${count('skipped')} not sent. First failure: ${reason}`,
       { cause: first?.error },
     );
+    for (const c of result.chunks) for (let i = c.start; i < c.end; i++) (this[c.status] as number[]).push(i);
     this.chunks = result.chunks;
     this.result = result;
-    this.written = groups.written;
-    this.failed = groups.failed;
-    this.skipped = groups.skipped;
     this.cause = first?.error;
     this.#items = items;
   }
@@ -147,7 +145,7 @@ async function mergeWithExisting(
   );
   const held = (await Promise.all(lookups)).flatMap((list) => list ?? []);
   const byCode = new Map(held.map((sku) => [sku.merchant_sku_id, sku as Record<string, unknown>]));
-  const { shape } = ItemSchema.schema as unknown as z.ZodMiniObject;
+  const { shape } = (ItemsSchema.schema as unknown as z.ZodMiniArray<z.ZodMiniObject>)._zod.def.element;
   const { accepts } = validation();
   return slice.map((item) => {
     const existing = byCode.get(item.merchant_sku_id);
@@ -163,17 +161,6 @@ async function mergeWithExisting(
     }
     return merged;
   });
-}
-
-/** `[0, 1, 2, 5]` → `0–2, 5`. */
-function describeRanges(indices: number[]): string {
-  const ranges: [number, number][] = [];
-  for (const i of indices) {
-    const last = ranges.at(-1);
-    if (last?.[1] === i - 1) last[1] = i;
-    else ranges.push([i, i]);
-  }
-  return ranges.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ');
 }
 
 /**
@@ -214,28 +201,16 @@ export async function bulkUpsert(
   options: BulkUpsertOptions = {},
 ): Promise<BulkUpsertResult> {
   const context = `POST ${BULK_UPSERT}`;
-  if (!Array.isArray(skus)) {
-    throw new RequestValidationError([{ path: 'skus', message: 'expected an array of SKUs' }], context);
-  }
-  if (skus.length === 0) {
-    const message = 'expected at least 1 SKU (the API requires 1 to 100 per request)';
-    throw new RequestValidationError([{ path: 'skus', message }], context);
-  }
   checkOwnOptions(options, OPTION_RULES, context);
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
-  await Promise.all([ItemSchema.load(), ListBody.load(), loadValidation()]);
-  const { arrayOf, compiled, validateRequest } = validation();
-  const itemsSchema = compiled(arrayOf(schemaOf(ItemSchema)));
-  const items = validateRequest(itemsSchema, skus, context, 'skus') as SkuBulkUpsertItem[];
-  // One call writes each SKU once: a code twice would let the later item silently win.
-  const firstIndex = new Map<string, number>();
-  const duplicates = items.flatMap(({ merchant_sku_id: code }, index): ValidationIssue[] => {
-    const first = firstIndex.get(code) ?? firstIndex.set(code, index).get(code)!;
-    return first === index
-      ? []
-      : [{ path: `skus[${index}].merchant_sku_id`, message: `duplicate (same as skus[${first}])` }];
-  });
-  if (duplicates.length > 0) throw new RequestValidationError(duplicates, context);
+  await Promise.all([ItemsSchema.load(), ListBody.load(), loadValidation()]);
+  const { compiled, validateRequest } = validation();
+  const items = validateRequest(
+    compiled(schemaOf(ItemsSchema)),
+    skus,
+    context,
+    'skus',
+  ) as SkuBulkUpsertItem[];
 
   const chunks: BulkUpsertChunk[] = [];
   for (let start = 0; start < items.length; start += chunkSize) {
@@ -269,6 +244,6 @@ export async function bulkUpsert(
   // Only a written chunk holds a body.
   const lists = chunks.map((c) => parseBulkBody(c.body, client._responses)).filter((l) => l !== undefined);
   const result = { skus: lists.length > 0 ? lists.flat() : undefined, written: progress.written, chunks };
-  if (progress.failed > 0) throw new BulkUpsertError(result, skus.length, skus);
+  if (progress.failed > 0) throw new BulkUpsertError(result, skus);
   return result;
 }

@@ -4,8 +4,7 @@
  * a time, with one result per input in input order. A failed order never stops the run.
  */
 import { APIError, FulfillmentError, RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import type { OrderCreateParams } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
+import type { Order, OrderCreateParams } from '../schemas/orders.js';
 import {
   SUBMIT_RULES,
   type SubmitOptions,
@@ -136,8 +135,8 @@ export function createMany(
         return { index, merchant_order_id, outcome: 'invalid', issues: error.issues, error };
       }
       // A refusal the API answered (4xx): not worth sending again. Anything else left it open.
-      const rejected = error instanceof APIError && error.status < 500;
-      return { index, merchant_order_id, outcome: rejected ? 'rejected' : 'failed', error };
+      const outcome = error instanceof APIError && error.status < 500 ? 'rejected' : 'failed';
+      return { index, merchant_order_id, outcome, error };
     }
   };
 
@@ -151,24 +150,21 @@ export function createMany(
     const inFlight: Promise<ImportResult>[] = [];
     let index = 0;
     let exhausted = false;
-    const fill = async () => {
-      while (!exhausted && inFlight.length < concurrency) {
-        const next = await iterator.next();
-        if (next.done) exhausted = true;
-        else inFlight.push(importOne(next.value, index++));
-      }
-    };
     try {
-      await fill();
-      while (inFlight.length > 0) {
-        const result = await inFlight.shift()!;
+      for (;;) {
+        while (!exhausted && inFlight.length < concurrency) {
+          const next = await iterator.next();
+          if (next.done) exhausted = true;
+          else inFlight.push(importOne(next.value, index++));
+        }
+        const result = await inFlight.shift();
+        if (!result) return;
         summary.done++;
         summary[result.outcome]++;
         if (!result.order) summary.problems.push(result);
         const { problems: _, ...progress } = summary;
         onProgress?.(progress);
         yield result;
-        await fill();
       }
     } finally {
       // Stopped early (a `break`): let the orders in flight finish, and close the source.

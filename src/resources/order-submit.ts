@@ -7,8 +7,7 @@
  */
 import { APIConnectionError, APIError, UnprocessableEntityError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import type { OrderCreateParams } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
+import type { Order, OrderCreateParams } from '../schemas/orders.js';
 import { checkOwnOptions, integer, type OptionRule } from './resource.js';
 
 /** How `orders.submit` got its order. */
@@ -54,8 +53,6 @@ export interface SubmitTarget {
   ): Promise<Order | null>;
 }
 
-const DEFAULT_ATTEMPTS = 3;
-const DEFAULT_LOOKBACK_MS = 5 * 60 * 1000;
 /**
  * Largest `lookbackMs`: 30 days. The window is for clock skew; a wider one would make the recovery
  * lookup read every order of that window.
@@ -71,19 +68,6 @@ export const SUBMIT_RULES: Record<string, OptionRule> = {
   ],
 };
 
-/** A failure after which the order may or may not have been stored (a timeout is a connection error). */
-function ambiguous(error: unknown): boolean {
-  return error instanceof APIConnectionError || (error instanceof APIError && error.status >= 500);
-}
-
-/** The API's answer to a `merchant_order_id` it already holds. */
-function taken(error: unknown): boolean {
-  return (
-    error instanceof UnprocessableEntityError &&
-    error.errors.some((message) => /merchant.?order.*taken/i.test(message))
-  );
-}
-
 /** Runs `orders.submit`: see `Orders.submit`. */
 export async function submitOrder(
   orders: SubmitTarget,
@@ -91,7 +75,7 @@ export async function submitOrder(
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
   checkOwnOptions(options, SUBMIT_RULES, 'orders.submit');
-  const { maxAttempts = DEFAULT_ATTEMPTS, lookbackMs = DEFAULT_LOOKBACK_MS, ...requestOptions } = options;
+  const { maxAttempts = 3, lookbackMs = 5 * 60 * 1000, ...requestOptions } = options;
   // The window a recovered order was created in: from `lookbackMs` before the first send, or
   // around the body's own created_at when it sets one. The schema accepts ISO 8601 forms that
   // `Date` cannot read (`+01` as an offset): those fall back to the window from now.
@@ -105,8 +89,13 @@ export async function submitOrder(
       const order = await orders.create(body, requestOptions);
       return { order, outcome: 'created', differences: [] };
     } catch (error) {
-      const existing = taken(error);
-      if (!existing && !ambiguous(error)) throw error; // an invalid body too: refused before sending
+      // Refused as already taken, or a failure after which it may or may not be stored (a timeout too).
+      const existing =
+        error instanceof UnprocessableEntityError &&
+        error.errors.some((m) => /merchant.?order.*taken/i.test(m));
+      const ambiguous =
+        error instanceof APIConnectionError || (error instanceof APIError && error.status >= 500);
+      if (!existing && !ambiguous) throw error; // an invalid body too: refused before sending
       const lookup = existing ? requestOptions : { ...requestOptions, ...window };
       const found = await orders.findByMerchantOrderId(body.merchant_order_id, lookup);
       const outcome = existing ? 'existing' : 'recovered';

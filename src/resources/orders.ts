@@ -11,12 +11,12 @@ import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type {
+  Order,
   OrderCreateParams,
   OrderListParams,
   OrderRetrieveParams,
   OrderUpdateParams,
 } from '../schemas/orders.js';
-import type { Order } from '../schemas/types/orders.js';
 import { type CreateManyOptions, createMany, type OrderImport, type OrderSource } from './order-import.js';
 import { type SubmitOptions, type SubmitResult, submitOrder } from './order-submit.js';
 import { APIResource, checkOwnOptions, integer } from './resource.js';
@@ -49,14 +49,7 @@ export interface FindOrderOptions extends RequestOptions {
   maxPages?: number | undefined;
 }
 
-/** The list query of a lookup: 100 per page, newest first, within the bounds given (if any). */
-const lookupQuery = ({ createdAfter: gte, createdBefore: lte }: Record<string, unknown>) =>
-  ({ limit: 100, created_at: { gte, lte } }) as QueryParams;
 const OptionalOrder = /* @__PURE__ */ optionalBody(OrderSchema);
-
-/** `include: ['batches']` is sent comma-joined: `include=batches`. */
-const withInclude = ({ include: list, ...query }: Record<string, unknown>) =>
-  (Array.isArray(list) && list.length ? { ...query, include: list.join(',') } : query) as QueryParams;
 
 /** Orders submitted for fulfillment (`/merchant_api/v1/orders`). */
 export class Orders extends APIResource {
@@ -65,12 +58,7 @@ export class Orders extends APIResource {
    * Filters: `created_at: { gte, gt, lte, lt }`; `include: ['batches']` adds SKU batches to items.
    */
   list(params?: OrderListParams, options?: ListOptions): PagePromise<Order> {
-    return this._client.getAPIList(ORDERS, OrderSchema, {
-      query: params,
-      querySchema: ListQuery,
-      toQuery: withInclude,
-      options,
-    });
+    return this._client.getAPIList(ORDERS, OrderSchema, { query: params, querySchema: ListQuery, options });
   }
 
   /**
@@ -95,7 +83,6 @@ export class Orders extends APIResource {
     const list = this._client.getAPIList(ORDERS, OrderSchema, {
       query: { merchantOrderId, createdAfter, createdBefore } as QueryParams,
       querySchema: LookupQuery,
-      toQuery: lookupQuery,
       options: requestOptions,
     });
     for await (const page of list.pages()) {
@@ -120,7 +107,6 @@ export class Orders extends APIResource {
     return this._client.get(at(id), {
       query: params,
       querySchema: RetrieveQuery,
-      toQuery: withInclude,
       options,
       response: OrderSchema,
     });

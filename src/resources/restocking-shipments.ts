@@ -9,12 +9,13 @@ import { path } from '../core/request.js';
 import type { APIPromise } from '../core/response.js';
 import type { Id } from '../core/url.js';
 import type {
+  RestockingShipmentV1,
   RestockingShipmentV1CreateParams,
   RestockingShipmentV1UpdateParams,
+  RestockingShipmentV2,
   RestockingShipmentV2CreateParams,
   RestockingShipmentV2ReplaceParams,
 } from '../schemas/restocking-shipments.js';
-import type { RestockingShipmentV1, RestockingShipmentV2 } from '../schemas/types/restocking-shipments.js';
 import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */

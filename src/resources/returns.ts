@@ -8,8 +8,7 @@ import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/request.js';
 import type { APIPromise } from '../core/response.js';
 import type { Id } from '../core/url.js';
-import type { ReturnListParams } from '../schemas/returns.js';
-import type { Return } from '../schemas/types/returns.js';
+import type { Return, ReturnListParams } from '../schemas/returns.js';
 import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */

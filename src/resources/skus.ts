@@ -10,8 +10,13 @@ import { path } from '../core/request.js';
 import type { APIPromise } from '../core/response.js';
 import { optionalBody } from '../core/response.js';
 import type { Id } from '../core/url.js';
-import type { SkuBulkUpsertItem, SkuCreateParams, SkuListParams, SkuUpdateParams } from '../schemas/skus.js';
-import type { Sku } from '../schemas/types/skus.js';
+import type {
+  Sku,
+  SkuBulkUpsertItem,
+  SkuCreateParams,
+  SkuListParams,
+  SkuUpdateParams,
+} from '../schemas/skus.js';
 import { type BulkUpsertOptions, type BulkUpsertResult, bulkUpsert } from './bulk-upsert.js';
 import { APIResource } from './resource.js';
 
@@ -33,9 +38,6 @@ export const READ_BACK_PAGES = 5;
 const OptionalSku = /* @__PURE__ */ optionalBody(SkuSchema);
 /** The lookup by merchant SKU code, sent as the list filter `merchant_sku_ids[]=…`. */
 const LookupQuery = /* @__PURE__ */ lazySchema(() => import('../schemas/lookups.js'), 'SkuLookupSchema');
-const lookupQuery = ({ merchantSkuId }: Record<string, unknown>) => ({
-  merchant_sku_ids: [merchantSkuId as string],
-});
 
 /** The SKU catalogue and its inventory (`/merchant_api/v1/skus`). */
 export class Skus extends APIResource {
@@ -103,13 +105,7 @@ export class Skus extends APIResource {
   retrieveByMerchantSkuId(merchantSkuId: string, options?: RequestOptions): APIPromise<Sku | null> {
     // The filter is exact on the server; the match is checked again here all the same.
     return this._client
-      .get(SKUS, {
-        query: { merchantSkuId },
-        querySchema: LookupQuery,
-        toQuery: lookupQuery,
-        options,
-        response: ListBody,
-      })
+      .get(SKUS, { query: { merchantSkuId }, querySchema: LookupQuery, options, response: ListBody })
       ._map((skus) => skus.find((sku) => sku.merchant_sku_id === merchantSkuId) ?? null);
   }
 

@@ -4,8 +4,7 @@
 import { lazySchema } from '../core/lazy.js';
 import type { ListOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { Warehouse } from '../schemas/types/shipments.js';
-import type { WarehouseListParams } from '../schemas/warehouses.js';
+import type { Warehouse, WarehouseListParams } from '../schemas/warehouses.js';
 import { APIResource } from './resource.js';
 
 /** The schemas of this namespace, imported by its first request. */

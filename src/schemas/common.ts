@@ -30,17 +30,19 @@ export const orNull = <T extends z.core.$ZodType>(schema: T) => z._default(z.nul
 export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 /**
- * `T`, where the keys `A` and `B` are both optional but at least one of them is required: the
- * schema's rule checks it before anything is sent. Not a union of the two cases, so that the
- * compiler's first line names any other missing field instead of the union.
+ * The output of a response schema without index signatures, at every depth (unknown keys are kept
+ * at run time, but reading one is a type error); a pure record (`custom_metadata`) stays as it is.
+ * The response interfaces extend it.
  */
-export type OneOrBoth<T, _A extends keyof T, _B extends keyof T> = T;
-
-/**
- * The fields of a response object schema: its output without the index signature (unknown keys
- * are kept at run time, but reading one is a type error). The response interfaces extend it.
- */
-export type Fields<S extends { shape: z.core.$ZodLooseShape }> = z.core.$InferObjectOutput<S['shape'], {}>;
+export type Fields<S extends z.core.$ZodType> = Known<z.output<S>>;
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 0 };
+type Known<T> = T extends readonly (infer U)[]
+  ? Known<U>[]
+  : T extends object
+    ? [KnownKeys<T>] extends [never]
+      ? T
+      : { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
+    : T;
 
 /** What identifies an inventory batch in every response that shows one. */
 export const batchShape = {
@@ -55,14 +57,9 @@ export const batchShape = {
 /** The message of a type check: a string, or an error map such as {@link requiredOr}'s. */
 type Expected = string | ((issue: { readonly input?: unknown }) => string);
 
-/** Two-letter ISO code (country, province); `error` is the message of a wrong type or missing value. */
-export const twoLetterCode = (error: Expected = 'expected string') =>
-  z.string({ error }).check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter code' }));
-/** Three-letter ISO 4217 currency code. */
-export const currencyCode = () =>
-  z
-    .string({ error: 'expected string' })
-    .check(z.regex(/^[A-Za-z]{3}$/, { error: 'expected a 3-letter currency code' }));
+/** An ISO code of `length` letters (country, province, currency); `error`: a wrong type or missing value. */
+export const letterCode = (length: number, what: string, error: Expected = 'expected string') =>
+  z.string({ error }).check(z.regex(new RegExp(`^[A-Za-z]{${length}}$`), { error: `expected a ${what}` }));
 
 // ---------------------------------------------------------------------------------------------
 // Request helpers whose message for a missing value reads `required`.
@@ -112,8 +109,6 @@ export const integer = (error: Expected = 'expected integer') =>
 /** Integer > 0 (request side), non-aborting (see {@link integer}). */
 export const positiveInteger = (error?: Expected) =>
   integer(error).check(z.refine(isPositiveOrNotInteger, { error: 'expected integer > 0' }));
-/** Required integer: missing → `required`, else `expected integer` (non-aborting, see {@link integer}). */
-export const requiredInt = () => integer(requiredOr('expected integer'));
 /** Required integer > 0: missing → `required`, else `expected integer` / `expected integer > 0`. */
 export const requiredPositiveInt = () => positiveInteger(requiredOr('expected integer'));
 /** Required array: missing → `missing` (default `required`), another type → `expected array`. */
@@ -139,22 +134,26 @@ const dateOrIsoString = (expected: string) =>
  */
 export const dateTimeInput = () => dateOrIsoString('expected a Date or an ISO 8601 date-time string');
 
-/** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
-export const dateTimeParam = () =>
-  z.pipe(
-    dateTimeInput(),
-    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString() : v)),
-  );
-
 /**
- * A calendar date sent in a body: a `Date` is sent as its UTC calendar date `YYYY-MM-DD`, a
- * string (`YYYY-MM-DD` or an ISO date-time, whose date the API uses) as given.
+ * A date sent in a body: a `Date` as `toISOString()` (cut to its UTC calendar date `YYYY-MM-DD` with
+ * `dateOnly`), a string as given (with `dateOnly`, an ISO date-time too: the API uses its date).
  */
-export const dateParam = () =>
+const sentDate = (expected: string, dateOnly: boolean) =>
   z.pipe(
-    dateOrIsoString('expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string'),
-    z.transform((v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : v)),
+    dateOrIsoString(expected),
+    z.transform((v: Date | string): string =>
+      v instanceof Date ? v.toISOString().slice(0, dateOnly ? 10 : undefined) : v,
+    ),
   );
+/** A date-time sent in a body: a `Date` is sent as `toISOString()`, a string as given. */
+export const dateTimeParam = () => sentDate('expected a Date or an ISO 8601 date-time string', false);
+/** A calendar date sent in a body: a `Date` as its UTC `YYYY-MM-DD`, a string as given. */
+export const dateParam = () =>
+  sentDate('expected a Date or an ISO 8601 date (YYYY-MM-DD) or date-time string', true);
+
+/** A number, or a string that `pattern` accepts (sent as given); anything else reads `error`. */
+export const numberOrString = <T extends z.core.$ZodType>(number: T, pattern: RegExp, error: Expected) =>
+  z.union([number, z.string().check(z.regex(pattern, { error }))], { error });
 
 /** A request value that counts as absent for "one of A or B is required" rules. */
 export const isBlank = (value: unknown): boolean =>
@@ -180,23 +179,22 @@ export function objectRule(rule: (value: Record<string, unknown>, report: Report
   );
 }
 
+/** `[index, first, value]` for each item of `list` whose string `key` an earlier item (`first`) has too. */
+export function repeats(list: unknown, key: string): [index: number, first: number, value: string][] {
+  const seen = new Map<string, number>();
+  return (Array.isArray(list) ? list : []).flatMap((item, index): [number, number, string][] => {
+    const value = (item as Record<string, unknown> | null | undefined)?.[key];
+    if (typeof value !== 'string') return [];
+    const first = seen.get(value) ?? seen.set(value, index).get(value)!;
+    return first === index ? [] : [[index, first, value]];
+  });
+}
+
 /** The rule "`a` or `b` is required" (each {@link isBlank} counts as absent), reported on `a`. */
 export const eitherRequired = (a: string, b: string) =>
   objectRule((value, report) => {
     if (isBlank(value[a]) && isBlank(value[b])) report([a], `${a} or ${b} is required`, value[a]);
   });
-
-/**
- * `shape` with every field optional (an update body from its create body's fields), in the same
- * order; a field that is already optional is kept as it is.
- */
-export function optionalShape<S extends Record<string, z.core.$ZodType>>(shape: S) {
-  const optional = ([key, field]: [string, z.core.$ZodType]) =>
-    [key, field._zod.def.type === 'optional' ? field : z.optional(field)] as const;
-  return Object.fromEntries(Object.entries(shape).map(optional)) as {
-    [K in keyof S]: S[K] extends z.ZodMiniOptional ? S[K] : z.ZodMiniOptional<S[K]>;
-  };
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

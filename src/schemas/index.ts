@@ -1,8 +1,8 @@
 /**
  * Every schema and type of the API, re-exported from one place (`merchant-fulfillment/schemas`).
- * Responses: each `XSchema` parses what the interface `X` (in `types/`) describes, proven equal by
+ * Responses: each `XSchema` parses what the interface `X` beside it describes, proven equal by
  * `test/schemas/interfaces.test-d.ts`. Requests: `XParams` is the input of `XParamsSchema` (strict
- * objects, so a typo is a type error), with the either-or rules written as types.
+ * objects, so a typo is a type error); the either-or rules are checked before sending.
  *
  * @packageDocumentation
  * @module merchant-fulfillment/schemas
@@ -13,5 +13,4 @@ export * from './restocking-shipments.js';
 export * from './returns.js';
 export * from './shipments.js';
 export * from './skus.js';
-export type * from './types/index.js';
 export * from './warehouses.js';

@@ -2,31 +2,29 @@
  * Orders (`/merchant_api/v1/orders`): the order record with its line items, batches and address,
  * and the request bodies of create, update (PATCH), list and retrieve.
  *
- * Longer than most files (about 350 lines) on purpose: the order's request rules (a name on the
- * address, a SKU on each item, unique item ids, cash on delivery) sit next to the schemas they guard.
+ * Longer than most files on purpose: the order's request rules (a name on the address, a SKU on
+ * each item, unique item ids, cash on delivery) sit next to the schemas they guard.
  */
 import * as z from 'zod/mini';
 import {
   batchShape,
-  currencyCode,
   dateTimeParam,
   eitherRequired,
+  type Fields,
   integer,
-  type OneOrBoth,
+  letterCode,
   objectError,
   objectRule,
   openEnum,
-  optionalShape,
   orNull,
   positiveInteger,
+  repeats,
   requiredArray,
-  requiredInt,
   requiredOr,
   requiredPositiveInt,
   requiredText,
   sometimes,
   text,
-  twoLetterCode,
 } from './common.js';
 import { listQueryShape } from './envelope.js';
 
@@ -169,6 +167,15 @@ export const OrderSchema = z.looseObject({
   status: OrderStatusSchema,
 });
 
+/** A shipping address as the API returns it (spec §2.4). */
+export interface Address extends Fields<typeof AddressSchema> {}
+/** A batch an item is (or will be) taken from: on order items with `include=batches`, and on shipment items. */
+export interface OrderItemBatch extends Fields<typeof OrderItemBatchSchema> {}
+/** A line item of an order as the API returns it (spec §2.3). */
+export interface OrderLineItem extends Fields<typeof OrderLineItemSchema> {}
+/** An order as the API returns it (spec §2.2). */
+export interface Order extends Fields<typeof OrderSchema> {}
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------------
@@ -187,13 +194,13 @@ const addressShape = {
   /** Postal code (required on create). */
   postal_code: requiredText(),
   /** 2-letter ISO 3166-1 country code (required on create). */
-  country_code: twoLetterCode(requiredOr('expected string')),
+  country_code: letterCode(2, '2-letter code', requiredOr('expected string')),
   /** Company. */
   company: z.optional(text()),
   /** Street line 2. */
   line2: z.optional(text()),
   /** 2-letter province or state code. */
-  province_or_state_code: z.optional(twoLetterCode()),
+  province_or_state_code: z.optional(letterCode(2, '2-letter code')),
   /** E-mail address. */
   email: z.optional(text()),
   /** Phone number. */
@@ -207,16 +214,15 @@ const addressShape = {
  * `country_code` (2 letters), and `first_name` or `last_name` (the issue is reported on
  * `first_name`).
  */
-export const AddressParamsSchema = z
-  .strictObject(addressShape, { error: objectError(requiredOr('expected object')) })
-  .check(eitherRequired('first_name', 'last_name'));
+const AddressFieldsSchema = z.strictObject(addressShape, {
+  error: objectError(requiredOr('expected object')),
+});
+export const AddressParamsSchema = AddressFieldsSchema.check(eitherRequired('first_name', 'last_name'));
 /** Shipping address of `POST /orders`: `first_name` or `last_name`, or both (checked before sending). */
-export type AddressParams = OneOrBoth<z.input<typeof AddressParamsSchema>, 'first_name', 'last_name'>;
+export type AddressParams = z.input<typeof AddressParamsSchema>;
 
 /** Shipping address of `PATCH /orders/{id}`: every field optional (no first/last name rule). */
-export const AddressUpdateParamsSchema = z.strictObject(optionalShape(addressShape), {
-  error: objectError(),
-});
+export const AddressUpdateParamsSchema = z.partial(AddressFieldsSchema);
 /** Shipping address of `PATCH /orders/{id}`. */
 export type AddressUpdateParams = z.input<typeof AddressUpdateParamsSchema>;
 
@@ -230,7 +236,7 @@ const orderItemShape = {
   /** Quantity, an integer > 0 (required on create). */
   quantity: requiredPositiveInt(),
   /** Unit price in cents (used on customs documents, return labels and for COD; required on create). */
-  price_per_unit_in_cents: requiredInt(),
+  price_per_unit_in_cents: integer(requiredOr('expected integer')),
   /** Discounted unit price in cents. */
   price_per_unit_in_cents_with_discount: z.optional(integer()),
 };
@@ -239,24 +245,19 @@ const orderItemShape = {
  * A line item of `POST /orders`. Required: `merchant_item_id`, `quantity` (> 0),
  * `price_per_unit_in_cents`, and `sku_id` or `merchant_sku_id` (the issue is reported on `sku_id`).
  */
-export const OrderItemParamsSchema = z
-  .strictObject(orderItemShape, { error: objectError() })
-  .check(eitherRequired('sku_id', 'merchant_sku_id'));
+const OrderItemFieldsSchema = z.strictObject(orderItemShape, { error: objectError() });
+export const OrderItemParamsSchema = OrderItemFieldsSchema.check(eitherRequired('sku_id', 'merchant_sku_id'));
 /** A line item of `POST /orders`: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export type OrderItemParams = OneOrBoth<z.input<typeof OrderItemParamsSchema>, 'sku_id', 'merchant_sku_id'>;
+export type OrderItemParams = z.input<typeof OrderItemParamsSchema>;
 
 /**
  * A line item of `PATCH /orders/{id}`: `merchant_item_id` (which item to update) is required, the
  * rest optional; `quantity` must still be > 0.
  */
-export const OrderItemUpdateParamsSchema = z.strictObject(
-  {
-    ...optionalShape(orderItemShape),
-    /** Merchant's id of the line item to update. Required. */
-    merchant_item_id: orderItemShape.merchant_item_id,
-  },
-  { error: objectError() },
-);
+export const OrderItemUpdateParamsSchema = z.extend(z.partial(OrderItemFieldsSchema), {
+  /** Merchant's id of the line item to update. Required. */
+  merchant_item_id: orderItemShape.merchant_item_id,
+});
 /** A line item of `PATCH /orders/{id}`. */
 export type OrderItemUpdateParams = z.input<typeof OrderItemUpdateParamsSchema>;
 
@@ -272,7 +273,7 @@ const orderFields = {
   /** Creation time: a `Date` (sent as `toISOString()`) or an ISO 8601 string (sent as given). */
   created_at: z.optional(dateTimeParam()),
   /** 3-letter ISO 4217 currency code (the API defaults to `EUR`). */
-  currency: z.optional(currencyCode()),
+  currency: z.optional(letterCode(3, '3-letter currency code')),
   /** Financial status (open enum: `paid`, `refunded`, `pending`, `failed`). */
   financial_status: z.optional(
     z.enum(FINANCIAL_STATUSES, { error: `expected one of ${FINANCIAL_STATUSES.join(', ')}` }),
@@ -306,32 +307,20 @@ const isCod = (paymentMethod: unknown): boolean =>
  */
 const orderRule = (requireTotal: boolean) =>
   objectRule((order, report) => {
-    const seen = new Map<string, number>();
-    for (const [index, item] of (Array.isArray(order.items) ? order.items : []).entries()) {
-      const id = (item as Record<string, unknown> | null | undefined)?.merchant_item_id;
-      if (typeof id !== 'string') continue;
-      const first = seen.get(id);
-      if (first === undefined) seen.set(id, index);
-      else
-        report(
-          ['items', index, 'merchant_item_id'],
-          `duplicate merchant_item_id (same as items[${first}])`,
-          id,
-        );
+    for (const [index, first, id] of repeats(order.items, 'merchant_item_id')) {
+      report(
+        ['items', index, 'merchant_item_id'],
+        `duplicate merchant_item_id (same as items[${first}])`,
+        id,
+      );
     }
     const total = order.total_price_in_cents;
     if (!isCod(order.payment_method)) return;
-    if (total === undefined || total === null) {
-      if (requireTotal) {
-        report(
-          ['total_price_in_cents'],
-          'required when payment_method is COD (the amount the carrier collects)',
-          total,
-        );
-      }
-    } else if (typeof total === 'number' && total <= 0) {
-      report(['total_price_in_cents'], 'expected integer > 0 when payment_method is COD', total);
-    }
+    const problem =
+      total === undefined || total === null
+        ? requireTotal && 'required when payment_method is COD (the amount the carrier collects)'
+        : typeof total === 'number' && total <= 0 && 'expected integer > 0 when payment_method is COD';
+    if (problem) report(['total_price_in_cents'], problem, total);
   });
 
 /**
@@ -350,14 +339,12 @@ export const OrderCreateParamsSchema = z
     ...orderFields,
   })
   .check(orderRule(true));
-/** Body of `POST /orders`. */
-export interface OrderCreateParams
-  extends Omit<z.input<typeof OrderCreateParamsSchema>, 'shipping_address' | 'items'> {
-  /** Shipping address: `full_name`, `line1`, `city`, `postal_code`, `country_code`, and a first or last name. */
-  shipping_address: AddressParams;
-  /** Line items, at least one; each names its SKU by `sku_id` or `merchant_sku_id`. */
-  items: OrderItemParams[];
-}
+/**
+ * Body of `POST /orders`. Shipping address: `full_name`, `line1`, `city`, `postal_code`,
+ * `country_code`, and a first or last name; line items: at least one, each naming its SKU by
+ * `sku_id` or `merchant_sku_id`.
+ */
+export type OrderCreateParams = z.input<typeof OrderCreateParamsSchema>;
 
 /**
  * Body of `PATCH /orders/{id}`: every field optional, `shipping_address` subfields included; each
@@ -382,16 +369,21 @@ export type OrderUpdateParams = z.input<typeof OrderUpdateParamsSchema>;
 
 /** Query of `GET /orders/{id}`. */
 export const OrderRetrieveParamsSchema = z.strictObject({
-  /** Extra data to include: `batches` adds `batches` to each line item. */
-  include: z.optional(z.array(OrderIncludeSchema, { error: 'expected array of strings' })),
+  /** Extra data to include: `batches` adds `batches` to each line item (sent comma-joined). */
+  include: z.optional(
+    z.pipe(
+      z.array(OrderIncludeSchema, { error: 'expected array of strings' }),
+      z.transform((list) => list.join(',') || undefined),
+    ),
+  ),
 });
 /** Query of `GET /orders/{id}`. */
 export type OrderRetrieveParams = z.input<typeof OrderRetrieveParamsSchema>;
 
 /** Query of `GET /orders`. */
 export const OrderListParamsSchema = z.strictObject({
-  ...OrderRetrieveParamsSchema.shape,
   ...listQueryShape,
+  ...OrderRetrieveParamsSchema.shape,
 });
 /** Query of `GET /orders`. */
 export type OrderListParams = z.input<typeof OrderListParamsSchema>;

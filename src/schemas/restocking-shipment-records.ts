@@ -4,7 +4,7 @@
  * (`restocking-shipments.ts`), so that an app that only verifies webhooks bundles no request schema.
  */
 import * as z from 'zod/mini';
-import { batchShape, openEnum, orNull, sometimes } from './common.js';
+import { batchShape, type Fields, openEnum, orNull, sometimes } from './common.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES, RESTOCKING_SHIPMENT_V2_STATUSES } from './statuses.js';
 
 export { RESTOCKING_SHIPMENT_V1_STATUSES, RESTOCKING_SHIPMENT_V2_STATUSES };
@@ -158,3 +158,17 @@ export const RestockingShipmentV2Schema = z.looseObject({
   /** Completed reopen cycles: 0 through the initial finalization, +1 each time a reopened shipment is restocked. */
   completed_reopens_count: z._default(z.number(), 0),
 });
+
+/** A batch received for an item of a restocking shipment. */
+export interface RestockingShipmentItemBatch extends Fields<typeof RestockingShipmentItemBatchSchema> {}
+/** An item of a restocking shipment, as both versions return it. */
+export interface RestockingShipmentItem extends Fields<typeof RestockingShipmentItemSchema> {}
+/** An item of a version 2 restocking shipment: the version 1 fields and four of its own (spec §9.2). */
+export interface RestockingShipmentItemV2 extends Fields<typeof RestockingShipmentItemV2Schema> {}
+/**
+ * A version 1 restocking shipment as the API returns it; also the body of the webhook (spec §6),
+ * which shows a version 2 shipment moving to `received` as `delivered`.
+ */
+export interface RestockingShipmentV1 extends Fields<typeof RestockingShipmentV1Schema> {}
+/** A version 2 restocking shipment as the API returns it. */
+export interface RestockingShipmentV2 extends Fields<typeof RestockingShipmentV2Schema> {}

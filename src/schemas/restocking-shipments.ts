@@ -10,7 +10,7 @@ import {
   eitherRequired,
   integer,
   nullableText,
-  type OneOrBoth,
+  numberOrString,
   objectError,
   positiveInteger,
   requiredArray,
@@ -75,13 +75,8 @@ type V1ItemInput = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
 type RestockingShipmentItemV1Fields = {
   [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
 };
-
 /** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export type RestockingShipmentItemV1Params = OneOrBoth<
-  RestockingShipmentItemV1Fields,
-  'sku_id',
-  'merchant_sku_id'
->;
+export type RestockingShipmentItemV1Params = RestockingShipmentItemV1Fields;
 
 /** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
 const v1Shape = {
@@ -90,9 +85,7 @@ const v1Shape = {
    * to a number so that the wire body always carries an integer. Required.
    */
   warehouse_id: z.pipe(
-    z.union([positiveInteger(), z.string().check(z.regex(/^0*[1-9]\d*$/, { error: WAREHOUSE_ID }))], {
-      error: requiredOr(WAREHOUSE_ID),
-    }),
+    numberOrString(positiveInteger(), /^0*[1-9]\d*$/, requiredOr(WAREHOUSE_ID)),
     z.transform((v: number | string): number => (typeof v === 'string' ? Number(v) : v)),
   ),
   /**
@@ -175,11 +168,7 @@ export const RestockingShipmentItemV2ParamsSchema = z
   )
   .check(eitherRequired('sku_id', 'sku_code'));
 /** An item of a version 2 restocking shipment request: `sku_id` or `sku_code`, or both (checked before sending). */
-export type RestockingShipmentItemV2Params = OneOrBoth<
-  z.input<typeof RestockingShipmentItemV2ParamsSchema>,
-  'sku_id',
-  'sku_code'
->;
+export type RestockingShipmentItemV2Params = z.input<typeof RestockingShipmentItemV2ParamsSchema>;
 
 /**
  * Body of `POST /merchant_api/v2/restocking_shipments`. Required: `delivery_option`,
@@ -207,12 +196,8 @@ export const RestockingShipmentV2CreateParamsSchema = z.strictObject({
   /** Carrier tracking code, or `null`. */
   tracking_code: z.optional(nullableText()),
 });
-/** Body of `POST /merchant_api/v2/restocking_shipments`. */
-export interface RestockingShipmentV2CreateParams
-  extends Omit<z.input<typeof RestockingShipmentV2CreateParamsSchema>, 'restocking_shipment_items'> {
-  /** Items; each names its SKU by `sku_id` or `sku_code`. */
-  restocking_shipment_items: RestockingShipmentItemV2Params[];
-}
+/** Body of `POST /merchant_api/v2/restocking_shipments`; each item names its SKU by `sku_id` or `sku_code`. */
+export type RestockingShipmentV2CreateParams = z.input<typeof RestockingShipmentV2CreateParamsSchema>;
 
 /**
  * Body of `PUT /merchant_api/v2/restocking_shipments/{id}`: the create body, since PUT replaces the

@@ -4,7 +4,7 @@
  * so only the `id` of each object is required and every other field is nullish.
  */
 import * as z from 'zod/mini';
-import { openEnum, orNull } from './common.js';
+import { type Fields, openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { SkuRefSchema } from './skus.js';
 
@@ -140,6 +140,17 @@ export const ReturnSchema = z.looseObject({
   /** Items the warehouse handled. */
   return_line_items: z._default(z.array(ReturnLineItemSchema), []),
 });
+
+/** A photo taken of a return or of a handled item. */
+export interface ReturnPhoto extends Fields<typeof ReturnPhotoSchema> {}
+/** The order a return belongs to. */
+export interface ReturnOrderRef extends Fields<typeof ReturnOrderRefSchema> {}
+/** An item the customer announced for return (`return_items`). */
+export interface ReturnItem extends Fields<typeof ReturnItemSchema> {}
+/** An item the warehouse handled (`return_line_items`). */
+export interface ReturnLineItem extends Fields<typeof ReturnLineItemSchema> {}
+/** A return (a parcel coming back) as the API returns it. */
+export interface Return extends Fields<typeof ReturnSchema> {}
 
 /**
  * Query of `GET /returns`: `limit`, `page`, `created_at`. The provider documents no other parameters

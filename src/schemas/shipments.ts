@@ -3,7 +3,7 @@
  * the record; the fields come from the provider notes (see the `Shipment` type).
  */
 import * as z from 'zod/mini';
-import { openEnum, orNull } from './common.js';
+import { type Fields, openEnum, orNull } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 import { OrderItemBatchSchema } from './orders.js';
 import { SkuRefSchema } from './skus.js';
@@ -74,6 +74,13 @@ export const ShipmentSchema = z.looseObject({
   /** Items shipped. */
   items: z.array(ShipmentItemSchema),
 });
+
+/** A serial number recorded for a shipped unit. */
+export interface ShipmentSerialNumber extends Fields<typeof ShipmentSerialNumberSchema> {}
+/** An item of a shipment. */
+export interface ShipmentItem extends Fields<typeof ShipmentItemSchema> {}
+/** A shipment (an outbound parcel of an order) as `GET /shipments` returns it. */
+export interface Shipment extends Fields<typeof ShipmentSchema> {}
 
 /**
  * Query of `GET /shipments`: `limit`, `page`, `created_at`. The provider documents no other parameters

@@ -6,15 +6,17 @@ import * as z from 'zod/mini';
 import {
   batchShape,
   bool,
+  type Fields,
   integer,
+  letterCode,
   num,
+  numberOrString,
   openEnum,
   orNull,
   requiredArray,
   requiredText,
   sometimes,
   text,
-  twoLetterCode,
 } from './common.js';
 import { listQueryShape } from './envelope.js';
 
@@ -125,23 +127,19 @@ const SkuObjectSchema = z.looseObject({
   inventory_batches: z.array(SkuInventoryBatchSchema),
 });
 
-type SkuObject = z.output<typeof SkuObjectSchema>;
-
-/**
- * Fills the documented names from the quirky ones: `un_names` from `un_numbers` (an empty list when
- * the API sends neither), `cost_in_cents` from `cost_in_cent`. The quirky keys are kept as received.
- */
-function normaliseSku(sku: SkuObject): SkuObject & { un_names: string[] } {
-  const cost = sku.cost_in_cents ?? sku.cost_in_cent ?? null;
-  const unNames = sku.un_names ?? sku.un_numbers ?? [];
-  return { ...sku, cost_in_cents: cost, un_names: unNames };
-}
-
 /**
  * A SKU as the API returns it (see the `Sku` type), its quirks normalised: `un_numbers` fills
- * `un_names`, `cost_in_cent` fills `cost_in_cents`.
+ * `un_names` (an empty list when the API sends neither), `cost_in_cent` fills `cost_in_cents`. The
+ * quirky keys are kept as received.
  */
-export const SkuSchema = z.pipe(SkuObjectSchema, z.transform(normaliseSku));
+export const SkuSchema = z.pipe(
+  SkuObjectSchema,
+  z.transform((sku: z.output<typeof SkuObjectSchema>): typeof sku & { un_names: string[] } => ({
+    ...sku,
+    cost_in_cents: sku.cost_in_cents ?? sku.cost_in_cent ?? null,
+    un_names: sku.un_names ?? sku.un_numbers ?? [],
+  })),
+);
 
 /** A reference to a SKU embedded in shipment and return items (see the `SkuRef` type). */
 export const SkuRefSchema = z.looseObject({
@@ -150,6 +148,19 @@ export const SkuRefSchema = z.looseObject({
   /** Merchant's SKU code. */
   sku_code: orNull(z.string()),
 });
+
+/** Inventory of a SKU over all warehouses. */
+export interface SkuInventory extends Fields<typeof SkuInventorySchema> {}
+/** Inventory of a SKU in one warehouse. */
+export interface SkuInventoryPerWarehouse extends Fields<typeof SkuInventoryPerWarehouseSchema> {}
+/** Quantity of a batch available for sale in one warehouse. */
+export interface InventoryPerWarehouse extends Fields<typeof InventoryPerWarehouseSchema> {}
+/** One inventory batch of a SKU. */
+export interface SkuInventoryBatch extends Fields<typeof SkuInventoryBatchSchema> {}
+/** A SKU as the API returns it, its quirks normalised (`un_names` always a list). */
+export interface Sku extends Fields<typeof SkuSchema> {}
+/** A reference to a SKU in shipment and return items. */
+export interface SkuRef extends Fields<typeof SkuRefSchema> {}
 
 /** `{ [key]: Sku[] }`, read as its list. */
 const skusUnder = <K extends string>(key: K) =>
@@ -173,7 +184,7 @@ const skuFields = {
   /** Cost (not price) of one unit, integer cents. */
   cost_in_cents: z.optional(integer()),
   /** 2-letter ISO 3166-1 country of origin. */
-  country_code_of_origin: z.optional(twoLetterCode()),
+  country_code_of_origin: z.optional(letterCode(2, '2-letter code')),
   /** Harmonized System code. */
   hs_code: z.optional(text()),
   /** Weight of one unit in kg. */
@@ -212,18 +223,9 @@ export const SkuUpdateParamsSchema = z.strictObject({
   name: z.optional(requiredText()),
   ...skuFields,
   /** Cost of one unit in cents: an integer or a string of digits. */
-  cost_in_cents: z.optional(
-    z.union([z.int({ error: DIGITS }), z.string().check(z.regex(/^\d+$/, { error: DIGITS }))], {
-      error: DIGITS,
-    }),
-  ),
+  cost_in_cents: z.optional(numberOrString(z.int({ error: DIGITS }), /^\d+$/, DIGITS)),
   /** Weight of one unit in kg: a number or a numeric string such as `"0.25"`. */
-  weight_in_kg: z.optional(
-    z.union(
-      [z.number({ error: NUMERIC }), z.string().check(z.regex(/^(\d+(\.\d*)?|\.\d+)$/, { error: NUMERIC }))],
-      { error: NUMERIC },
-    ),
-  ),
+  weight_in_kg: z.optional(numberOrString(z.number({ error: NUMERIC }), /^(\d+(\.\d*)?|\.\d+)$/, NUMERIC)),
   /** `true` / `false` to change batch tracking; `null` leaves it unchanged. */
   batch_tracking_enabled: z.optional(z.nullable(z.boolean({ error: 'expected boolean or null' }))),
 });

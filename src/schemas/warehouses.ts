@@ -3,7 +3,7 @@
  * integer `id` (the `warehouse_id` used elsewhere) is known; every other field is kept as received.
  */
 import * as z from 'zod/mini';
-import { sometimes } from './common.js';
+import { type Fields, sometimes } from './common.js';
 import { openListParamsSchema } from './envelope.js';
 
 /** A warehouse (see the `Warehouse` type): `id`, and every other field kept as received. */
@@ -13,6 +13,12 @@ export const WarehouseSchema = z.looseObject({
   /** Name of the warehouse, where the API sends one (not documented). */
   name: sometimes(z.string()),
 });
+
+/**
+ * A warehouse. Only `id` is documented; `name` is what the answers seen carry. Every other field
+ * the API sends stays on the object (see README, "Types").
+ */
+export interface Warehouse extends Fields<typeof WarehouseSchema> {}
 
 /**
  * Query of `GET /warehouses`: `limit`, `page`, `created_at`. The provider documents no other parameters

@@ -356,7 +356,7 @@ describe('skus.bulkUpsert', () => {
     expect(error.failed).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
     expect(error.skipped).toHaveLength(150);
     expect(error.cause).toBeInstanceOf(UnprocessableEntityError);
-    expect(error.message).toContain('written 100 (items 0–99) of 350');
+    expect(error.message).toContain('100 of 350 SKUs written, 100 failed, 150 not sent');
     expect(error.message).toContain("Name can't be blank");
   });
 });

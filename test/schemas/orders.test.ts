@@ -423,22 +423,22 @@ describe('OrderUpdateParamsSchema (PATCH)', () => {
 });
 
 describe('OrderListParamsSchema / OrderRetrieveParamsSchema', () => {
-  it('accepts include with known and unknown values', () => {
+  it('accepts include with known and unknown values, sent comma-joined', () => {
     expect(validateRequest(OrderRetrieveParamsSchema, { include: ['batches'] })).toEqual({
-      include: ['batches'],
+      include: 'batches',
     });
     expect(
       validateRequest(OrderListParamsSchema, { include: ['batches', 'serial_numbers'], limit: 5 }),
     ).toEqual({
-      include: ['batches', 'serial_numbers'],
+      include: 'batches,serial_numbers',
       limit: 5,
     });
   });
 
   it('rejects a malformed include and created_at', () => {
     expect(requestIssues(OrderListParamsSchema, { include: 'batches', created_at: { gt: 5 } })).toEqual([
-      { path: 'include', message: 'expected array of strings' },
       { path: 'created_at.gt', message: 'expected a Date or an ISO 8601 date-time string' },
+      { path: 'include', message: 'expected array of strings' },
     ]);
   });
 });
