@@ -36,8 +36,8 @@ export const sometimes = <T extends z.core.$ZodType>(schema: T) => z.exactOption
  */
 export type Fields<S extends z.core.$ZodType> = Known<z.output<S>>;
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 0 };
-type Known<T> = T extends readonly (infer U)[]
-  ? Known<U>[]
+type Known<T> = T extends readonly unknown[]
+  ? { [K in keyof T]: Known<T[K]> }
   : T extends object
     ? [KnownKeys<T>] extends [never]
       ? T
