@@ -18,7 +18,7 @@ import { MockState, type OrderRecord } from './domain/state.js';
 import type { MockStateFile } from './domain/state-format.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
-import { Faults } from './engine/faults.js';
+import { Faults, type MockFault } from './engine/faults.js';
 import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
@@ -162,8 +162,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const observe = quietly(config.onRequest);
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
-    // Checked and copied once, when the options were read: added again as they are.
-    for (const fault of config.faults) faults.addPrepared(fault);
+    for (const fault of config.faults) faults.add(fault as MockFault);
     return {
       state: freshState(),
       limiter: config.rateLimit
@@ -192,8 +191,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   }
 
   function reset(): void {
-    timers.cancelAll();
     dispatcher.reset();
+    timers.cancelAll();
     epoch.faults.clear();
     epoch = newEpoch();
     changed();
@@ -241,8 +240,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         listenOptions,
         () => {
           servers.delete(server);
-          timers.cancelDelays();
           dispatcher.abandon('the mock was closed');
+          timers.cancelAll();
         },
         observe,
       );

@@ -12,12 +12,7 @@ import type { MockWarehouse } from './domain/resources.js';
 import type { MockSeed } from './domain/seed.js';
 import type { MockStateFile } from './domain/state-format.js';
 import { checkInput } from './engine/check.js';
-import {
-  InvalidFault,
-  type MockFault,
-  type PreparedFault,
-  prepare as prepareFault,
-} from './engine/faults.js';
+import { FaultSchema, type MockFault } from './engine/faults.js';
 import type { MockRateLimit } from './engine/rate-limit.js';
 import type { MockRequestEvent } from './engine/request-log.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
@@ -185,7 +180,8 @@ const OPTIONS = {
   blockedCountries: z._default(z.array(z.string()), []),
   pageSize: z._default(Positive, 20),
   latency: z._default(Delay, 0),
-  faults: z._default(z.array(z.custom<MockFault>()), []),
+  // Checked and copied: `reset()` adds them again as they are.
+  faults: z._default(z.array(FaultSchema), []),
   webhooks: z._default(z.array(HttpUrl.check(NO_CREDENTIALS)), []),
   webhookRetry: z.prefault(
     z.strictObject({
@@ -209,19 +205,6 @@ const OPTIONS = {
 const OptionsSchema = z.strictObject(OPTIONS);
 
 /**
- * A checked copy of a fault (its pattern compiled): what the mock adds when it starts and again on
- * every `reset()`. A bad one is an `InvalidFault` naming it: `Invalid fault: faults[1]: status …`.
- */
-function readFault(fault: MockFault, i: number): PreparedFault {
-  try {
-    return prepareFault(fault);
-  } catch (error) {
-    if (!(error instanceof InvalidFault)) throw error;
-    throw new InvalidFault(error.field, `faults[${i}]: ${error.message.replace(/^Invalid fault: /, '')}`);
-  }
-}
-
-/**
  * Checks the options and applies the defaults. Throws a `TypeError` `createMockApi: <field>:
  * <problem>` naming the bad option by its path (`warehouses[1].name`): an unknown option (with the
  * closest known name), a value of the wrong type or out of range. An option set to `undefined`
@@ -239,8 +222,6 @@ export function resolveOptions(options: MockApiOptions = {}) {
     basePath,
     warehouses: readWarehouses(given.warehouses, refuse, 'warehouses'),
     blockedCountries: new Set(given.blockedCountries.map((code) => code.toUpperCase())),
-    /** Each fault checked, copied and compiled once: `reset()` adds them again as they are. */
-    faults: given.faults.map(readFault),
     now: given.now ?? (() => new Date()),
   };
 }

@@ -12,72 +12,48 @@ export interface MockRateLimit {
   perMs: number;
 }
 
-/** The verdict on one request. */
-export interface RateVerdict {
-  /** Whether the request may go on. */
-  allowed: boolean;
-  /** Requests counted in the window (this one included when allowed). */
-  used: number;
-  /** When refused: milliseconds until a slot frees up. */
-  retryAfterMs: number;
-}
-
-/** Times of the allowed requests of one token, oldest first, from `head` on. */
-interface Window {
-  times: number[];
-  head: number;
-}
-
 /** A sliding-window limiter keyed by token. With `enforce: false` it only counts. */
 export class RateLimiter {
-  readonly max: number;
-  readonly windowMs: number;
-  readonly enforce: boolean;
-  readonly #windows = new Map<string, Window>();
+  readonly #max: number;
+  readonly #windowMs: number;
+  readonly #enforce: boolean;
+  /** The times of each token's allowed requests in the window, oldest first. */
+  readonly #windows = new Map<string, number[]>();
 
   constructor(max: number, windowMs: number, enforce: boolean) {
-    this.max = max;
-    this.windowMs = windowMs;
-    this.enforce = enforce;
+    this.#max = max;
+    this.#windowMs = windowMs;
+    this.#enforce = enforce;
   }
 
-  /** Counts a request of `key` at `nowMs` (unless refused). */
-  hit(key: string, nowMs: number): RateVerdict {
-    const window = this.#prune(key, nowMs);
-    const used = window.times.length - window.head;
-    if (this.enforce && used >= this.max) {
-      const oldest = window.times[window.head]!;
-      return { allowed: false, used, retryAfterMs: Math.max(1, oldest + this.windowMs - nowMs) };
+  /**
+   * Counts a request of `key` at `nowMs`, unless refused: then `retryAfter` is the `Retry-After`
+   * value, in seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`.
+   */
+  hit(key: string, nowMs: number): { used: number; retryAfter?: string } {
+    const times = this.#window(key, nowMs);
+    if (this.#enforce && times.length >= this.#max) {
+      const ms = times[0]! + this.#windowMs - nowMs;
+      return { used: times.length, retryAfter: String(Math.max(1, Math.ceil(ms / 100)) / 10) };
     }
-    window.times.push(nowMs);
-    return { allowed: true, used: used + 1, retryAfterMs: 0 };
+    times.push(nowMs);
+    return { used: times.length };
   }
 
   /** Requests of `key` counted in the window at `nowMs`, without counting one more. */
   used(key: string, nowMs: number): number {
-    const window = this.#prune(key, nowMs);
-    return window.times.length - window.head;
+    return this.#window(key, nowMs).length;
   }
 
-  #prune(key: string, nowMs: number): Window {
-    const window = this.#windows.get(key) ?? { times: [], head: 0 };
-    this.#windows.set(key, window);
-    const cutoff = nowMs - this.windowMs;
-    while (window.head < window.times.length && window.times[window.head]! <= cutoff) window.head += 1;
-    if (window.head > 1024 && window.head * 2 > window.times.length) {
-      window.times = window.times.slice(window.head);
-      window.head = 0;
-    }
-    return window;
+  /** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer. */
+  headers(used: number): Record<string, string> {
+    return { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(this.#max) };
   }
-}
 
-/** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer. */
-export function rateLimitHeaders(limiter: RateLimiter, used: number): Record<string, string> {
-  return { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(limiter.max) };
-}
-
-/** `Retry-After` in seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`. */
-export function retryAfterSeconds(ms: number): string {
-  return String(Math.max(1, Math.ceil(ms / 100)) / 10);
+  #window(key: string, nowMs: number): number[] {
+    const times = this.#windows.get(key) ?? [];
+    this.#windows.set(key, times);
+    while (times.length > 0 && times[0]! <= nowMs - this.#windowMs) times.shift();
+    return times;
+  }
 }

@@ -39,14 +39,6 @@ export function failure(status: number, ...errors: string[]): MockResult {
   return { status, body: { success: false, errors } };
 }
 
-/** The `401` of a request without a valid token (with `WWW-Authenticate: Bearer`). */
-export function unauthorized(headers: Record<string, string> = {}): MockResult {
-  return {
-    ...failure(401, 'authentication required'),
-    headers: { ...headers, 'www-authenticate': 'Bearer' },
-  };
-}
-
 /** The `500` of a request whose handling threw: `mock error: <message>`. */
 export function mockError(error: unknown): MockResult {
   return failure(500, `mock error: ${error instanceof Error ? error.message : String(error)}`);

@@ -203,15 +203,14 @@ export class WebhookDispatcher<M extends object> {
   }
 
   /**
-   * Abandons every delivery in flight or queued (its attempt is aborted, its backoff wait ended)
-   * and keeps their records, marked finished with `error` saying why. Later events are delivered
-   * as usual.
+   * Abandons every delivery in flight or queued (its attempt is aborted; the caller ends the
+   * backoff waits with `Timers.cancelAll`) and keeps their records, marked finished with `error`
+   * saying why. Later events are delivered as usual.
    */
   abandon(reason: string): void {
     this.#abort.abort(new Error(reason));
     this.#abort = new AbortController();
     this.#tails = new Map();
-    this.#options.timers.cancelBackground();
   }
 
   /** Abandons every delivery in flight and forgets them all. */
@@ -231,27 +230,20 @@ export class WebhookDispatcher<M extends object> {
     // Each round (the first, then each redelivery) has its own budget; `attempts` counts them all.
     for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
       delivery.attempts += 1;
-      // The attempt's time-out: a ref'd timer (a script awaiting `flushWebhooks()` must not exit
-      // early), and a race, so that a `webhookFetch` ignoring its signal still fails in time.
-      const timeout = new AbortController();
-      const timer = setTimeout(() => {
-        timeout.abort(new DOMException(`the receiver did not answer within ${timeoutMs} ms`, 'TimeoutError'));
-      }, timeoutMs);
+      const signal = AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]);
       try {
-        const signal = AbortSignal.any([cancelled, timeout.signal]);
-        const response = await untilAborted(
-          Promise.resolve().then(() =>
-            this.#options.fetch()(delivery.url, {
-              method: 'POST',
-              headers,
-              body: delivery.body,
-              // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
-              redirect: 'manual',
-              signal,
-            }),
-          ),
-          signal,
-        );
+        // A race too, so that a `webhookFetch` ignoring its signal still fails in time.
+        const response = await Promise.race([
+          this.#options.fetch()(delivery.url, {
+            method: 'POST',
+            headers,
+            body: delivery.body,
+            // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
+            redirect: 'manual',
+            signal,
+          }),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+        ]);
         delivery.statusCodes.push(response.status);
         // Not awaited: a body whose `cancel` never settles must not hold the delivery. A body that is
         // no web stream (a `webhookFetch` over node-fetch 2 answers a Node stream) has none.
@@ -265,37 +257,18 @@ export class WebhookDispatcher<M extends object> {
       } catch (error) {
         if (cancelled.aborted) break;
         delivery.statusCodes.push(null);
-        delivery.error = messageOf(error);
-      } finally {
-        clearTimeout(timer);
+        delivery.error = signal.aborted
+          ? `the receiver did not answer within ${timeoutMs} ms`
+          : messageOf(error);
       }
-      if (attempt < attempts) await timers.background(initialDelayMs * 2 ** (attempt - 1));
-    }
-    if (cancelled.aborted) {
-      const reason: unknown = cancelled.reason;
-      delivery.error = `abandoned: ${reason instanceof Error ? reason.message : String(reason)}`;
-      return;
+      if (attempt < attempts) await timers.wait(initialDelayMs * 2 ** (attempt - 1));
     }
     const last = delivery.statusCodes.at(-1);
-    const plural = delivery.attempts === 1 ? '' : 's';
-    delivery.error =
-      typeof last === 'number'
-        ? `gave up after ${delivery.attempts} attempt${plural} (last status ${last})`
-        : `gave up after ${delivery.attempts} attempt${plural} (last error: ${delivery.error})`;
+    const tries = `${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`;
+    delivery.error = cancelled.aborted
+      ? `abandoned: ${(cancelled.reason as Error).message}`
+      : `gave up after ${tries} (${typeof last === 'number' ? `last status ${last}` : `last error: ${delivery.error}`})`;
   }
-}
-
-/**
- * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts — whether or not the
- * work behind `promise` heeds the signal (its late outcome is then ignored).
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => {});
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  return Promise.race([promise, aborted]);
 }
 
 /** A copy of a delivery record (its list of status codes copied too). */

@@ -58,6 +58,17 @@ describe('faults', () => {
     expect(answer.status).toBe(201);
   });
 
+  test('a `*` in a string path stands for any run of characters; other characters are literal', async () => {
+    const api = testApi();
+    const fault = api.injectFault({ path: '/merchant_api/v1/skus/*', status: 500 });
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus/1')).status).toBe(500);
+    expect((await mockRequest(api, 'GET', '/merchant_api/v1/skus')).status).toBe(200);
+    api.injectFault({ path: '/merchant_api/v1/war.houses*', status: 502 });
+    expect((await mockRequest(api, 'GET', WAREHOUSES)).status).toBe(200);
+    expect(api.faults()).toMatchObject([{ path: '/merchant_api/v1/skus/*', pathPattern: null }, {}]);
+    expect(fault.hits).toBe(1);
+  });
+
   test('a fault applies before authentication (it stands for the infrastructure)', async () => {
     const api = testApi();
     api.injectFault({ path: WAREHOUSES, status: 502, times: 1 });
@@ -133,38 +144,18 @@ describe('what a fault may hold', () => {
   const WAREHOUSES = '/merchant_api/v1/warehouses';
 
   describe('injectFault refuses a fault whose answer cannot be built', () => {
+    const BAD_HEADERS = /^Invalid fault: headers must be valid HTTP header names and values$/;
     test.each([
+      ['a BigInt body', { body: 1n }, /^Invalid fault: body must be a JSON value that can be serialized$/],
       [
-        'a BigInt body',
-        { body: 1n },
-        /^Invalid fault: body must be a JSON value that can be serialized \(.*BigInt.*\)$/,
+        'a function body',
+        { body: () => 1 },
+        /^Invalid fault: body must be a JSON value that can be serialized$/,
       ],
-      ['a function body', { body: () => 1 }, /^Invalid fault: body must be a JSON value$/],
-      [
-        'a header name with a space',
-        { headers: { 'bad name': 'v' } },
-        /^Invalid fault: headers: a header name must be an HTTP token/,
-      ],
-      [
-        'a header name that could be a pasted secret: described, never shown',
-        { headers: { 'tok-secret-123 x': 'v' } },
-        /^Invalid fault: headers: a header name must be an HTTP token, got a string of 16 characters$/,
-      ],
-      [
-        'a header value with CR LF',
-        { headers: { 'x-a': 'a\r\nb' } },
-        /^Invalid fault: headers: the value of x-a must be a valid header value/,
-      ],
-      [
-        'a header value with NUL',
-        { headers: { 'x-a': 'a\0b' } },
-        /^Invalid fault: headers: the value of x-a/,
-      ],
-      [
-        'a header value over U+00FF',
-        { headers: { 'x-a': '\u0100' } },
-        /^Invalid fault: headers: the value of x-a/,
-      ],
+      ['a header name with a space', { headers: { 'bad name': 'v' } }, BAD_HEADERS],
+      ['a header value with CR LF', { headers: { 'x-a': 'a\r\nb' } }, BAD_HEADERS],
+      ['a header value with NUL', { headers: { 'x-a': 'a\0b' } }, BAD_HEADERS],
+      ['a header value over U+00FF', { headers: { 'x-a': '\u0100' } }, BAD_HEADERS],
       [
         'a latency a timer cannot wait',
         { latency: 2 ** 31 },
@@ -183,10 +174,10 @@ describe('what a fault may hold', () => {
 
     test('and createMockApi({ faults }) likewise', () => {
       expect(() => testApi({ faults: [{ path: WAREHOUSES, latency: 2 ** 31 }] })).toThrow(
-        /latency must be at most/,
+        /^createMockApi: faults\[0\]\.latency: must be at most/,
       );
       expect(() => testApi({ faults: [{ path: WAREHOUSES, body: 1n as never }] })).toThrow(
-        /body must be a JSON value/,
+        /^createMockApi: faults\[0\]\.body: must be a JSON value/,
       );
     });
 
