@@ -208,19 +208,17 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       method: request.method,
       path: request.path,
       query: request.search,
-      rawBody: request.body,
+      body: body.value,
       status,
       at: started,
     });
     return result;
   }
 
-  const { onRequest } = setup;
-  if (!onRequest) return dispatch;
-  return async function observed(request) {
+  return async (request) => {
     const started = performance.now();
     const result = await dispatch(request);
-    onRequest({
+    setup.onRequest?.({
       method: request.method,
       path: request.path,
       query: request.search,
