@@ -112,16 +112,13 @@ function noRecord(message: string): never {
 }
 
 /** `listener` with its errors ignored: a failing listener does not change the answer. */
-function quietly<A extends unknown[]>(listener: ((...args: A) => void) | undefined) {
-  return (
-    listener &&
-    ((...args: A) => {
-      try {
-        listener(...args);
-      } catch {}
-    })
-  );
-}
+const quietly = <A extends unknown[]>(listener?: (...args: A) => void) =>
+  listener &&
+  ((...args: A) => {
+    try {
+      listener(...args);
+    } catch {}
+  });
 
 /**
  * Creates a stateful in-memory mock of the whole Merchant API.
@@ -145,13 +142,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     throw new TypeError('createMockApi: initialState and seed cannot be used together');
   }
   // Own checked copies: reset() starts from them again, whatever the caller does with theirs.
-  const initial: MockStateFile | undefined =
-    config.initialState === undefined ? undefined : exportState(importState(config.initialState));
-  let seed: MockSeed | undefined;
-  if (config.seed !== undefined) {
-    checkSeed(config.seed);
-    seed = structuredClone(config.seed);
-  }
+  const initial = config.initialState && exportState(importState(config.initialState));
+  const seed = config.seed && (structuredClone(checkSeed(config.seed)) as MockSeed);
   const freshState = (): MockState => {
     if (initial) return importState(initial);
     const fresh = new MockState(config.warehouses);
@@ -165,9 +157,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     for (const fault of config.faults) faults.add(fault as MockFault);
     return {
       state: freshState(),
-      limiter: config.rateLimit
-        ? new RateLimiter(config.rateLimit.requests, config.rateLimit.perMs, true)
-        : new RateLimiter(100, 60_000, false),
+      limiter: new RateLimiter(config.rateLimit),
       faults,
       log: new RequestLog(),
     };
@@ -181,6 +171,11 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
   });
   let handlers: MockHandler[] | undefined;
+  /** What closing does besides the servers: deliveries in flight abandoned, every timer ended. */
+  const abandon = () => {
+    dispatcher.abandon('the mock was closed');
+    timers.cancelAll();
+  };
 
   /** What `make` makes of order `id` (the state changed); {@link NoRecord} when there is no such order. */
   function onOrder<T>(id: number, make: (order: OrderRecord) => T): T {
@@ -198,10 +193,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     changed();
   }
 
-  const state = (): MockStateSnapshot => {
-    const { log } = epoch;
-    return snapshot(epoch.state, () => log.entries());
-  };
+  const state = (): MockStateSnapshot => snapshot(epoch.state, epoch.log.entries.bind(epoch.log));
 
   const dispatch = createPipeline({
     tokens: new Set(config.tokens),
@@ -240,8 +232,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         listenOptions,
         () => {
           servers.delete(server);
-          dispatcher.abandon('the mock was closed');
-          timers.cancelAll();
+          abandon();
         },
         observe,
       );
@@ -250,8 +241,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     },
     async close() {
       const closing = [...servers].map((server) => server.close());
-      dispatcher.abandon('the mock was closed');
-      timers.cancelAll();
+      abandon();
       await Promise.all(closing);
     },
     get state(): MockStateSnapshot {

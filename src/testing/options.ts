@@ -141,13 +141,10 @@ function refuse(field: string, problem: string): never {
   throw new TypeError(`createMockApi: ${field ? `${field}: ` : ''}${problem}`);
 }
 
-/** `value` as an absolute `http:` or `https:` URL, or `undefined`. */
-function httpUrl(value: string): URL | undefined {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  return url?.protocol === 'http:' || url?.protocol === 'https:' ? url : undefined;
-}
-
-const HttpUrl = z.string().check(z.refine((v) => !!httpUrl(v), 'must be an absolute http: or https: URL'));
+const HttpUrl = z.url({
+  protocol: /^https?$/,
+  error: (issue) => (issue.code === 'invalid_type' ? undefined : 'must be an absolute http: or https: URL'),
+});
 const Positive = z.int().check(z.minimum(1));
 const MAX_DELAY = `must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`;
 const Delay = z.number().check(z.minimum(0), z.maximum(MAX_DELAY_MS, MAX_DELAY));
@@ -155,26 +152,25 @@ const VISIBLE = 'must be visible ASCII characters (no white space or control cha
 const Tokens = z
   .array(z.string().check(z.regex(TOKEN, VISIBLE)))
   .check(z.minLength(1, 'must hold at least one token'));
-const isFunction = (value: unknown): boolean => typeof value === 'function';
 /** The option `K`, a function. */
 const Fn = <K extends keyof MockApiOptions>() =>
-  z.optional(z.custom<NonNullable<MockApiOptions[K]>>(isFunction, 'Invalid input: expected function'));
+  z.optional(
+    z.custom<NonNullable<MockApiOptions[K]>>(
+      (v) => typeof v === 'function',
+      'Invalid input: expected function',
+    ),
+  );
 // `fetch` refuses a URL with credentials: every delivery would fail.
 const NO_CREDENTIALS = z.refine<string>(
-  (v) => !httpUrl(v)?.username && !httpUrl(v)?.password,
+  (v) => !/^\w+:\/\/[^/?#]*@/.test(v),
   'must not carry credentials (user:password@)',
 );
-
-/** A random API token such as `mock_5f2c…` (Web Crypto). */
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `mock_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
 
 /** Every option of `createMockApi` (the compiler keeps this in step with {@link MockApiOptions}). */
 const OPTIONS = {
   baseUrl: z._default(HttpUrl, DEFAULT_BASE_URL),
-  tokens: z._default(Tokens, () => [randomToken()]),
+  // A random token such as `mock_5f2c…` (Web Crypto).
+  tokens: z._default(Tokens, () => [`mock_${crypto.randomUUID().replaceAll('-', '')}`]),
   // Checked and copied by `readWarehouses`.
   warehouses: z._default(z.unknown(), DEFAULT_WAREHOUSES),
   blockedCountries: z._default(z.array(z.string()), []),
@@ -213,7 +209,7 @@ const OptionsSchema = z.strictObject(OPTIONS);
 export function resolveOptions(options: MockApiOptions = {}) {
   const defined = isObject(options) && Object.entries(options).filter(([, v]) => v !== undefined);
   const given = checkInput(OptionsSchema, defined ? Object.fromEntries(defined) : options, refuse);
-  const url = httpUrl(given.baseUrl)!;
+  const url = new URL(given.baseUrl);
   const basePath = url.pathname.replace(/\/+$/, '');
   return {
     ...given,

@@ -83,16 +83,6 @@ interface ActiveFault {
   hits: number;
 }
 
-/** What a matching fault does to a request. */
-export interface FaultEffect {
-  /** Milliseconds to wait first (with `after`, between handling the request and answering). */
-  latency: number;
-  /** The answer to give instead of the API's, or `undefined` to let the request through. */
-  result: MockResult | undefined;
-  /** Whether the request is handled first (see {@link MockFault.after}). */
-  after: boolean;
-}
-
 const STATUS_TEXT: Record<number, string> = {
   429: 'rate limit exceeded',
   500: 'internal server error',
@@ -187,7 +177,11 @@ function globOf(path: string): RegExp {
   return new RegExp(`^${parts.join('.*')}$`);
 }
 
-function effectOf(fault: MockFault): FaultEffect {
+/**
+ * What a matching fault does to a request: its latency (with `after`, between handling the request
+ * and answering), the answer to give instead of the API's (`undefined` to let the request through).
+ */
+function effectOf(fault: MockFault): { latency: number; result: MockResult | undefined; after: boolean } {
   const { status = 503, body, reset, retryAfter, headers, latency = 0, after = false } = fault;
   const answers = [fault.status, body, reset || undefined, retryAfter, headers].some((v) => v !== undefined);
   if (fault.latency !== undefined && !answers) return { latency, result: undefined, after };
@@ -276,7 +270,7 @@ export class Faults {
   }
 
   /** Applies the first fault matching the request (counting it), or returns `undefined`. */
-  take(method: string, path: string): FaultEffect | undefined {
+  take(method: string, path: string): ReturnType<typeof effectOf> | undefined {
     const fault = this.#active.find((f) => (f.spec.method ?? method) === method && f.matches(path));
     if (!fault) return undefined;
     fault.hits += 1;

@@ -12,7 +12,10 @@ export interface MockRateLimit {
   perMs: number;
 }
 
-/** A sliding-window limiter keyed by token. With `enforce: false` it only counts. */
+/**
+ * A sliding-window limiter keyed by token. Without a `limit` it only counts, reporting requests
+ * of the last 60 s against a maximum of 100.
+ */
 export class RateLimiter {
   readonly #max: number;
   readonly #windowMs: number;
@@ -20,10 +23,10 @@ export class RateLimiter {
   /** The times of each token's allowed requests in the window, oldest first. */
   readonly #windows = new Map<string, number[]>();
 
-  constructor(max: number, windowMs: number, enforce: boolean) {
-    this.#max = max;
-    this.#windowMs = windowMs;
-    this.#enforce = enforce;
+  constructor(limit: MockRateLimit | undefined) {
+    this.#max = limit?.requests ?? 100;
+    this.#windowMs = limit?.perMs ?? 60_000;
+    this.#enforce = limit !== undefined;
   }
 
   /**

@@ -3,7 +3,7 @@
  * Rails-like style ("Name can't be blank", "Items quantity must be greater than 0").
  */
 import { isBlank } from '../../schemas/common.js';
-import type { JsonObject, JsonValue } from './json.js';
+import type { JsonObject } from './json.js';
 
 export { isBlank };
 

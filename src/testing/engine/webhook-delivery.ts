@@ -87,24 +87,14 @@ export type MockDeliveryStatus = 'delivered' | 'failed' | 'pending';
 export const MOCK_DELIVERY_STATUSES: readonly MockDeliveryStatus[] = ['delivered', 'failed', 'pending'];
 
 /** Where `delivery` stands (see {@link MockDeliveryStatus}). */
-export function deliveryStatus(
-  delivery: Pick<WebhookDelivery, 'delivered' | 'finished'>,
-): MockDeliveryStatus {
-  if (delivery.delivered) return 'delivered';
-  return delivery.finished ? 'failed' : 'pending';
-}
-
-/** A `fetch` as the dispatcher calls it. */
-export type DeliveryFetch = (input: string, init: RequestInit) => Promise<Response>;
+export const deliveryStatus = (d: Pick<WebhookDelivery, 'delivered' | 'finished'>): MockDeliveryStatus =>
+  d.delivered ? 'delivered' : d.finished ? 'failed' : 'pending';
 
 /** Settings of the dispatcher. */
-export interface DispatcherOptions {
+export interface DispatcherOptions extends Required<MockWebhookRetry> {
   urls: readonly string[];
-  attempts: number;
-  initialDelayMs: number;
-  timeoutMs: number;
   /** Returns the `fetch` to use (looked up at each attempt). */
-  fetch: () => DeliveryFetch;
+  fetch: () => (input: string, init: RequestInit) => Promise<Response>;
   /** The signing secret of every delivery. */
   secret: string;
   timers: Timers;
@@ -120,9 +110,8 @@ export interface WebhookEvent<M extends object> {
 export class WebhookDispatcher<M extends object> {
   readonly #options: DispatcherOptions;
   #deliveries: (WebhookDelivery & M)[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
-  /** The last delivery queued for each receiver URL. */
-  #tails = new Map<string, Promise<void>>();
+  /** The last delivery queued for each receiver URL (it settles after those before it). */
+  readonly #tails = new Map<string, Promise<void>>();
   #abort = new AbortController();
 
   constructor(options: DispatcherOptions) {
@@ -185,11 +174,9 @@ export class WebhookDispatcher<M extends object> {
       })
       .finally(() => {
         delivery.finished = true;
-        this.#inFlight.delete(run);
         if (this.#tails.get(url) === run) this.#tails.delete(url);
       });
     this.#tails.set(url, run);
-    this.#inFlight.add(run);
   }
 
   /** Copies of every delivery so far, oldest first. */
@@ -199,7 +186,7 @@ export class WebhookDispatcher<M extends object> {
 
   /** Resolves once no delivery is in flight (retries included). */
   async flush(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    while (this.#tails.size > 0) await Promise.allSettled([...this.#tails.values()]);
   }
 
   /**
@@ -210,7 +197,6 @@ export class WebhookDispatcher<M extends object> {
   abandon(reason: string): void {
     this.#abort.abort(new Error(reason));
     this.#abort = new AbortController();
-    this.#tails = new Map();
   }
 
   /** Abandons every delivery in flight and forgets them all. */
