@@ -1,8 +1,7 @@
 /**
  * JSON as the mock reads it from request bodies and writes it in responses: the value types, the
- * size limit of request bodies ({@link MAX_BODY_BYTES}: a larger body is answered `413` before
- * anything else, by every face), and the one lenient reader (blank text is no value; text that is
- * not JSON is reported, not thrown).
+ * size limit of the HTTP server's request bodies ({@link MAX_BODY_BYTES}), and the one lenient
+ * reader (blank text is no value; text that is not JSON is reported, not thrown).
  */
 
 /** A JSON value, as the mock reads it from request bodies and writes it in responses. */
@@ -11,7 +10,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** The largest request body the mock reads (10 MiB, in UTF-8 bytes); a larger one is answered 413. */
+/** The largest request body the HTTP server reads (10 MiB); a larger one is answered 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Text read as JSON: `value` is `undefined` when the text is blank or `bad` (not JSON). */
@@ -20,11 +19,6 @@ export interface ReadJson {
   bad: boolean;
   /** Why a `bad` body was refused, for the mock-only `x-mock-hint` response header. */
   hint?: string;
-}
-
-/** Whether `text` is longer than {@link MAX_BODY_BYTES} in UTF-8 (encoded only when it could be). */
-export function bodyTooLarge(text: string): boolean {
-  return text.length * 3 > MAX_BODY_BYTES && new TextEncoder().encode(text).length > MAX_BODY_BYTES;
 }
 
 /** Reads `text` as JSON: blank text is no value; text that is not JSON is `bad` (with a `hint`). */

@@ -10,9 +10,6 @@
  * Refused requests (401, 404, 405, 400, 422, 429, a fault answering instead) do not tell it; the
  * side door tells of its own changes.
  *
- * Before all of that, a request body over `MAX_BODY_BYTES` (10 MiB, `engine/json.ts`) is `413` at
- * once (not logged, as the HTTP server answers it).
- *
  * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
  * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
  * 404 (no route, the path as sent; no record with the path's id), 405 (the methods allowed) and
@@ -24,7 +21,7 @@
  * 503 `mock was reset` and leaves the fresh epoch alone (nothing written, nothing logged).
  */
 import type { Faults } from './faults.js';
-import { bodyTooLarge, MAX_BODY_BYTES, type ReadJson, readJson } from './json.js';
+import { type ReadJson, readJson } from './json.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { MockRequestEvent, RequestLog } from './request-log.js';
 import { type Dispatch, failure, type MockRequest, type MockResult, mockError } from './result.js';
@@ -120,15 +117,23 @@ export function withHint(result: MockResult, hint: string): MockResult {
 }
 
 /** The 401 of a request without a valid token, saying why (never the token itself). */
-function unauthorized(request: MockRequest, token: string | undefined, headers?: Record<string, string>) {
-  const hint = !request.authorization
+function unauthorized({ authorization }: MockRequest, headers?: Record<string, string>) {
+  const hint = !authorization
     ? 'no Authorization header: send Authorization: Bearer <token>'
-    : token === undefined
+    : !BEARER.test(authorization)
       ? 'the Authorization header is not of the form Bearer <token>'
       : "the bearer token is not one of the mock's tokens";
   const result = failure(401, 'authentication required');
   return withHint({ ...result, headers: { ...headers, 'www-authenticate': 'Bearer' } }, hint);
 }
+
+/** What the request log and `onRequest` tell of an answered request. */
+const seen = ({ method, path, search }: MockRequest, result: MockResult) => ({
+  method,
+  path,
+  query: search,
+  status: result.drop ? 0 : result.status,
+});
 
 /** The core every face calls: answers a request (see the module comment) and logs it. */
 export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
@@ -141,24 +146,19 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       await timers.wait(ms);
       if (setup.epoch() !== at) throw new Error('mock was reset');
     };
-    const known = token !== undefined && tokens.has(token);
     const fault = at.faults.take(request.method, request.path);
     if (fault && !fault.after) {
       await wait(fault.latency);
-      const used = known ? at.limiter.used(token, now().getTime()) : 0;
+      const used = token === undefined ? 0 : at.limiter.used(token, now().getTime());
       if (fault.result)
         return { ...fault.result, headers: { ...at.limiter.headers(used), ...fault.result.headers } };
     }
     await wait(setup.latency);
-    if (!known) return unauthorized(request, token, at.limiter.headers(0));
+    if (token === undefined) return unauthorized(request, at.limiter.headers(0));
     const time = now();
     const verdict = at.limiter.hit(token, time.getTime());
-    const headers = at.limiter.headers(verdict.used);
-    if (verdict.retryAfter)
-      return {
-        ...failure(429, 'rate limit exceeded'),
-        headers: { ...headers, 'retry-after': verdict.retryAfter },
-      };
+    const headers = at.limiter.headers(verdict.used, verdict.retryAfter);
+    if (verdict.retryAfter) return { ...failure(429, 'rate limit exceeded'), headers };
     const match = setup.route(request.method, request.path);
     if (match.kind !== 'found') return unmatched(match, 'API', request, headers);
     if (body.bad) return badBody(body, headers);
@@ -185,47 +185,27 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
   }
 
   async function dispatch(request: MockRequest): Promise<MockResult> {
-    if (bodyTooLarge(request.body)) {
-      return failure(413, `request body too large (over ${MAX_BODY_BYTES} bytes)`);
-    }
     const at = setup.epoch();
     const started = now().toISOString();
     const body = BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
-    const token = BEARER.exec(request.authorization ?? '')?.[1];
+    const sent = BEARER.exec(request.authorization ?? '')?.[1];
+    /** The request's token when it is one of the mock's. */
+    const token = sent !== undefined && tokens.has(sent) ? sent : undefined;
     if (setup.sideDoor.owns(request.path)) {
-      if (
-        (token === undefined || !tokens.has(token)) &&
-        !setup.sideDoor.isPublic(request.method, request.path)
-      ) {
-        return unauthorized(request, token);
-      }
+      if (!token && !setup.sideDoor.isPublic(request.method, request.path)) return unauthorized(request);
       return setup.sideDoor.answer(request.method, request.path, body, request.search).catch(mockError);
     }
     const result = await answer(at, request, token, body).catch(mockError);
     if (setup.epoch() !== at) return failure(503, 'mock was reset');
-    const status = result.drop ? 0 : result.status;
-    at.log.add({
-      method: request.method,
-      path: request.path,
-      query: request.search,
-      body: body.value,
-      status,
-      at: started,
-    });
+    at.log.add({ ...seen(request, result), body: body.value, at: started });
     return result;
   }
 
   return async (request) => {
     const started = performance.now();
     const result = await dispatch(request);
-    setup.onRequest?.({
-      method: request.method,
-      path: request.path,
-      query: request.search,
-      status: result.drop ? 0 : result.status,
-      durationMs: performance.now() - started,
-      control: setup.sideDoor.owns(request.path),
-    });
+    const control = setup.sideDoor.owns(request.path);
+    setup.onRequest?.({ ...seen(request, result), durationMs: performance.now() - started, control });
     return result;
   };
 }

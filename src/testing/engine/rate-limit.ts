@@ -48,9 +48,10 @@ export class RateLimiter {
     return this.#window(key, nowMs).length;
   }
 
-  /** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer. */
-  headers(used: number): Record<string, string> {
-    return { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(this.#max) };
+  /** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer, and its `Retry-After` when given. */
+  headers(used: number, retryAfter?: string): Record<string, string> {
+    const figures = { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(this.#max) };
+    return retryAfter ? { ...figures, 'retry-after': retryAfter } : figures;
   }
 
   #window(key: string, nowMs: number): number[] {
