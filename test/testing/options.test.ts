@@ -299,7 +299,7 @@ describe('options', () => {
     );
     expect(() =>
       createMockApi({ faults: [{ path: '/merchant_api/v1/orders' }, { path: '/x', status: 99 }] }),
-    ).toThrow(/^createMockApi: faults\[1\]\.status: must be an integer from 200 to 599$/);
+    ).toThrow(/^createMockApi: faults\[1\]\.status: Too small: expected number to be >=200$/);
     expect(() => createMockApi({ faults: [{ path: '/merchant_api/v1/orders', times: 1 }] })).not.toThrow();
   });
 

@@ -8,10 +8,16 @@
  * backoff), and `reset()` / `close()` cancel them, so they never keep a process alive for long.
  */
 
+import * as z from 'zod/mini';
 import { MAX_TIMER_MS } from '../../core/headers.js';
 
 /** The longest wait a timer can make (2^31 - 1 ms, about 24.8 days): Node turns a longer one into 1 ms. */
 export const MAX_DELAY_MS = MAX_TIMER_MS;
+
+/** A delay option: milliseconds from 0 to {@link MAX_DELAY_MS} (never turned into 1 ms). */
+export const Delay = z
+  .number()
+  .check(z.minimum(0), z.maximum(MAX_DELAY_MS, `must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`));
 
 /** Tracks the timers of one mock. */
 export class Timers {

@@ -144,13 +144,13 @@ describe('what a fault may hold', () => {
   const WAREHOUSES = '/merchant_api/v1/warehouses';
 
   describe('injectFault refuses a fault whose answer cannot be built', () => {
-    const BAD_HEADERS = /^Invalid fault: headers must be valid HTTP header names and values$/;
+    const BAD_HEADERS = /^Invalid fault: headers: must be valid HTTP header names and values$/;
     test.each([
-      ['a BigInt body', { body: 1n }, /^Invalid fault: body must be a JSON value that can be serialized$/],
+      ['a BigInt body', { body: 1n }, /^Invalid fault: body: must be a JSON value that can be serialized$/],
       [
         'a function body',
         { body: () => 1 },
-        /^Invalid fault: body must be a JSON value that can be serialized$/,
+        /^Invalid fault: body: must be a JSON value that can be serialized$/,
       ],
       ['a header name with a space', { headers: { 'bad name': 'v' } }, BAD_HEADERS],
       ['a header value with CR LF', { headers: { 'x-a': 'a\r\nb' } }, BAD_HEADERS],
@@ -159,9 +159,9 @@ describe('what a fault may hold', () => {
       [
         'a latency a timer cannot wait',
         { latency: 2 ** 31 },
-        /^Invalid fault: latency must be at most 2147483647 ms/,
+        /^Invalid fault: latency: must be at most 2147483647 ms/,
       ],
-      ['a huge latency', { latency: 1e20 }, /^Invalid fault: latency must be at most 2147483647 ms/],
+      ['a huge latency', { latency: 1e20 }, /^Invalid fault: latency: must be at most 2147483647 ms/],
     ])('%s', async (_, extra, message) => {
       const api = testApi();
       expect(() => api.injectFault({ path: WAREHOUSES, ...(extra as object) } as MockFault)).toThrow(
@@ -315,7 +315,7 @@ describe('faults after the request is handled', () => {
     it('after must be a boolean, through the API and the control route', async () => {
       const api = testApi();
       expect(() => api.injectFault({ path: ORDERS, after: 'yes' as never })).toThrow(
-        /after must be a boolean/,
+        /after: Invalid input: expected boolean/,
       );
       const added = await mockRequest(api, 'POST', '/__mock/faults', {
         path: ORDERS,
@@ -325,7 +325,7 @@ describe('faults after the request is handled', () => {
       expect(added.status).toBe(201);
       const refused = await mockRequest(api, 'POST', '/__mock/faults', { path: ORDERS, after: 1 });
       expect(refused.status).toBe(422);
-      expect(JSON.stringify(refused.body)).toMatch(/after must be a boolean/);
+      expect(JSON.stringify(refused.body)).toMatch(/after: Invalid input: expected boolean/);
     });
   });
 });

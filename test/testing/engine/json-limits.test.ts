@@ -20,10 +20,12 @@ describe('request bodies', () => {
     const api = testApi();
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
-    expect(() => api.injectFault({ path: '/x', body: deep as never })).toThrow(/body must be a JSON value/);
+    expect(() => api.injectFault({ path: '/x', body: deep as never })).toThrow(/body: must be a JSON value/);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => api.injectFault({ path: '/x', body: cyclic as never })).toThrow(/body must be a JSON value/);
+    expect(() => api.injectFault({ path: '/x', body: cyclic as never })).toThrow(
+      /body: must be a JSON value/,
+    );
     expect(api.faults()).toEqual([]);
   });
 });
