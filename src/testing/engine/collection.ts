@@ -27,13 +27,11 @@ export interface PageOf<T> {
 }
 
 /** Whether `createdMs` lies in `range`. */
-export function inRange(createdMs: number, range: CreatedRange): boolean {
-  return (
-    (range.gte === undefined || createdMs >= range.gte) &&
-    (range.gt === undefined || createdMs > range.gt) &&
-    (range.lte === undefined || createdMs <= range.lte) &&
-    (range.lt === undefined || createdMs < range.lt)
-  );
+export function inRange(
+  ms: number,
+  { gte = -Infinity, gt = -Infinity, lte = Infinity, lt = Infinity }: CreatedRange,
+) {
+  return ms >= gte && ms > gt && ms <= lte && ms < lt;
 }
 
 /** The page `page` (1-based) of the list `all`, in its order. */

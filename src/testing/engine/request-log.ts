@@ -24,15 +24,7 @@ export interface MockRequestLogEntry {
  * One answered request, as the `onRequest` option of `createMockApi` reports it (API and control
  * routes alike): what it was and how it ended, never a header value or the body.
  */
-export interface MockRequestEvent {
-  /** Upper-case method. */
-  method: string;
-  /** Path without query, e.g. `/merchant_api/v1/orders`. */
-  path: string;
-  /** Query string without `?` (empty when none). */
-  query: string;
-  /** Status the mock answered with (0 for a dropped connection). */
-  status: number;
+export interface MockRequestEvent extends Omit<MockRequestLogEntry, 'body' | 'at'> {
   /** Time from receiving the request to having its answer, in milliseconds (latency included). */
   durationMs: number;
   /** `true` for a control route under `/__mock/`. */

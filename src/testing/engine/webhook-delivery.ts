@@ -159,7 +159,7 @@ export class WebhookDispatcher<M extends object> {
       delivery.redeliveries += 1;
       this.#queue(delivery);
     }
-    return chosen.map(copy);
+    return structuredClone(chosen);
   }
 
   /** Runs `delivery` after the last one queued for its receiver. */
@@ -181,7 +181,7 @@ export class WebhookDispatcher<M extends object> {
 
   /** Copies of every delivery so far, oldest first. */
   deliveries(): (WebhookDelivery & M)[] {
-    return this.#deliveries.map(copy);
+    return structuredClone(this.#deliveries);
   }
 
   /** Resolves once no delivery is in flight (retries included). */
@@ -255,9 +255,4 @@ export class WebhookDispatcher<M extends object> {
       ? `abandoned: ${(cancelled.reason as Error).message}`
       : `gave up after ${tries} (${typeof last === 'number' ? `last status ${last}` : `last error: ${delivery.error}`})`;
   }
-}
-
-/** A copy of a delivery record (its list of status codes copied too). */
-function copy<D extends WebhookDelivery>(delivery: D): D {
-  return { ...delivery, statusCodes: [...delivery.statusCodes] };
 }
