@@ -75,9 +75,6 @@ export interface PipelineSetup<S> {
   onChange?: (() => void) | undefined;
 }
 
-/** Methods that change nothing. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /** Methods whose body is read (other methods' bodies are ignored). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -149,7 +146,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const fault = at.faults.take(request.method, request.path);
     if (fault && !fault.after) {
       await wait(fault.latency);
-      const used = token === undefined ? 0 : at.limiter.used(token, now().getTime());
+      const used = token === undefined ? 0 : at.limiter.hit(token, now().getTime(), false).used;
       if (fault.result)
         return { ...fault.result, headers: { ...at.limiter.headers(used), ...fault.result.headers } };
     }
@@ -169,7 +166,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       body: body.value,
       id: match.id,
     });
-    if (result.status >= 200 && result.status < 300 && !SAFE_METHODS.has(request.method)) {
+    if (result.status >= 200 && result.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       setup.onChange?.();
     }
     let answered: MockResult = { ...result, headers: { ...headers, ...result.headers } };

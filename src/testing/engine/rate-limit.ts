@@ -30,34 +30,25 @@ export class RateLimiter {
   }
 
   /**
-   * Counts a request of `key` at `nowMs`, unless refused: then `retryAfter` is the `Retry-After`
-   * value, in seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`.
+   * Counts a request of `key` at `nowMs` (unless refused, or `count` is `false`) and answers the
+   * requests counted in the window; when refused, `retryAfter` is the `Retry-After` value, in
+   * seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`.
    */
-  hit(key: string, nowMs: number): { used: number; retryAfter?: string } {
-    const times = this.#window(key, nowMs);
-    if (this.#enforce && times.length >= this.#max) {
+  hit(key: string, nowMs: number, count = true): { used: number; retryAfter?: string } {
+    const times = this.#windows.get(key) ?? [];
+    this.#windows.set(key, times);
+    while (times.length > 0 && times[0]! <= nowMs - this.#windowMs) times.shift();
+    if (this.#enforce && count && times.length >= this.#max) {
       const ms = times[0]! + this.#windowMs - nowMs;
       return { used: times.length, retryAfter: String(Math.max(1, Math.ceil(ms / 100)) / 10) };
     }
-    times.push(nowMs);
+    if (count) times.push(nowMs);
     return { used: times.length };
-  }
-
-  /** Requests of `key` counted in the window at `nowMs`, without counting one more. */
-  used(key: string, nowMs: number): number {
-    return this.#window(key, nowMs).length;
   }
 
   /** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer, and its `Retry-After` when given. */
   headers(used: number, retryAfter?: string): Record<string, string> {
     const figures = { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(this.#max) };
     return retryAfter ? { ...figures, 'retry-after': retryAfter } : figures;
-  }
-
-  #window(key: string, nowMs: number): number[] {
-    const times = this.#windows.get(key) ?? [];
-    this.#windows.set(key, times);
-    while (times.length > 0 && times[0]! <= nowMs - this.#windowMs) times.shift();
-    return times;
   }
 }
