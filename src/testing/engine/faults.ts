@@ -223,10 +223,7 @@ export class Faults {
 
   /** Removes every fault and returns how many were in force. */
   clear(): number {
-    const count = this.#active.length;
-    for (const fault of this.#active) fault.remaining = 0;
-    this.#active = [];
-    return count;
+    return [...this.#active].filter((f) => this.remove(f.id)).length;
   }
 
   /** The faults in force, oldest first. */

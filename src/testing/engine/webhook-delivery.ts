@@ -27,7 +27,7 @@ export interface MockWebhookRetry {
    */
   initialDelayMs?: number;
   /**
-   * Time-out of one attempt, in ms: an integer from 1 to 2147483647. Default 5000 ms. Enforced even
+   * Time-out of one attempt, in ms: from 1 to 2147483647. Default 5000 ms. Enforced even
    * when `webhookFetch` ignores its `signal`: the attempt then fails as a time-out (and is retried).
    */
   timeoutMs?: number;
@@ -153,9 +153,7 @@ export class WebhookDispatcher<M extends object> {
         (filter.url === undefined || d.url === filter.url),
     );
     for (const delivery of chosen) {
-      delivery.finished = false;
-      delivery.delivered = false;
-      delivery.error = null;
+      Object.assign(delivery, { finished: false, delivered: false, error: null });
       delivery.redeliveries += 1;
       this.#queue(delivery);
     }
