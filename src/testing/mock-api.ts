@@ -18,7 +18,7 @@ import { MockState, type OrderRecord } from './domain/state.js';
 import type { MockStateFile } from './domain/state-format.js';
 import { restockingV1View } from './domain/views.js';
 import { type MockWebhookDelivery, type StatusUpdate, statusUpdatedEvent } from './domain/webhook-event.js';
-import { Faults } from './engine/faults.js';
+import { Faults, type MockFault } from './engine/faults.js';
 import { createPipeline, type Epoch } from './engine/pipeline.js';
 import { RateLimiter } from './engine/rate-limit.js';
 import { RequestLog } from './engine/request-log.js';
@@ -112,16 +112,13 @@ function noRecord(message: string): never {
 }
 
 /** `listener` with its errors ignored: a failing listener does not change the answer. */
-function quietly<A extends unknown[]>(listener: ((...args: A) => void) | undefined) {
-  return (
-    listener &&
-    ((...args: A) => {
-      try {
-        listener(...args);
-      } catch {}
-    })
-  );
-}
+const quietly = <A extends unknown[]>(listener?: (...args: A) => void) =>
+  listener &&
+  ((...args: A) => {
+    try {
+      listener(...args);
+    } catch {}
+  });
 
 /**
  * Creates a stateful in-memory mock of the whole Merchant API.
@@ -145,13 +142,8 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     throw new TypeError('createMockApi: initialState and seed cannot be used together');
   }
   // Own checked copies: reset() starts from them again, whatever the caller does with theirs.
-  const initial: MockStateFile | undefined =
-    config.initialState === undefined ? undefined : exportState(importState(config.initialState));
-  let seed: MockSeed | undefined;
-  if (config.seed !== undefined) {
-    checkSeed(config.seed);
-    seed = structuredClone(config.seed);
-  }
+  const initial = config.initialState && exportState(importState(config.initialState));
+  const seed = config.seed && (structuredClone(checkSeed(config.seed)) as MockSeed);
   const freshState = (): MockState => {
     if (initial) return importState(initial);
     const fresh = new MockState(config.warehouses);
@@ -162,13 +154,10 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const observe = quietly(config.onRequest);
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
-    // Checked and copied once, when the options were read: added again as they are.
-    for (const fault of config.faults) faults.addPrepared(fault);
+    for (const fault of config.faults) faults.add(fault as MockFault);
     return {
       state: freshState(),
-      limiter: config.rateLimit
-        ? new RateLimiter(config.rateLimit.requests, config.rateLimit.perMs, true)
-        : new RateLimiter(100, 60_000, false),
+      limiter: new RateLimiter(config.rateLimit),
       faults,
       log: new RequestLog(),
     };
@@ -182,6 +171,11 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     timers,
   });
   let handlers: MockHandler[] | undefined;
+  /** What closing does besides the servers: deliveries in flight abandoned, every timer ended. */
+  const abandon = () => {
+    dispatcher.abandon('the mock was closed');
+    timers.cancelAll();
+  };
 
   /** What `make` makes of order `id` (the state changed); {@link NoRecord} when there is no such order. */
   function onOrder<T>(id: number, make: (order: OrderRecord) => T): T {
@@ -192,17 +186,14 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   }
 
   function reset(): void {
-    timers.cancelAll();
     dispatcher.reset();
+    timers.cancelAll();
     epoch.faults.clear();
     epoch = newEpoch();
     changed();
   }
 
-  const state = (): MockStateSnapshot => {
-    const { log } = epoch;
-    return snapshot(epoch.state, () => log.entries());
-  };
+  const state = (): MockStateSnapshot => snapshot(epoch.state, epoch.log.entries.bind(epoch.log));
 
   const dispatch = createPipeline({
     tokens: new Set(config.tokens),
@@ -241,8 +232,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
         listenOptions,
         () => {
           servers.delete(server);
-          timers.cancelDelays();
-          dispatcher.abandon('the mock was closed');
+          abandon();
         },
         observe,
       );
@@ -251,8 +241,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     },
     async close() {
       const closing = [...servers].map((server) => server.close());
-      dispatcher.abandon('the mock was closed');
-      timers.cancelAll();
+      abandon();
       await Promise.all(closing);
     },
     get state(): MockStateSnapshot {
@@ -272,11 +261,9 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     }) as MockApi['readDeliveries'],
     flushWebhooks: (async (query?: unknown) => {
       // The query is checked first: a mistake rejects at once, not after the wait.
-      const checked =
-        query === undefined ? undefined : checkDeliveriesQuery(query, refuseIn('flushWebhooks'));
+      if (query !== undefined) checkDeliveriesQuery(query, refuseIn('flushWebhooks'));
       await dispatcher.flush();
-      const all = dispatcher.deliveries();
-      return checked === undefined ? all : deliveriesPage(all, checked);
+      return api.readDeliveries(query as never);
     }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
       const refuse: Refuse = refuseIn('advanceRestockingShipment');

@@ -294,10 +294,12 @@ describe('options', () => {
       [{ faults: 'x' }, /^createMockApi: faults: Invalid input: expected array, received string$/],
       [{ faults: null }, /^createMockApi: faults: Invalid input: expected array, received null$/],
     ]);
-    expect(() => createMockApi({ faults: [{ path: 5 as never }] })).toThrow(/^Invalid fault: /);
+    expect(() => createMockApi({ faults: [{ path: 5 as never }] })).toThrow(
+      /^createMockApi: faults\[0\]\.path: must be a string or a RegExp$/,
+    );
     expect(() =>
       createMockApi({ faults: [{ path: '/merchant_api/v1/orders' }, { path: '/x', status: 99 }] }),
-    ).toThrow(/^Invalid fault: faults\[1\]: status must be an integer from 200 to 599$/);
+    ).toThrow(/^createMockApi: faults\[1\]\.status: Too small: expected number to be >=200$/);
     expect(() => createMockApi({ faults: [{ path: '/merchant_api/v1/orders', times: 1 }] })).not.toThrow();
   });
 

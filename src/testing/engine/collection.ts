@@ -1,6 +1,6 @@
 /**
  * A collection of records kept sorted by creation time, with id lookup, `created_at` ranges and
- * newest-first pages in O(log n + page size).
+ * newest-first pages.
  */
 
 /** What a stored record needs: an id and its creation time in ms. */
@@ -26,36 +26,18 @@ export interface PageOf<T> {
   pageCount: number;
 }
 
-/** Orders records by creation time, then id (ascending). */
-function before(a: Timestamped, b: Timestamped): boolean {
-  return a.createdMs < b.createdMs || (a.createdMs === b.createdMs && a.id < b.id);
-}
-
 /** Whether `createdMs` lies in `range`. */
-export function inRange(createdMs: number, range: CreatedRange): boolean {
-  return (
-    (range.gte === undefined || createdMs >= range.gte) &&
-    (range.gt === undefined || createdMs > range.gt) &&
-    (range.lte === undefined || createdMs <= range.lte) &&
-    (range.lt === undefined || createdMs < range.lt)
-  );
-}
-
-/**
- * The page `page` (1-based) of `count` items, newest first, where `at(i)` gives the i-th newest.
- * Reads only the items of the page.
- */
-export function pageOf<T>(count: number, at: (index: number) => T, page: number, limit: number): PageOf<T> {
-  const items: T[] = [];
-  const start = (page - 1) * limit;
-  const end = Math.min(start + limit, count);
-  for (let i = start; i < end; i++) items.push(at(i));
-  return { items, page, limit, itemCount: count, pageCount: Math.ceil(count / limit) };
+export function inRange(
+  ms: number,
+  { gte = -Infinity, gt = -Infinity, lte = Infinity, lt = Infinity }: CreatedRange,
+) {
+  return ms >= gte && ms > gt && ms <= lte && ms < lt;
 }
 
 /** The page `page` (1-based) of the list `all`, in its order. */
 export function pageOfList<T>(all: readonly T[], page: number, limit: number): PageOf<T> {
-  return pageOf(all.length, (i) => all[i]!, page, limit);
+  const items = all.slice((page - 1) * limit, page * limit);
+  return { items, page, limit, itemCount: all.length, pageCount: Math.ceil(all.length / limit) };
 }
 
 /** A page as the API and the control routes answer it: `{ data, pagination }`, each item seen through `view`. */
@@ -80,8 +62,7 @@ export class Collection<T extends Timestamped> {
 
   /** The id the next record gets (and reserves it). */
   nextId(): number {
-    this.#lastId += 1;
-    return this.#lastId;
+    return ++this.#lastId;
   }
 
   /** The last id handed out by {@link nextId} (0 before the first). */
@@ -100,11 +81,12 @@ export class Collection<T extends Timestamped> {
     this.#lastId = lastId;
   }
 
-  /** Adds a record in its place (binary search; appending the newest, the usual case, moves nothing). */
+  /** Adds a record in its place (appending the newest, the usual case, moves nothing). */
   insert(record: T): void {
     this.#byId.set(record.id, record);
-    const at = this.#firstIndex((r) => !before(r, record));
-    this.#sorted.splice(at, 0, record);
+    const { createdMs: ms, id } = record;
+    const at = this.#sorted.findLastIndex((r) => r.createdMs < ms || (r.createdMs === ms && r.id < id));
+    this.#sorted.splice(at + 1, 0, record);
   }
 
   /** The record with this id. */
@@ -119,28 +101,6 @@ export class Collection<T extends Timestamped> {
 
   /** A page of the records created in `range`, newest first (ties: highest id first). */
   page(range: CreatedRange, page: number, limit: number): PageOf<T> {
-    const sorted = this.#sorted;
-    const lo = this.#firstIndex(
-      ({ createdMs: ms }) =>
-        (range.gte === undefined || ms >= range.gte) && (range.gt === undefined || ms > range.gt),
-    );
-    const hi = this.#firstIndex(
-      ({ createdMs: ms }) =>
-        (range.lte !== undefined && ms > range.lte) || (range.lt !== undefined && ms >= range.lt),
-    );
-    const count = Math.max(0, hi - lo);
-    return pageOf(count, (i) => sorted[hi - 1 - i]!, page, limit);
-  }
-
-  /** Index of the first record that satisfies `predicate` (monotonic: false…false true…true). */
-  #firstIndex(predicate: (record: T) => boolean): number {
-    let lo = 0;
-    let hi = this.#sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (predicate(this.#sorted[mid]!)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return pageOfList(this.#sorted.filter((r) => inRange(r.createdMs, range)).reverse(), page, limit);
   }
 }

@@ -4,10 +4,9 @@
  */
 import * as z from 'zod/mini';
 import { checkInput } from './check.js';
-import { type JsonValue, jsonDepthExceeds, MAX_JSON_DEPTH } from './json.js';
+import type { JsonValue } from './json.js';
 import { failure, type MockResult } from './result.js';
-import { MAX_DELAY_MS } from './timers.js';
-import { describeText } from './validation.js';
+import { Delay } from './timers.js';
 
 /**
  * A failure injected for matching requests, to test retry handling. A fault with only `latency`
@@ -19,7 +18,8 @@ export interface MockFault {
   method?: string;
   /**
    * Path to match: a string is compared with the request path (query excluded), e.g.
-   * `'/merchant_api/v1/orders'`; a RegExp is tested against it, e.g. `/^\/merchant_api\/v1\/skus(\/|$)/`.
+   * `'/merchant_api/v1/orders'`, where `*` stands for any run of characters
+   * (`'/merchant_api/v1/skus/*'`); a RegExp is tested against it, e.g. `/^\/merchant_api\/v1\/skus(\/|$)/`.
    *
    * The RegExp is yours and run as it is (from the start of the path at each test, whatever its
    * `lastIndex`): a pattern that backtracks catastrophically blocks your test's event loop.
@@ -42,14 +42,13 @@ export interface MockFault {
    */
   reset?: boolean;
   /**
-   * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. At most
-   * 32 levels deep (as request bodies), so that serializing it cannot overflow the stack. It must
+   * JSON body to answer with. Default `{ success: false, errors: ['<status text>'] }`. It must
    * serialize (no BigInt): the mock keeps its JSON copy, taken at once.
    */
   body?: JsonValue;
   /**
-   * Extra response headers: valid header names (HTTP tokens) and values (no line break or other
-   * control character but tab, nothing over U+00FF). Copied at once.
+   * Extra response headers: valid header names (HTTP tokens) and values (no line break, nothing
+   * over U+00FF). Copied at once.
    */
   headers?: Record<string, string>;
   /**
@@ -74,33 +73,16 @@ export interface MockFaultHandle {
   remove(): void;
 }
 
-/** A fault in force, with its counters. */
-interface ActiveFault {
-  readonly id: number;
+/** A fault in force, with its counters: also its handle. */
+interface ActiveFault extends MockFaultHandle {
   readonly spec: MockFault;
-  readonly method: string | undefined;
-  remaining: number;
+  /** What the path is tested with: a copy of a RegExp, or the RegExp a string path stands for. */
+  readonly pattern: RegExp;
   hits: number;
-}
-
-/** What a matching fault does to a request. */
-export interface FaultEffect {
-  /** Milliseconds to wait first (with `after`, between handling the request and answering). */
-  latency: number;
-  /** The answer to give instead of the API's, or `undefined` to let the request through. */
-  result: MockResult | undefined;
-  /** Whether the request is handled first (see {@link MockFault.after}). */
-  after: boolean;
+  remaining: number;
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'bad request',
-  401: 'authentication required',
-  403: 'forbidden',
-  404: 'not found',
-  408: 'request timeout',
-  409: 'conflict',
-  422: 'unprocessable entity',
   429: 'rate limit exceeded',
   500: 'internal server error',
   502: 'bad gateway',
@@ -109,7 +91,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * A fault refused by {@link Faults.add}: a `TypeError` (`Invalid fault: <field> …`) that names the
+ * A fault refused by {@link Faults.add}: a `TypeError` (`Invalid fault: <field>: …`) that names the
  * field, so the control route can answer 422 for that field.
  */
 export class InvalidFault extends TypeError {
@@ -123,88 +105,75 @@ export class InvalidFault extends TypeError {
 
 /** An HTTP header name (an RFC 9110 token). */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** A header value Node's server and `fetch` both accept: no control character but tab, no code over 0xFF. */
+
+/** A header value Node's server and `fetch` both accept: no control character but tab, nothing over 0xFF. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-const says = (error: string) => ({ error });
-const BOOLEAN = z.optional(z.boolean(says('must be a boolean')));
-const AT_LEAST_0 = says('must be >= 0');
-
-/** What a fault may hold (each field's problem in the kit's words); `headers` are checked after. */
-const FaultSchema = z.strictObject({
-  path: z.union([z.string(), z.instanceof(RegExp)], says('must be a string or a RegExp')),
-  method: z.optional(z.string(says('must be a string'))),
-  status: z.optional(z.int(says('must be an integer from 200 to 599')).check(z.minimum(200), z.maximum(599))),
-  times: z.optional(z.int(says('must be an integer > 0')).check(z.positive(says('must be an integer > 0')))),
-  retryAfter: z.optional(z.number(AT_LEAST_0).check(z.minimum(0, AT_LEAST_0))),
-  latency: z.optional(
-    z
-      .number(AT_LEAST_0)
-      .check(
-        z.minimum(0, AT_LEAST_0),
-        z.maximum(MAX_DELAY_MS, says(`must be at most ${MAX_DELAY_MS} ms (2^31 - 1)`)),
-      ),
+/**
+ * What a fault may hold, read into the copy the mock keeps (so that changing the given object later
+ * changes nothing): the `body` as JSON writes it (taken once), the method upper-cased.
+ */
+export const FaultSchema = z.strictObject({
+  path: z.union([z.string(), z.instanceof(RegExp)], { error: 'must be a string or a RegExp' }),
+  method: z.optional(z.string().check(z.toUpperCase())),
+  status: z.optional(z.int().check(z.minimum(200), z.maximum(599))),
+  times: z.optional(z.int().check(z.minimum(1))),
+  retryAfter: z.optional(z.number().check(z.minimum(0))),
+  latency: z.optional(Delay),
+  reset: z.optional(z.boolean()),
+  after: z.optional(z.boolean()),
+  body: z.optional(
+    z.pipe(
+      z.unknown(),
+      z.transform((body, ctx) => {
+        try {
+          const text = JSON.stringify(body);
+          if (text !== undefined) return JSON.parse(text) as JsonValue;
+        } catch {}
+        ctx.issues.push({
+          code: 'custom',
+          input: body,
+          message: 'must be a JSON value that can be serialized',
+        });
+        return z.NEVER;
+      }),
+    ),
   ),
-  reset: BOOLEAN,
-  after: BOOLEAN,
-  body: z.optional(z.unknown()),
   headers: z.optional(
-    z.record(z.string(), z.string(says('must be a string')), says('must be an object of strings')),
+    z.record(
+      z.string().check(z.regex(HEADER_NAME)),
+      z
+        .string()
+        .check(z.regex(HEADER_VALUE, 'must be a valid header value (no line break, nothing over U+00FF)')),
+    ),
   ),
 });
 
-/** Refuses `field` of a fault (its top-level name is what the control route reports). */
-function refuse(field: string, problem: string): never {
-  const top = field.split(/[.[:]/)[0] || 'fault';
-  throw new InvalidFault(top, field ? `${field} ${problem}` : problem);
+/**
+ * Checks a fault and returns the copy the mock keeps. Throws an {@link InvalidFault} naming the
+ * field (its top-level name is what the control route reports).
+ */
+function prepare(given: MockFault): MockFault {
+  return checkInput(FaultSchema, given, (field, problem) => {
+    throw new InvalidFault(field.split(/[.[]/)[0] || 'fault', field ? `${field}: ${problem}` : problem);
+  }) as MockFault;
+}
+
+/** A string path as the RegExp it stands for: the exact path, `*` standing for any run of characters. */
+function globOf(path: string): RegExp {
+  const parts = path.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`);
 }
 
 /**
- * A fault checked and copied once (see {@link prepare}): what {@link Faults.addPrepared} adds as it
- * is, as often as needed (the `faults` option at every `reset()`).
+ * What a matching fault does to a request: its latency (with `after`, between handling the request
+ * and answering), the answer to give instead of the API's (`undefined` to let the request through).
  */
-export type PreparedFault = MockFault;
-
-/**
- * Checks a fault and returns the copy the mock keeps (so that changing `given` later changes
- * nothing): a RegExp `path` copied, its `body` through JSON, its `headers` as a fresh object.
- * Throws an {@link InvalidFault} naming the field.
- */
-export function prepare(given: MockFault): PreparedFault {
-  const fault = checkInput(FaultSchema, given, refuse) as MockFault;
-  if (fault.path instanceof RegExp) fault.path = new RegExp(fault.path.source, fault.path.flags);
-  for (const [name, value] of Object.entries(fault.headers ?? {})) {
-    if (!HEADER_NAME.test(name))
-      refuse('headers:', `a header name must be an HTTP token, got ${describeText(name)}`);
-    if (!HEADER_VALUE.test(value)) {
-      refuse(
-        'headers:',
-        `the value of ${name} must be a valid header value (no line break or control character, no character over U+00FF)`,
-      );
-    }
-  }
-  if (fault.body === undefined) return fault;
-  if (jsonDepthExceeds(fault.body, MAX_JSON_DEPTH)) {
-    refuse('body', `must nest at most ${MAX_JSON_DEPTH} levels deep`);
-  }
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(fault.body);
-  } catch (error) {
-    refuse('body', `must be a JSON value that can be serialized (${(error as Error).message})`);
-  }
-  if (text === undefined) refuse('body', 'must be a JSON value');
-  return { ...fault, body: JSON.parse(text) as JsonValue };
-}
-
-function effectOf(fault: MockFault): FaultEffect {
-  const latency = fault.latency ?? 0;
-  const after = fault.after === true;
-  const { status: given, body, reset, retryAfter, headers } = fault;
-  const answers = [given, body, reset || undefined, retryAfter, headers].some((v) => v !== undefined);
+function effectOf(fault: MockFault): { latency: number; result: MockResult | undefined; after: boolean } {
+  const { status = 503, body, reset, retryAfter, headers, latency = 0, after = false } = fault;
+  const answers = [fault.status, body, reset || undefined, retryAfter, headers].some((v) => v !== undefined);
   if (fault.latency !== undefined && !answers) return { latency, result: undefined, after };
   if (reset) return { latency, result: { status: 0, drop: true }, after };
-  const status = given ?? 503;
   const result = body !== undefined ? { status, body } : failure(status, STATUS_TEXT[status] ?? 'error');
   result.headers = status === 401 ? { 'www-authenticate': 'Bearer', ...headers } : { ...headers };
   if (retryAfter !== undefined) result.headers['retry-after'] = String(retryAfter);
@@ -229,78 +198,56 @@ export class Faults {
   #active: ActiveFault[] = [];
   #lastId = 0;
 
-  /** Adds a fault (validated, and copied: later changes to `given` change nothing) and returns its handle. */
+  /** Adds a fault (checked, and copied: later changes to `given` change nothing) and returns its handle. */
   add(given: MockFault): MockFaultHandle {
-    return this.addPrepared(prepare(given));
-  }
-
-  /** Adds a fault {@link prepare} checked already (nothing is read or checked again) and returns its handle. */
-  addPrepared(spec: PreparedFault): MockFaultHandle {
-    this.#lastId += 1;
+    const spec = prepare(given);
     const fault: ActiveFault = {
-      id: this.#lastId,
+      id: ++this.#lastId,
       spec,
-      method: spec.method?.toUpperCase(),
-      remaining: spec.times ?? Number.POSITIVE_INFINITY,
+      pattern: typeof spec.path === 'string' ? globOf(spec.path) : new RegExp(spec.path),
       hits: 0,
+      remaining: spec.times ?? Number.POSITIVE_INFINITY,
+      remove: () => this.remove(fault.id),
     };
     this.#active.push(fault);
-    return {
-      id: fault.id,
-      get hits() {
-        return fault.hits;
-      },
-      get remaining() {
-        return fault.remaining;
-      },
-      remove: () => this.#remove(fault),
-    };
+    return fault;
   }
 
   /** Removes the fault with this id; `false` when none is in force. */
   remove(id: number): boolean {
     const fault = this.#active.find((f) => f.id === id);
-    if (fault) this.#remove(fault);
+    if (fault) fault.remaining = 0;
+    this.#active = this.#active.filter((f) => f !== fault);
     return fault !== undefined;
   }
 
   /** Removes every fault and returns how many were in force. */
   clear(): number {
-    const count = this.#active.length;
-    for (const fault of this.#active) fault.remaining = 0;
-    this.#active = [];
-    return count;
+    return [...this.#active].filter((f) => this.remove(f.id)).length;
   }
 
   /** The faults in force, oldest first. */
   list(): FaultSummary[] {
-    return this.#active.map((f) => ({
-      id: f.id,
-      method: f.method ?? null,
-      path: typeof f.spec.path === 'string' ? f.spec.path : null,
-      pathPattern: typeof f.spec.path === 'string' ? null : f.spec.path.source,
-      hits: f.hits,
-      remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+    return this.#active.map(({ id, spec: { method, path }, hits, remaining }) => ({
+      id,
+      method: method ?? null,
+      path: typeof path === 'string' ? path : null,
+      pathPattern: typeof path === 'string' ? null : path.source,
+      hits,
+      remaining: Number.isFinite(remaining) ? remaining : null,
     }));
   }
 
   /** Applies the first fault matching the request (counting it), or returns `undefined`. */
-  take(method: string, path: string): FaultEffect | undefined {
-    const fault = this.#active.find((f) => {
-      if (f.method !== undefined && f.method !== method) return false;
-      if (typeof f.spec.path === 'string') return f.spec.path === path;
-      f.spec.path.lastIndex = 0;
-      return f.spec.path.test(path);
-    });
+  take(method: string, path: string): ReturnType<typeof effectOf> | undefined {
+    // `search` starts from the start of the path each time, whatever a RegExp's `lastIndex`.
+    const fault = this.#active.find(
+      (f) => (f.spec.method ?? method) === method && path.search(f.pattern) >= 0,
+    );
     if (!fault) return undefined;
     fault.hits += 1;
     fault.remaining -= 1;
-    if (fault.remaining <= 0) this.#active = this.#active.filter((f) => f !== fault);
+    if (fault.remaining <= 0) this.remove(fault.id);
     return effectOf(fault.spec);
-  }
-
-  #remove(fault: ActiveFault): void {
-    fault.remaining = 0;
-    this.#active = this.#active.filter((f) => f !== fault);
   }
 }

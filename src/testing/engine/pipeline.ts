@@ -10,16 +10,10 @@
  * Refused requests (401, 404, 405, 400, 422, 429, a fault answering instead) do not tell it; the
  * side door tells of its own changes.
  *
- * Before all of that, every request's body is held to the limits of `engine/json.ts`: over
- * `MAX_BODY_BYTES` (10 MiB) is `413` at once (not logged, as the HTTP server answers it); a JSON
- * body nesting deeper than `MAX_JSON_DEPTH` (32) is answered like one that is not JSON: `400
- * { success: false, errors: ["bad request"] }`, with the reason in the mock-only `x-mock-hint`
- * header, and nothing is stored.
- *
  * Terse answers keep the provider's body and carry the precise reason in `x-mock-hint` (mock
  * only): 401 (no header, not `Bearer <token>`, or a token not accepted — never the token itself),
- * 404 (no route, the path as sent; no record with
- * the path's id), 405 (the methods allowed) and 400 (body not JSON).
+ * 404 (no route, the path as sent; no record with the path's id), 405 (the methods allowed) and
+ * 400 (body not JSON).
  * The answers of injected faults are left exactly as the fault says.
  *
  * A request runs against the epoch it started in (the state, rate-limit windows, faults and log
@@ -27,17 +21,10 @@
  * 503 `mock was reset` and leaves the fresh epoch alone (nothing written, nothing logged).
  */
 import type { Faults } from './faults.js';
-import { bodyTooLarge, MAX_BODY_BYTES, type ReadJson, readJson } from './json.js';
-import { type RateLimiter, rateLimitHeaders, retryAfterSeconds } from './rate-limit.js';
+import { type ReadJson, readJson } from './json.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { MockRequestEvent, RequestLog } from './request-log.js';
-import {
-  type Dispatch,
-  failure,
-  type MockRequest,
-  type MockResult,
-  mockError,
-  unauthorized,
-} from './result.js';
+import { type Dispatch, failure, type MockRequest, type MockResult, mockError } from './result.js';
 import { type MatchOf, type NotFound, notFoundHint, type RouteHandler } from './router.js';
 import type { Timers } from './timers.js';
 
@@ -88,22 +75,13 @@ export interface PipelineSetup<S> {
   onChange?: (() => void) | undefined;
 }
 
-/** Methods that change nothing. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /** Methods whose body is read (other methods' bodies are ignored). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** The answer to a request that was in progress when `reset()` was called. */
-const resetDuringRequest = (): MockResult => failure(503, 'mock was reset');
-
-/** The `400` of a body that is not JSON or nests too deeply (the reason in `x-mock-hint`). */
+/** The `400` of a body that is not JSON (the reason in `x-mock-hint`). */
 export function badBody(body: ReadJson, headers: Record<string, string> = {}): MockResult {
-  return {
-    ...failure(400, 'bad request'),
-    headers: body.hint === undefined ? headers : { ...headers, 'x-mock-hint': body.hint },
-  };
+  return withHint({ ...failure(400, 'bad request'), headers }, body.hint ?? 'request body is not JSON');
 }
 
 /**
@@ -132,74 +110,52 @@ export function unmatched(
  * the provider's terse answer, unchanged). A hint already set is kept.
  */
 export function withHint(result: MockResult, hint: string): MockResult {
-  if (result.headers?.['x-mock-hint'] !== undefined) return result;
-  return { ...result, headers: { ...result.headers, 'x-mock-hint': hint } };
+  return { ...result, headers: { 'x-mock-hint': hint, ...result.headers } };
 }
 
-/** Why a request is not authenticated (never the token itself). */
-function authHint(authorization: string | null, token: string | undefined): string {
-  if (!authorization) return 'no Authorization header: send Authorization: Bearer <token>';
-  if (token === undefined) return 'the Authorization header is not of the form Bearer <token>';
-  return "the bearer token is not one of the mock's tokens";
+/** The 401 of a request without a valid token, saying why (never the token itself). */
+function unauthorized({ authorization }: MockRequest, headers?: Record<string, string>) {
+  const hint = !authorization
+    ? 'no Authorization header: send Authorization: Bearer <token>'
+    : !BEARER.test(authorization)
+      ? 'the Authorization header is not of the form Bearer <token>'
+      : "the bearer token is not one of the mock's tokens";
+  const result = failure(401, 'authentication required');
+  return withHint({ ...result, headers: { ...headers, 'www-authenticate': 'Bearer' } }, hint);
 }
+
+/** What the request log and `onRequest` tell of an answered request. */
+const seen = ({ method, path, search }: MockRequest, result: MockResult) => ({
+  method,
+  path,
+  query: search,
+  status: result.drop ? 0 : result.status,
+});
 
 /** The core every face calls: answers a request (see the module comment) and logs it. */
 export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
   const { tokens, timers, now } = setup;
 
-  /**
-   * Answers an API request against `at` (the epoch it started in): a fault first (with `after`,
-   * once the request is handled), then the API.
-   */
-  async function answer(
-    at: Epoch<S>,
-    request: MockRequest,
-    token: string | undefined,
-    body: ReadJson,
-  ): Promise<MockResult> {
+  /** An API request against `at`, the epoch it started in (see the module comment for the order). */
+  async function answer(at: Epoch<S>, request: MockRequest, token: string | undefined, body: ReadJson) {
+    // A wait the mock's reset cut short ends the request (answered 503 by `dispatch`).
+    const wait = async (ms: number) => {
+      await timers.wait(ms);
+      if (setup.epoch() !== at) throw new Error('mock was reset');
+    };
     const fault = at.faults.take(request.method, request.path);
     if (fault && !fault.after) {
-      await timers.delay(fault.latency);
-      if (setup.epoch() !== at) return resetDuringRequest();
-      if (fault.result) {
-        const used = token !== undefined && tokens.has(token) ? at.limiter.used(token, now().getTime()) : 0;
-        return {
-          ...fault.result,
-          headers: { ...rateLimitHeaders(at.limiter, used), ...fault.result.headers },
-        };
-      }
+      await wait(fault.latency);
+      const used = token === undefined ? 0 : at.limiter.hit(token, now().getTime(), false).used;
+      if (fault.result)
+        return { ...fault.result, headers: { ...at.limiter.headers(used), ...fault.result.headers } };
     }
-    const handled = await handle(at, request, token, body);
-    if (!fault?.after) return handled;
-    // The request was handled (its change made): now the fault's latency and answer.
-    await timers.delay(fault.latency);
-    if (setup.epoch() !== at) return resetDuringRequest();
-    return fault.result
-      ? { ...fault.result, headers: { ...handled.headers, ...fault.result.headers } }
-      : handled;
-  }
-
-  /** Latency, authentication, the rate limit, the route: the API's own answer. */
-  async function handle(
-    at: Epoch<S>,
-    request: MockRequest,
-    token: string | undefined,
-    body: ReadJson,
-  ): Promise<MockResult> {
-    const { limiter } = at;
-    const known = token !== undefined && tokens.has(token);
-    await timers.delay(setup.latency);
-    if (setup.epoch() !== at) return resetDuringRequest();
-    if (!known) {
-      return withHint(unauthorized(rateLimitHeaders(limiter, 0)), authHint(request.authorization, token));
-    }
+    await wait(setup.latency);
+    if (token === undefined) return unauthorized(request, at.limiter.headers(0));
     const time = now();
-    const verdict = limiter.hit(token, time.getTime());
-    const headers = rateLimitHeaders(limiter, verdict.used);
-    if (!verdict.allowed) {
-      headers['retry-after'] = retryAfterSeconds(verdict.retryAfterMs);
-      return { ...failure(429, 'rate limit exceeded'), headers };
-    }
+    const verdict = at.limiter.hit(token, time.getTime());
+    const headers = at.limiter.headers(verdict.used, verdict.retryAfter);
+    if (verdict.retryAfter) return { ...failure(429, 'rate limit exceeded'), headers };
     const match = setup.route(request.method, request.path);
     if (match.kind !== 'found') return unmatched(match, 'API', request, headers);
     if (body.bad) return badBody(body, headers);
@@ -210,65 +166,43 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
       body: body.value,
       id: match.id,
     });
-    if (result.status >= 200 && result.status < 300 && !SAFE_METHODS.has(request.method)) {
+    if (result.status >= 200 && result.status < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       setup.onChange?.();
     }
-    const answered = { ...result, headers: { ...headers, ...result.headers } };
-    return answered.status === 404 && match.id > 0
-      ? withHint(answered, `no record with id ${match.id} (${request.method} ${request.path})`)
+    let answered: MockResult = { ...result, headers: { ...headers, ...result.headers } };
+    if (answered.status === 404 && match.id > 0) {
+      answered = withHint(answered, `no record with id ${match.id} (${request.method} ${request.path})`);
+    }
+    if (!fault?.after) return answered;
+    // The request was handled (its change made): now the fault's latency and answer.
+    await wait(fault.latency);
+    return fault.result
+      ? { ...fault.result, headers: { ...answered.headers, ...fault.result.headers } }
       : answered;
   }
 
   async function dispatch(request: MockRequest): Promise<MockResult> {
-    if (bodyTooLarge(request.body)) {
-      return failure(413, `request body too large (over ${MAX_BODY_BYTES} bytes)`);
-    }
     const at = setup.epoch();
     const started = now().toISOString();
     const body = BODY_METHODS.has(request.method) ? readJson(request.body) : { value: undefined, bad: false };
-    const token = BEARER.exec(request.authorization ?? '')?.[1];
+    const sent = BEARER.exec(request.authorization ?? '')?.[1];
+    /** The request's token when it is one of the mock's. */
+    const token = sent !== undefined && tokens.has(sent) ? sent : undefined;
     if (setup.sideDoor.owns(request.path)) {
-      const known = token !== undefined && tokens.has(token);
-      if (!known && !setup.sideDoor.isPublic(request.method, request.path)) {
-        return withHint(unauthorized(), authHint(request.authorization, token));
-      }
-      try {
-        return await setup.sideDoor.answer(request.method, request.path, body, request.search);
-      } catch (error) {
-        return mockError(error);
-      }
+      if (!token && !setup.sideDoor.isPublic(request.method, request.path)) return unauthorized(request);
+      return setup.sideDoor.answer(request.method, request.path, body, request.search).catch(mockError);
     }
-    let result: MockResult;
-    try {
-      result = await answer(at, request, token, body);
-    } catch (error) {
-      result = mockError(error);
-    }
-    if (setup.epoch() !== at) return resetDuringRequest();
-    at.log.add({
-      method: request.method,
-      path: request.path,
-      query: request.search,
-      rawBody: request.body,
-      status: result.drop ? 0 : result.status,
-      at: started,
-    });
+    const result = await answer(at, request, token, body).catch(mockError);
+    if (setup.epoch() !== at) return failure(503, 'mock was reset');
+    at.log.add({ ...seen(request, result), body: body.value, at: started });
     return result;
   }
 
-  const { onRequest } = setup;
-  if (!onRequest) return dispatch;
-  return async function observed(request) {
+  return async (request) => {
     const started = performance.now();
     const result = await dispatch(request);
-    onRequest({
-      method: request.method,
-      path: request.path,
-      query: request.search,
-      status: result.drop ? 0 : result.status,
-      durationMs: performance.now() - started,
-      control: setup.sideDoor.owns(request.path),
-    });
+    const control = setup.sideDoor.owns(request.path);
+    setup.onRequest?.({ ...seen(request, result), durationMs: performance.now() - started, control });
     return result;
   };
 }

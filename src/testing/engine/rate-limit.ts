@@ -12,72 +12,43 @@ export interface MockRateLimit {
   perMs: number;
 }
 
-/** The verdict on one request. */
-export interface RateVerdict {
-  /** Whether the request may go on. */
-  allowed: boolean;
-  /** Requests counted in the window (this one included when allowed). */
-  used: number;
-  /** When refused: milliseconds until a slot frees up. */
-  retryAfterMs: number;
-}
-
-/** Times of the allowed requests of one token, oldest first, from `head` on. */
-interface Window {
-  times: number[];
-  head: number;
-}
-
-/** A sliding-window limiter keyed by token. With `enforce: false` it only counts. */
+/**
+ * A sliding-window limiter keyed by token. Without a `limit` it only counts, reporting requests
+ * of the last 60 s against a maximum of 100.
+ */
 export class RateLimiter {
-  readonly max: number;
-  readonly windowMs: number;
-  readonly enforce: boolean;
-  readonly #windows = new Map<string, Window>();
+  readonly #max: number;
+  readonly #windowMs: number;
+  readonly #enforce: boolean;
+  /** The times of each token's allowed requests in the window, oldest first. */
+  readonly #windows = new Map<string, number[]>();
 
-  constructor(max: number, windowMs: number, enforce: boolean) {
-    this.max = max;
-    this.windowMs = windowMs;
-    this.enforce = enforce;
+  constructor(limit: MockRateLimit | undefined) {
+    this.#max = limit?.requests ?? 100;
+    this.#windowMs = limit?.perMs ?? 60_000;
+    this.#enforce = limit !== undefined;
   }
 
-  /** Counts a request of `key` at `nowMs` (unless refused). */
-  hit(key: string, nowMs: number): RateVerdict {
-    const window = this.#prune(key, nowMs);
-    const used = window.times.length - window.head;
-    if (this.enforce && used >= this.max) {
-      const oldest = window.times[window.head]!;
-      return { allowed: false, used, retryAfterMs: Math.max(1, oldest + this.windowMs - nowMs) };
+  /**
+   * Counts a request of `key` at `nowMs` (unless refused, or `count` is `false`) and answers the
+   * requests counted in the window; when refused, `retryAfter` is the `Retry-After` value, in
+   * seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`.
+   */
+  hit(key: string, nowMs: number, count = true): { used: number; retryAfter?: string } {
+    const times = this.#windows.get(key) ?? [];
+    this.#windows.set(key, times);
+    while (times.length > 0 && times[0]! <= nowMs - this.#windowMs) times.shift();
+    if (this.#enforce && count && times.length >= this.#max) {
+      const ms = times[0]! + this.#windowMs - nowMs;
+      return { used: times.length, retryAfter: String(Math.max(1, Math.ceil(ms / 100)) / 10) };
     }
-    window.times.push(nowMs);
-    return { allowed: true, used: used + 1, retryAfterMs: 0 };
+    if (count) times.push(nowMs);
+    return { used: times.length };
   }
 
-  /** Requests of `key` counted in the window at `nowMs`, without counting one more. */
-  used(key: string, nowMs: number): number {
-    const window = this.#prune(key, nowMs);
-    return window.times.length - window.head;
+  /** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer, and its `Retry-After` when given. */
+  headers(used: number, retryAfter?: string): Record<string, string> {
+    const figures = { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(this.#max) };
+    return retryAfter ? { ...figures, 'retry-after': retryAfter } : figures;
   }
-
-  #prune(key: string, nowMs: number): Window {
-    const window = this.#windows.get(key) ?? { times: [], head: 0 };
-    this.#windows.set(key, window);
-    const cutoff = nowMs - this.windowMs;
-    while (window.head < window.times.length && window.times[window.head]! <= cutoff) window.head += 1;
-    if (window.head > 1024 && window.head * 2 > window.times.length) {
-      window.times = window.times.slice(window.head);
-      window.head = 0;
-    }
-    return window;
-  }
-}
-
-/** The `X-Rate-Limit-Used` / `X-Rate-Limit-Max` headers of an answer. */
-export function rateLimitHeaders(limiter: RateLimiter, used: number): Record<string, string> {
-  return { 'x-rate-limit-used': String(used), 'x-rate-limit-max': String(limiter.max) };
-}
-
-/** `Retry-After` in seconds with one decimal, rounded up (e.g. `3.2`), at least `0.1`. */
-export function retryAfterSeconds(ms: number): string {
-  return String(Math.max(1, Math.ceil(ms / 100)) / 10);
 }

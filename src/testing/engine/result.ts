@@ -31,7 +31,7 @@ export type Dispatch = (request: MockRequest) => Promise<MockResult>;
 
 /** A JSON answer. */
 export function json(status: number, body: unknown, headers?: Record<string, string>): MockResult {
-  return headers ? { status, body, headers } : { status, body };
+  return { status, body, headers };
 }
 
 /** An error answer in the provider's format: `{ success: false, errors: [...] }`. */
@@ -39,32 +39,19 @@ export function failure(status: number, ...errors: string[]): MockResult {
   return { status, body: { success: false, errors } };
 }
 
-/** The `401` of a request without a valid token (with `WWW-Authenticate: Bearer`). */
-export function unauthorized(headers: Record<string, string> = {}): MockResult {
-  return {
-    ...failure(401, 'authentication required'),
-    headers: { ...headers, 'www-authenticate': 'Bearer' },
-  };
-}
-
 /** The `500` of a request whose handling threw: `mock error: <message>`. */
 export function mockError(error: unknown): MockResult {
   return failure(500, `mock error: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** Statuses whose responses never carry a body. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** Whether a result has a body to send (told without serializing it): some statuses never do. */
+const hasBody = (result: MockResult) =>
+  result.body !== undefined && ![101, 103, 204, 205, 304].includes(result.status);
 
 /** The response headers of a result (content type included when there is a body). */
 export function resultHeaders(result: MockResult): Record<string, string> {
-  const headers: Record<string, string> = { ...result.headers };
-  if (hasBody(result)) headers['content-type'] = 'application/json; charset=utf-8';
-  return headers;
-}
-
-/** Whether a result has a body to send (told without serializing it). */
-function hasBody(result: MockResult): boolean {
-  return result.body !== undefined && !NULL_BODY.has(result.status);
+  const type = hasBody(result) ? { 'content-type': 'application/json; charset=utf-8' } : {};
+  return { ...result.headers, ...type };
 }
 
 /** The serialized body of a result (`null` when it has none, or its status allows none). */

@@ -59,7 +59,8 @@ export function isIdText(text: string): boolean {
 
 /**
  * Finds the handler of `method` on `path` in `routes` (paths under `prefix`). `HEAD` is answered
- * by the `GET` handler wherever there is one (the faces send no body), and listed in `allow`.
+ * by the `GET` handler wherever there is one (the faces send no body), and listed in `allow`. A
+ * path no route answers notes the first route it would match but for its `{id}`, for the hint.
  */
 export function matchPath<H>(
   routes: readonly RouteOf<H>[],
@@ -69,45 +70,24 @@ export function matchPath<H>(
 ): MatchOf<H> {
   if (!path.startsWith(prefix)) return { kind: 'not_found', shown: path };
   const segments = path.slice(prefix.length).split('/');
-  if (segments[segments.length - 1] === '') segments.pop(); // a trailing slash
+  if (segments.at(-1) === '') segments.pop(); // a trailing slash
+  let badId: NotFound['badId'];
   for (const route of routes) {
-    if (route.segments.length !== segments.length) continue;
-    let id = 0;
-    const matches = route.segments.every((expected, i) => {
-      const actual = segments[i]!;
-      if (expected !== ':id') return expected === actual;
-      id = Number(actual);
-      return isIdText(actual);
-    });
-    if (!matches) continue;
+    const shape = route.segments;
+    if (shape.length !== segments.length || !shape.every((s, i) => s === ':id' || s === segments[i]))
+      continue;
+    const raw = shape.includes(':id') ? segments[shape.indexOf(':id')]! : undefined;
+    if (raw !== undefined && !isIdText(raw)) {
+      badId ??= { route: `${prefix}${shape.join('/').replace(':id', '{id}')}`, got: `'${raw}'` };
+      continue;
+    }
     const handler = route.methods[method] ?? (method === 'HEAD' ? route.methods.GET : undefined);
-    if (handler) return { kind: 'found', handler, id };
+    if (handler) return { kind: 'found', handler, id: raw === undefined ? 0 : Number(raw) };
     const allow = Object.keys(route.methods);
     if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
     return { kind: 'wrong_method', allow };
   }
-  // Nothing matched: only now, the first route the path would match but for its id, for the hint.
-  const badId = routes
-    .filter((route) => route.segments.length === segments.length)
-    .map((route) => idMiss(route.segments, segments, prefix))
-    .find((miss) => miss !== undefined);
-  return badId === undefined ? { kind: 'not_found', shown: path } : { kind: 'not_found', shown: path, badId };
-}
-
-/**
- * When `actual` (the path's segments under `prefix`) are those of a route (`expected`) but for an
- * `{id}` that is no record id: the route and the segment quoted.
- */
-function idMiss(expected: readonly string[], actual: readonly string[], prefix: string): NotFound['badId'] {
-  const bad = expected.findIndex((segment, i) => segment === ':id' && !isIdText(actual[i]!));
-  if (bad < 0 || !expected.every((segment, i) => segment === ':id' || segment === actual[i])) {
-    return undefined;
-  }
-  const raw = actual[bad]!;
-  return {
-    route: `${prefix}${expected.map((segment) => (segment === ':id' ? '{id}' : segment)).join('/')}`,
-    got: `'${raw}'`,
-  };
+  return badId ? { kind: 'not_found', shown: path, badId } : { kind: 'not_found', shown: path };
 }
 
 /**

@@ -3,7 +3,7 @@
  * Rails-like style ("Name can't be blank", "Items quantity must be greater than 0").
  */
 import { isBlank } from '../../schemas/common.js';
-import type { JsonObject, JsonValue } from './json.js';
+import type { JsonObject } from './json.js';
 
 export { isBlank };
 
@@ -37,19 +37,12 @@ export function describeValue(value: unknown): string {
 
 /**
  * Text a caller typed or sent (a query parameter, a path segment, a word of the command line),
- * described for a message: a short run of digits as it is (`'0'`), any other text by its length
- * only, since it may be a secret pasted by mistake.
+ * described for a message: a short run of digits (1 to 12, a sign allowed: too short to be a
+ * secret) as it is (`'0'`), any other text by its length only, since it may be a secret pasted by
+ * mistake.
  */
 export function describeText(text: string): string {
-  return isShortDigits(text.startsWith('-') ? text.slice(1) : text) ? `'${text}'` : describeValue(text);
-}
-
-/**
- * Whether `text` is a short run of digits (1 to 12, no sign), which a message may show as it is:
- * too short to be a secret.
- */
-function isShortDigits(text: string): boolean {
-  return /^\d{1,12}$/.test(text);
+  return /^-?\d{1,12}$/.test(text) ? `'${text}'` : describeValue(text);
 }
 
 /**
@@ -79,53 +72,38 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/;
  * when it is not.
  */
 export class Fields {
-  readonly #source: JsonObject;
-  readonly #errors: string[];
-  readonly #prefix: string;
-
   /**
    * @param source the object to read
    * @param errors the list messages are added to
    * @param prefix label of the nested object (`Shipping address`, `Items`), empty at the top level
    */
-  constructor(source: JsonObject, errors: string[], prefix = '') {
-    this.#source = source;
-    this.#errors = errors;
-    this.#prefix = prefix;
-  }
+  constructor(
+    private readonly source: JsonObject,
+    private readonly errors: string[],
+    private readonly prefix = '',
+  ) {}
 
-  /** The message label of a field: `Name`, or `Shipping address first name` when nested. */
-  label(key: string): string {
+  /**
+   * Adds `<label> <message>`, the label being `Name`, or `Shipping address first name` when nested;
+   * answers `undefined` (the field's value when it is refused).
+   */
+  error(key: string, message: string): undefined {
     const human = humanize(key);
-    return this.#prefix ? `${this.#prefix} ${human.charAt(0).toLowerCase()}${human.slice(1)}` : human;
-  }
-
-  /** Adds `<label> <message>`. */
-  error(key: string, message: string): void {
-    this.#errors.push(`${this.label(key)} ${message}`);
-  }
-
-  /** Adds `<label> <message>` and answers `undefined` (the field's value when it is refused). */
-  #bad(key: string, message: string): undefined {
-    this.error(key, message);
+    const label = this.prefix ? `${this.prefix} ${human.charAt(0).toLowerCase()}${human.slice(1)}` : human;
+    this.errors.push(`${label} ${message}`);
   }
 
   /** Whether the field is present (`null` included). */
   has(key: string): boolean {
-    return this.#source[key] !== undefined;
-  }
-
-  /** The raw value. */
-  raw(key: string): JsonValue | undefined {
-    return this.#source[key];
+    return this.source[key] !== undefined;
   }
 
   /** A string, as given (numbers are converted); `required` rejects blank values. */
   string(key: string, required = false): string | null | undefined {
-    const value = this.#source[key];
-    if (required && isBlank(value)) return this.#bad(key, "can't be blank");
+    const value = this.source[key];
+    if (required && isBlank(value)) return this.error(key, "can't be blank");
     if (value === undefined || value === null || typeof value === 'string') return value;
-    return typeof value === 'number' ? String(value) : this.#bad(key, 'is invalid');
+    return typeof value === 'number' ? String(value) : this.error(key, 'is invalid');
   }
 
   /**
@@ -133,41 +111,34 @@ export class Fields {
    * requires a value greater than 0; otherwise the value must be 0 or more.
    */
   integer(key: string, options: { required?: boolean; positive?: boolean } = {}): number | null | undefined {
-    const value = this.#source[key];
+    return this.number(key, { ...options, integer: true });
+  }
+
+  /** A number (a numeric string is accepted), 0 or more, with the options of {@link integer}. */
+  number(
+    key: string,
+    options: { required?: boolean; positive?: boolean; integer?: boolean } = {},
+  ): number | null | undefined {
+    const value = this.source[key];
     if (isBlank(value)) {
-      if (options.required) return this.#bad(key, "can't be blank");
+      if (options.required) return this.error(key, "can't be blank");
       return value === undefined ? undefined : null;
     }
-    const number = this.#numeric(key);
-    if (number === undefined) return undefined;
-    if (!Number.isInteger(number) || (typeof value === 'string' && !DIGITS.test(value.trim()))) {
-      return this.#bad(key, 'must be an integer');
+    const text = typeof value === 'string' ? value.trim() : undefined;
+    const number = text !== undefined && NUMERIC.test(text) ? Number(text) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) return this.error(key, 'is not a number');
+    if (options.integer && (!Number.isInteger(number) || (text !== undefined && !DIGITS.test(text)))) {
+      return this.error(key, 'must be an integer');
     }
-    if (options.positive && number <= 0) return this.#bad(key, 'must be greater than 0');
-    return number < 0 ? this.#bad(key, 'must be greater than or equal to 0') : number;
-  }
-
-  /** The field as a finite number (a numeric string is accepted), or `undefined` after a message. */
-  #numeric(key: string): number | undefined {
-    const value = this.#source[key];
-    const number = typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value;
-    return typeof number === 'number' && Number.isFinite(number) ? number : this.#bad(key, 'is not a number');
-  }
-
-  /** A number (a numeric string is accepted), 0 or more. */
-  number(key: string): number | null | undefined {
-    const value = this.#source[key];
-    if (isBlank(value)) return value === undefined ? undefined : null;
-    const number = this.#numeric(key);
-    if (number === undefined) return undefined;
-    return number < 0 ? this.#bad(key, 'must be greater than or equal to 0') : number;
+    if (options.positive && number <= 0) return this.error(key, 'must be greater than 0');
+    return number < 0 ? this.error(key, 'must be greater than or equal to 0') : number;
   }
 
   /** `true` or `false` (or `null`). */
   boolean(key: string): boolean | null | undefined {
-    const value = this.#source[key];
+    const value = this.source[key];
     if (value === undefined || value === null || typeof value === 'boolean') return value;
-    return this.#bad(key, 'is invalid');
+    return this.error(key, 'is invalid');
   }
 
   /** A code of `length` letters (upper-cased), e.g. a 2-letter country code. */
@@ -177,14 +148,14 @@ export class Fields {
     if (value.trim() === '') return null;
     return new RegExp(`^[A-Za-z]{${length}}$`).test(value)
       ? value.toUpperCase()
-      : this.#bad(key, 'is invalid');
+      : this.error(key, 'is invalid');
   }
 
   /** One of `values`. */
   oneOf<T extends string>(key: string, values: readonly T[], required = false): T | null | undefined {
     const value = this.string(key, required);
     if (value === undefined || value === null) return value;
-    return values.includes(value as T) ? (value as T) : this.#bad(key, 'is not included in the list');
+    return values.includes(value as T) ? (value as T) : this.error(key, 'is not included in the list');
   }
 
   /** A calendar date `YYYY-MM-DD`; a date-time is accepted and its date is used. */
@@ -193,7 +164,7 @@ export class Fields {
     if (value === undefined || value === null) return value;
     const match = DATE.exec(value);
     const date = match && `${match[1]}-${match[2]}-${match[3]}`;
-    return date && !Number.isNaN(Date.parse(date)) ? date : this.#bad(key, 'is invalid');
+    return date && !Number.isNaN(Date.parse(date)) ? date : this.error(key, 'is invalid');
   }
 
   /** An ISO 8601 date-time, returned as its time in ms. */
@@ -201,21 +172,21 @@ export class Fields {
     const value = this.string(key);
     if (value === undefined || value === null) return value;
     const ms = Date.parse(value);
-    return Number.isNaN(ms) ? this.#bad(key, 'is invalid') : ms;
+    return Number.isNaN(ms) ? this.error(key, 'is invalid') : ms;
   }
 
   /** An array of strings. */
   strings(key: string): string[] | null | undefined {
-    const value = this.#source[key];
+    const value = this.source[key];
     if (value === undefined || value === null) return value;
     const valid = Array.isArray(value) && value.every((v) => typeof v === 'string');
-    return valid ? (value as string[]) : this.#bad(key, 'is invalid');
+    return valid ? (value as string[]) : this.error(key, 'is invalid');
   }
 
   /** A JSON object (kept as given). */
   object(key: string): JsonObject | null | undefined {
-    const value = this.#source[key];
+    const value = this.source[key];
     if (value === undefined || value === null) return value;
-    return isObject(value) ? value : this.#bad(key, 'is invalid');
+    return isObject(value) ? value : this.error(key, 'is invalid');
   }
 }

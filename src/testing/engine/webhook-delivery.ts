@@ -27,7 +27,7 @@ export interface MockWebhookRetry {
    */
   initialDelayMs?: number;
   /**
-   * Time-out of one attempt, in ms: an integer from 1 to 2147483647. Default 5000 ms. Enforced even
+   * Time-out of one attempt, in ms: from 1 to 2147483647. Default 5000 ms. Enforced even
    * when `webhookFetch` ignores its `signal`: the attempt then fails as a time-out (and is retried).
    */
   timeoutMs?: number;
@@ -87,24 +87,14 @@ export type MockDeliveryStatus = 'delivered' | 'failed' | 'pending';
 export const MOCK_DELIVERY_STATUSES: readonly MockDeliveryStatus[] = ['delivered', 'failed', 'pending'];
 
 /** Where `delivery` stands (see {@link MockDeliveryStatus}). */
-export function deliveryStatus(
-  delivery: Pick<WebhookDelivery, 'delivered' | 'finished'>,
-): MockDeliveryStatus {
-  if (delivery.delivered) return 'delivered';
-  return delivery.finished ? 'failed' : 'pending';
-}
-
-/** A `fetch` as the dispatcher calls it. */
-export type DeliveryFetch = (input: string, init: RequestInit) => Promise<Response>;
+export const deliveryStatus = (d: Pick<WebhookDelivery, 'delivered' | 'finished'>): MockDeliveryStatus =>
+  d.delivered ? 'delivered' : d.finished ? 'failed' : 'pending';
 
 /** Settings of the dispatcher. */
-export interface DispatcherOptions {
+export interface DispatcherOptions extends Required<MockWebhookRetry> {
   urls: readonly string[];
-  attempts: number;
-  initialDelayMs: number;
-  timeoutMs: number;
   /** Returns the `fetch` to use (looked up at each attempt). */
-  fetch: () => DeliveryFetch;
+  fetch: () => (input: string, init: RequestInit) => Promise<Response>;
   /** The signing secret of every delivery. */
   secret: string;
   timers: Timers;
@@ -120,9 +110,8 @@ export interface WebhookEvent<M extends object> {
 export class WebhookDispatcher<M extends object> {
   readonly #options: DispatcherOptions;
   #deliveries: (WebhookDelivery & M)[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
-  /** The last delivery queued for each receiver URL. */
-  #tails = new Map<string, Promise<void>>();
+  /** The last delivery queued for each receiver URL (it settles after those before it). */
+  readonly #tails = new Map<string, Promise<void>>();
   #abort = new AbortController();
 
   constructor(options: DispatcherOptions) {
@@ -164,13 +153,11 @@ export class WebhookDispatcher<M extends object> {
         (filter.url === undefined || d.url === filter.url),
     );
     for (const delivery of chosen) {
-      delivery.finished = false;
-      delivery.delivered = false;
-      delivery.error = null;
+      Object.assign(delivery, { finished: false, delivered: false, error: null });
       delivery.redeliveries += 1;
       this.#queue(delivery);
     }
-    return chosen.map(copy);
+    return structuredClone(chosen);
   }
 
   /** Runs `delivery` after the last one queued for its receiver. */
@@ -185,33 +172,29 @@ export class WebhookDispatcher<M extends object> {
       })
       .finally(() => {
         delivery.finished = true;
-        this.#inFlight.delete(run);
         if (this.#tails.get(url) === run) this.#tails.delete(url);
       });
     this.#tails.set(url, run);
-    this.#inFlight.add(run);
   }
 
   /** Copies of every delivery so far, oldest first. */
   deliveries(): (WebhookDelivery & M)[] {
-    return this.#deliveries.map(copy);
+    return structuredClone(this.#deliveries);
   }
 
   /** Resolves once no delivery is in flight (retries included). */
   async flush(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    while (this.#tails.size > 0) await Promise.allSettled([...this.#tails.values()]);
   }
 
   /**
-   * Abandons every delivery in flight or queued (its attempt is aborted, its backoff wait ended)
-   * and keeps their records, marked finished with `error` saying why. Later events are delivered
-   * as usual.
+   * Abandons every delivery in flight or queued (its attempt is aborted; the caller ends the
+   * backoff waits with `Timers.cancelAll`) and keeps their records, marked finished with `error`
+   * saying why. Later events are delivered as usual.
    */
   abandon(reason: string): void {
     this.#abort.abort(new Error(reason));
     this.#abort = new AbortController();
-    this.#tails = new Map();
-    this.#options.timers.cancelBackground();
   }
 
   /** Abandons every delivery in flight and forgets them all. */
@@ -231,27 +214,20 @@ export class WebhookDispatcher<M extends object> {
     // Each round (the first, then each redelivery) has its own budget; `attempts` counts them all.
     for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
       delivery.attempts += 1;
-      // The attempt's time-out: a ref'd timer (a script awaiting `flushWebhooks()` must not exit
-      // early), and a race, so that a `webhookFetch` ignoring its signal still fails in time.
-      const timeout = new AbortController();
-      const timer = setTimeout(() => {
-        timeout.abort(new DOMException(`the receiver did not answer within ${timeoutMs} ms`, 'TimeoutError'));
-      }, timeoutMs);
+      const signal = AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]);
       try {
-        const signal = AbortSignal.any([cancelled, timeout.signal]);
-        const response = await untilAborted(
-          Promise.resolve().then(() =>
-            this.#options.fetch()(delivery.url, {
-              method: 'POST',
-              headers,
-              body: delivery.body,
-              // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
-              redirect: 'manual',
-              signal,
-            }),
-          ),
-          signal,
-        );
+        // A race too, so that a `webhookFetch` ignoring its signal still fails in time.
+        const response = await Promise.race([
+          this.#options.fetch()(delivery.url, {
+            method: 'POST',
+            headers,
+            body: delivery.body,
+            // A 3xx is an answer like any other non-2xx: never follow it (a POST would become a GET).
+            redirect: 'manual',
+            signal,
+          }),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+        ]);
         delivery.statusCodes.push(response.status);
         // Not awaited: a body whose `cancel` never settles must not hold the delivery. A body that is
         // no web stream (a `webhookFetch` over node-fetch 2 answers a Node stream) has none.
@@ -265,40 +241,16 @@ export class WebhookDispatcher<M extends object> {
       } catch (error) {
         if (cancelled.aborted) break;
         delivery.statusCodes.push(null);
-        delivery.error = messageOf(error);
-      } finally {
-        clearTimeout(timer);
+        delivery.error = signal.aborted
+          ? `the receiver did not answer within ${timeoutMs} ms`
+          : messageOf(error);
       }
-      if (attempt < attempts) await timers.background(initialDelayMs * 2 ** (attempt - 1));
-    }
-    if (cancelled.aborted) {
-      const reason: unknown = cancelled.reason;
-      delivery.error = `abandoned: ${reason instanceof Error ? reason.message : String(reason)}`;
-      return;
+      if (attempt < attempts) await timers.wait(initialDelayMs * 2 ** (attempt - 1));
     }
     const last = delivery.statusCodes.at(-1);
-    const plural = delivery.attempts === 1 ? '' : 's';
-    delivery.error =
-      typeof last === 'number'
-        ? `gave up after ${delivery.attempts} attempt${plural} (last status ${last})`
-        : `gave up after ${delivery.attempts} attempt${plural} (last error: ${delivery.error})`;
+    const tries = `${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`;
+    delivery.error = cancelled.aborted
+      ? `abandoned: ${(cancelled.reason as Error).message}`
+      : `gave up after ${tries} (${typeof last === 'number' ? `last status ${last}` : `last error: ${delivery.error}`})`;
   }
-}
-
-/**
- * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts — whether or not the
- * work behind `promise` heeds the signal (its late outcome is then ignored).
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => {});
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  return Promise.race([promise, aborted]);
-}
-
-/** A copy of a delivery record (its list of status codes copied too). */
-function copy<D extends WebhookDelivery>(delivery: D): D {
-  return { ...delivery, statusCodes: [...delivery.statusCodes] };
 }
