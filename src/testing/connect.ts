@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
 import { checkInput, type Refuse } from './engine/check.js';
 import { MAX_DELAY_MS } from './engine/timers.js';
-import { CONTROL_OPERATIONS, isPaged, type MockControlRouteInfo } from './faces/control.js';
+import { CONTROL_OPERATIONS, keyOf, type MockControlRouteInfo } from './faces/control.js';
 import {
   type MockControlMethods,
   type MockDeliveriesPage,
@@ -78,38 +78,26 @@ export type MockControlErrorCode =
 export class MockControlError extends Error {
   override readonly name = 'MockControlError';
   /** What went wrong. */
-  readonly code: MockControlErrorCode;
+  readonly code!: MockControlErrorCode;
   /** The call, e.g. `POST /__mock/orders/7/fulfill`; the method name for `invalid_argument`. */
-  readonly route: string;
+  readonly route!: string;
   /** The HTTP status the mock answered, or `null` when it did not answer (or nothing was sent). */
-  readonly status: number | null;
+  readonly status: number | null = null;
   /** The mock's messages (`{ success: false, errors: [...] }`); empty when there are none. */
-  readonly errors: readonly string[];
+  readonly errors: readonly string[] = [];
   /** The mock-only `x-mock-hint` header of the answer, or `null`. */
-  readonly hint: string | null;
+  readonly hint: string | null = null;
   /** The argument refused (`invalid_argument` only), e.g. `id`, `path`; otherwise `null`. */
-  readonly argument: string | null;
+  readonly argument: string | null = null;
 
   /** @internal */
   constructor(
     message: string,
-    details: {
-      code: MockControlErrorCode;
-      route: string;
-      status?: number | null;
-      errors?: readonly string[];
-      hint?: string | null;
-      argument?: string | null;
-      cause?: unknown;
-    },
+    details: Pick<MockControlError, 'code' | 'route'> & Partial<MockControlError>,
+    cause?: unknown,
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = details.code;
-    this.route = details.route;
-    this.status = details.status ?? null;
-    this.errors = details.errors ?? [];
-    this.hint = details.hint ?? null;
-    this.argument = details.argument ?? null;
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, details);
   }
 }
 
@@ -280,9 +268,9 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       const cause = (error as Error).cause as Error | undefined;
       const why = `${(error as Error).message}${cause?.message ? `: ${cause.message}` : ''}`;
       const text = redact(`Cannot reach the mock at ${baseUrl} (${label}): ${why}. Is it running?`);
-      throw new MockControlError(text, { code: 'unreachable', route: label, cause: error });
+      throw new MockControlError(text, { code: 'unreachable', route: label }, error);
     }
-    const { status } = response;
+    const details = { route: label, status: response.status };
     let json: Record<string, unknown> | undefined;
     try {
       json = text === '' ? undefined : JSON.parse(text);
@@ -290,20 +278,17 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     if (!response.ok) {
       const errors = Array.isArray(json?.errors) ? json.errors.map((e) => redact(String(e))) : [];
       const hint = response.headers.get('x-mock-hint') && redact(response.headers.get('x-mock-hint')!);
-      const detail = `${errors.length > 0 ? errors.join('; ') : `status ${status}`}${hint ? ` (${hint})` : ''}`;
-      const error = { code: 'rejected', route: label, status, errors, hint } as const;
-      throw new MockControlError(`${label} answered ${status}: ${detail}`, error);
+      const detail = `${errors.join('; ') || `status ${details.status}`}${hint ? ` (${hint})` : ''}`;
+      const error = { code: 'rejected', ...details, errors, hint } as const;
+      throw new MockControlError(`${label} answered ${details.status}: ${detail}`, error);
     }
-    if (status === 204) return undefined as never;
-    const key = op.key && !isPaged(op, input) ? op.key : undefined;
+    if (details.status === 204) return undefined as never;
+    const key = keyOf(op, input);
     // Every answer is a JSON object, holding the result under the operation's key when it has one.
     if (json?.constructor !== Object || (key !== undefined && !(key in json))) {
       const problem = text === '' ? 'an empty body' : 'a body that is not the JSON object expected';
-      throw new MockControlError(`${label} answered ${status} with ${problem}`, {
-        code: 'invalid_response',
-        route: label,
-        status,
-      });
+      const error = { code: 'invalid_response', ...details } as const;
+      throw new MockControlError(`${label} answered ${details.status} with ${problem}`, error);
     }
     return (key === undefined ? json : json[key]) as never;
   }

@@ -56,37 +56,30 @@ export type MockInjectedFault<Remote extends boolean> = Remote extends true
 export interface MockStateQuery<C extends MockCollectionName> {
   /** The list to read. */
   collection: C;
-  /** The page, from 1. Default 1. */
+  /** The page (of each list, of the deliveries), from 1. Default 1. */
   page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
+  /** Records (deliveries) per page, 1 to 1000. Default 50. */
   limit?: number;
 }
 
 /** The query of `readState` / `state` for several lists of the snapshot (each paginated). */
-export interface MockStateCollectionsQuery<C extends MockCollectionName> {
-  /** The lists to read. */
+export interface MockStateCollectionsQuery<C extends MockCollectionName>
+  extends Omit<MockStateQuery<C>, 'collection'> {
+  /** The lists to read (a page of each). */
   collections: readonly C[];
-  /** The page of each list, from 1. Default 1. */
-  page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
-  limit?: number;
 }
 
 /**
  * Which webhook deliveries to read, and which page of them (`GET /__mock/deliveries?…`,
  * `readDeliveries(query)`, `flushWebhooks(query)`). Every filter given must match.
  */
-export interface MockDeliveriesQuery {
+export interface MockDeliveriesQuery extends Omit<MockStateQuery<MockCollectionName>, 'collection'> {
   /** Only the delivery of this event (`x-service-event-id`). */
   eventId?: string;
   /** Only the deliveries to this receiver URL. */
   url?: string;
   /** Only the deliveries in this state (see {@link MockDeliveryStatus}). */
   status?: MockDeliveryStatus;
-  /** The page, from 1. Default 1. */
-  page?: number;
-  /** Deliveries per page, 1 to 1000. Default 50. */
-  limit?: number;
 }
 
 /** A page of the webhook deliveries that match a {@link MockDeliveriesQuery}, oldest first. */

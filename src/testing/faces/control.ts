@@ -73,18 +73,21 @@ export interface ControlOperation {
    * query string, any other (`options`, `fault`, ...) as the JSON body.
    */
   input?: string;
-  /** The answer holds the result under this key — but a read with a query answers the page itself. */
-  key?: string;
   /** What the route does, when not the target's method called with the id and the argument. */
   run?: (target: ControlTarget, input: Record<string, unknown>, id: number) => unknown;
   body?: string;
   query?: string;
+  /**
+   * What it answers: its status first, then `{ <key>… }` when the result is answered under that key
+   * (a list as `data`) — but a read with a query answers the page itself.
+   */
   answers: string;
   description: string;
 }
 
-/** Whether an operation's answer is the page a query asked for (not its result under `key`). */
-export const isPaged = (op: ControlOperation, input: unknown) => op.input === 'query' && input !== undefined;
+/** The key an operation's answer holds its result under (see {@link ControlOperation.answers}), if any. */
+export const keyOf = (op: ControlOperation, input: unknown) =>
+  op.input === 'query' && input !== undefined ? undefined : /^\d+, \{ (\w+)/.exec(op.answers)?.[1];
 
 /** Refuses the request: 422 `<field>: <problem>`. */
 const bad = refuseIn('');
@@ -146,7 +149,6 @@ const PAGE_OR_ALL = '{ data: [delivery] } (every one) without parameters; { data
 export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
   routes: {
     route: 'GET /__mock/',
-    key: 'routes',
     run: () => routeIndex(),
     answers: '200, { routes: [{ method, path, body, query, answers, description }] }',
     description: 'Lists every control route (this list). The one route that needs no token.',
@@ -174,14 +176,12 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
   },
   faults: {
     route: 'GET /__mock/faults',
-    key: 'data',
     answers: '200, { data: [{ id, method, path, pathPattern, hits, remaining }] }',
     description: 'Lists the faults in force, oldest first.',
   },
   injectFault: {
     route: 'POST /__mock/faults',
     input: 'fault',
-    key: 'id',
     run: (target, fault) => target.injectFault(faultOf(fault)).id,
     body: '{ path | pathPattern, method?, status?, times?, retryAfter?, latency?, reset?, body?, headers?, after? }',
     answers: '201, { id }',
@@ -189,13 +189,11 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
   },
   clearFaults: {
     route: 'DELETE /__mock/faults',
-    key: 'removed',
     answers: '200, { removed }',
     description: 'Removes every fault in force.',
   },
   removeFault: {
     route: 'DELETE /__mock/faults/{id}',
-    key: 'removed',
     run: (target, _, id) => (target.removeFault(id) ? 1 : noRecord(`No fault with id ${id} in force`)),
     answers: '200, { removed: 1 }',
     description: 'Removes one fault.',
@@ -208,7 +206,6 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
   readDeliveries: {
     route: 'GET /__mock/deliveries',
     input: 'query',
-    key: 'data',
     query: DELIVERIES_QUERY,
     answers: `200, ${PAGE_OR_ALL}`,
     description: 'The webhook deliveries so far, oldest first.',
@@ -216,15 +213,13 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
   flushWebhooks: {
     route: 'POST /__mock/webhooks/flush',
     input: 'query',
-    key: 'data',
     query: DELIVERIES_QUERY,
-    answers: `200 once none is in flight, ${PAGE_OR_ALL}`,
+    answers: `200, ${PAGE_OR_ALL}, once none is in flight`,
     description: 'Waits until every webhook delivery has finished (delivered or given up).',
   },
   redeliverWebhooks: {
     route: 'POST /__mock/webhooks/redeliver',
     input: 'filter',
-    key: 'data',
     body: '{ eventId?, url? }',
     answers: '200, { data: [delivery re-queued] }',
     description:
@@ -260,11 +255,11 @@ const ROUTES = [...byPath].map(([path, methods]) => ({
 
 /** Every control route, as `GET /__mock/` lists it (derived from the table). */
 const routeIndex = (): MockControlRouteInfo[] =>
-  OPERATIONS.map(({ method, path, body, query, answers, description }) => ({
+  OPERATIONS.map(({ method, path, body = null, query = null, answers, description }) => ({
     method,
     path,
-    body: body ?? null,
-    query: query ?? null,
+    body,
+    query,
     answers,
     description,
   }));
@@ -308,10 +303,8 @@ export async function answerControl(
     const method = target[op.name as keyof ControlTarget] as (...args: unknown[]) => unknown;
     const result = await (op.run ? op.run(target, fields, id) : method.apply(target, args));
     if (result === undefined) return { status: 204 };
-    return json(
-      Number.parseInt(op.answers, 10),
-      op.key && !isPaged(op, input) ? { [op.key]: result } : result,
-    );
+    const key = keyOf(op, input);
+    return json(Number.parseInt(op.answers, 10), key ? { [key]: result } : result);
   } catch (error) {
     if (error instanceof NoRecord) return failure(404, error.message);
     if (error instanceof InvalidFault)
