@@ -23,12 +23,6 @@ import {
 } from './faces/control-methods.js';
 import { TOKEN } from './options.js';
 
-export type {
-  MockRemoteFaultHandle,
-  MockStateCollectionsQuery,
-  MockStateQuery,
-} from './faces/control-methods.js';
-
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
 /** The default time-out of one control call, in milliseconds. */
@@ -121,8 +115,6 @@ export interface MockConnectionSummary {
 }
 
 /**
-
-/**
  * A connection to a running mock, made by {@link connectMock}: the control methods of the
  * in-process mock ({@link MockControlMethods}), each a promise. Every call rejects with a
  * {@link MockControlError}.
@@ -164,17 +156,14 @@ export interface MockConnection extends MockControlMethods<true> {
 }
 
 /** A time-out in milliseconds: from 1 to what a timer can wait (2^31 - 1, about 24.8 days). */
-const Timeout = z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS));
+const Timeout = z.optional(z.int().check(z.minimum(1), z.maximum(MAX_DELAY_MS)));
 const BAD_TOKEN =
   'must be a non-empty string of visible ASCII characters (no white space or control characters); the value is not shown';
 const Options = z.strictObject({
   token: z.string().check(z.regex(TOKEN, BAD_TOKEN)),
   fetch: z.optional(z.custom<MockConnectionFetch>((f) => typeof f === 'function', 'must be a function')),
-  timeoutMs: z.optional(Timeout),
+  timeoutMs: Timeout,
 });
-
-/** Options of one call (`flushWebhooks`). */
-const CallOptions = z.strictObject({ timeoutMs: z.optional(Timeout) });
 
 /** A refusal of an argument of `method`: an `invalid_argument` naming the field. */
 const refuseIn =
@@ -189,25 +178,20 @@ const refuseIn =
  * has none so that the answer is always a page. The mock checks the fields.
  */
 function searchOf(query: object): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, Array.isArray(value) ? value.join(',') : String(value));
-  }
-  if (!params.has('page')) params.set('page', '1');
-  return params.toString();
+  const given = Object.entries(query).filter(([, value]) => value !== undefined);
+  const fields: Record<string, string> = Object.fromEntries(given.map(([key, value]) => [key, `${value}`]));
+  return new URLSearchParams({ ...fields, page: fields.page ?? '1' }).toString();
 }
 
 /** The root URL of a mock from what a user may pass (the CLI's control URL included). */
 function rootUrl(url: string | URL): string {
   const parsed = URL.canParse(String(url)) ? new URL(String(url)) : undefined;
   const refuse = refuseIn('connectMock');
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    return refuse('url', 'must be an absolute http(s) URL');
-  }
-  if (parsed.username || parsed.password) {
+  if (!/^https?:$/.test(parsed?.protocol ?? '')) refuse('url', 'must be an absolute http(s) URL');
+  if (parsed!.username || parsed!.password) {
     refuse('url', 'must not hold credentials: pass the token as the token option');
   }
-  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/__mock$/, '')}`;
+  return `${parsed!.origin}${parsed!.pathname.replace(/\/+$/, '').replace(/\/__mock$/, '')}`;
 }
 
 /**
@@ -330,7 +314,8 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     },
     flushWebhooks: (async (query?: MockDeliveriesQuery, callOptions: MockCallOptions = {}) => {
       const refuse = refuseArgument('options', 'options.', refuseIn('flushWebhooks'));
-      return call('flushWebhooks', [query], checkInput(CallOptions, callOptions, refuse).timeoutMs);
+      const { timeoutMs: wait } = checkInput(z.strictObject({ timeoutMs: Timeout }), callOptions, refuse);
+      return call('flushWebhooks', [query], wait);
     }) as MockConnection['flushWebhooks'],
   };
   // Safe views for `util.inspect` / `console.log`; the token is no enumerable field.

@@ -59,8 +59,11 @@ export {
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
   type MockInjectedFault,
+  type MockRemoteFaultHandle,
+  type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStatePagination,
+  type MockStateQuery,
 } from './faces/control-methods.js';
 export type { MockListenOptions, MockServer } from './faces/listen.js';
 export { createMockApi, type MockApi } from './mock-api.js';

@@ -190,17 +190,9 @@ export interface MockControlMethods<Remote extends boolean = false> {
 /** The lists of the state snapshot, by name (`GET /__mock/state?collection=<name>`). */
 export type MockCollectionName = keyof MockStateSnapshot;
 
-/** The names {@link MockCollectionName} allows, in the snapshot's order. */
-export const MOCK_COLLECTIONS: readonly MockCollectionName[] = [
-  'skus',
-  'orders',
-  'restockingShipments',
-  'restockingShipmentsV2',
-  'shipments',
-  'returns',
-  'warehouses',
-  'requests',
-];
+const LISTS = 'skus orders restockingShipments restockingShipmentsV2 shipments returns warehouses requests';
+/** The names {@link MockCollectionName} allows, in the snapshot's order (a test holds them to it). */
+export const MOCK_COLLECTIONS = LISTS.split(' ') as readonly MockCollectionName[];
 
 /** The default page size of the control reads. */
 export const STATE_DEFAULT_LIMIT = 50;
