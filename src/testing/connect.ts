@@ -277,8 +277,10 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     return (key === undefined ? json : json[key]) as never;
   }
 
+  // One method per operation (a fault is removed through its handle).
+  const names = Object.keys(CONTROL_OPERATIONS).filter((name) => name !== 'removeFault');
   const calls = Object.fromEntries(
-    Object.keys(CONTROL_OPERATIONS).map((name) => [name, (...args: unknown[]) => call(name, args)]),
+    names.map((name) => [name, (...args: unknown[]) => call(name, args)]),
   ) as unknown as MockConnection;
   const connection: MockConnection = {
     ...calls,

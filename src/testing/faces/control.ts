@@ -64,8 +64,14 @@ export interface MockControlRouteInfo {
   description: string;
 }
 
-/** One control operation of the table (see the module's documentation), keyed by its method's name. */
-export interface ControlOperation {
+/**
+ * One control operation of the table, keyed by its method's name. Its `answers` give the success
+ * status first, then `{ <key>… }` when the result is answered under that key (a list as `data`) —
+ * but a read with a query answers the page itself.
+ */
+export interface ControlOperation
+  extends Pick<MockControlRouteInfo, 'answers' | 'description'>,
+    Partial<Record<'body' | 'query', string>> {
   /** The HTTP method and path, with `{id}` for a positive integer id: `POST /__mock/reset`. */
   route: string;
   /**
@@ -75,14 +81,6 @@ export interface ControlOperation {
   input?: string;
   /** What the route does, when not the target's method called with the id and the argument. */
   run?: (target: ControlTarget, input: Record<string, unknown>, id: number) => unknown;
-  body?: string;
-  query?: string;
-  /**
-   * What it answers: its status first, then `{ <key>… }` when the result is answered under that key
-   * (a list as `data`) — but a read with a query answers the page itself.
-   */
-  answers: string;
-  description: string;
 }
 
 /** The key an operation's answer holds its result under (see {@link ControlOperation.answers}), if any. */
