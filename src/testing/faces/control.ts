@@ -132,10 +132,7 @@ function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault 
   try {
     return { ...fault, path: new RegExp(pathPattern as string) };
   } catch (error) {
-    return bad(
-      'pathPattern',
-      `Invalid fault: pathPattern is not a valid RegExp (${(error as Error).message})`,
-    );
+    return bad('pathPattern', `is not a valid RegExp (${(error as Error).message})`);
   }
 }
 

@@ -265,7 +265,7 @@ describe('faults', () => {
         { path: '/x', pathPattern: 'x' },
         /^pathPattern: must be a RegExp source \(a string\), in place of path$/,
       ],
-      [{ pathPattern: '(' }, /^pathPattern: Invalid fault: pathPattern is not a valid RegExp/],
+      [{ pathPattern: '(' }, /^pathPattern: is not a valid RegExp \(/],
       [{ path: 7 }, /^path: Invalid fault: path must be a string or a RegExp$/],
       // The fault's other fields are checked by the fault machinery, as in-process.
       [{ path: '/x', status: 99 }, /^status: Invalid fault: /],
