@@ -5,10 +5,7 @@
  * results, each sent by one generic `call` from the route table (`CONTROL_OPERATIONS`). Plain
  * `fetch` only (the kit never loads ky); the token travels only in the `Authorization` header and
  * never shows in an error's message, `JSON.stringify` or `util.inspect`. Arguments are sent as
- * given and the mock checks them: its 4xx answer is a `rejected` error with its status and
- * messages. Only what cannot be sent is refused here (`invalid_argument`): a bad URL, token,
- * option or time-out, a value JSON cannot carry, a RegExp path with flags, quantities that are not
- * an object.
+ * given and the mock checks them (see {@link MockControlErrorCode} for what is refused here).
  */
 import * as z from 'zod/mini';
 import type { MockWebhookDelivery } from './domain/webhook-event.js';
