@@ -125,15 +125,16 @@ function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
 
 /** A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled); the rest is the method's to check. */
 function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault {
-  if (typeof pathPattern !== 'string' || fault.path !== undefined) {
-    if (pathPattern === undefined) return fault as unknown as MockFault;
-    bad('pathPattern', 'must be a RegExp source (a string), in place of path');
-  }
+  if (pathPattern === undefined) return fault as unknown as MockFault;
+  let problem = 'must be a RegExp source (a string), in place of path';
   try {
-    return { ...fault, path: new RegExp(pathPattern as string) };
+    if (typeof pathPattern === 'string' && fault.path === undefined) {
+      return { ...fault, path: new RegExp(pathPattern) };
+    }
   } catch (error) {
-    return bad('pathPattern', `is not a valid RegExp (${(error as Error).message})`);
+    problem = `is not a valid RegExp (${(error as Error).message})`;
   }
+  return bad('pathPattern', `Invalid fault: pathPattern ${problem}`);
 }
 
 /** The query of the deliveries routes, as `GET /__mock/` lists it. */

@@ -304,13 +304,17 @@ describe('a malformed control body names the field', () => {
       [
         '/__mock/faults',
         { pathPattern: 5 },
-        /^pathPattern: must be a RegExp source \(a string\), in place of path$/,
+        /^pathPattern: Invalid fault: pathPattern must be a RegExp source \(a string\), in place of path$/,
       ],
       ['/__mock/faults', { path: '/x', retryAfter: -1 }, /^retryAfter: Invalid fault: /],
       ['/__mock/faults', { path: '/x', latency: 'slow' }, /^latency: Invalid fault: /],
       ['/__mock/faults', { path: '/x', after: 1 }, /^after: Invalid fault: /],
       ['/__mock/faults', { path: '/x', status: 700 }, /^status: Invalid fault: /],
-      ['/__mock/faults', { pathPattern: '(' }, /^pathPattern: is not a valid RegExp \(/],
+      [
+        '/__mock/faults',
+        { pathPattern: '(' },
+        /^pathPattern: Invalid fault: pathPattern is not a valid RegExp \(/,
+      ],
       [
         '/__mock/faults',
         { path: '/x', stauts: 500 },

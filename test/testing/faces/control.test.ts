@@ -263,9 +263,9 @@ describe('faults', () => {
       [{ status: 500 }, /^path: Invalid fault: path must be a string or a RegExp$/],
       [
         { path: '/x', pathPattern: 'x' },
-        /^pathPattern: must be a RegExp source \(a string\), in place of path$/,
+        /^pathPattern: Invalid fault: pathPattern must be a RegExp source \(a string\), in place of path$/,
       ],
-      [{ pathPattern: '(' }, /^pathPattern: is not a valid RegExp \(/],
+      [{ pathPattern: '(' }, /^pathPattern: Invalid fault: pathPattern is not a valid RegExp \(/],
       [{ path: 7 }, /^path: Invalid fault: path must be a string or a RegExp$/],
       // The fault's other fields are checked by the fault machinery, as in-process.
       [{ path: '/x', status: 99 }, /^status: Invalid fault: /],
