@@ -246,8 +246,8 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
         const message = `The mock at ${baseUrl} did not answer ${label} within ${wait} ms`;
         throw new MockControlError(message, { code: 'timeout', route: label });
       }
-      const cause = (error as Error).cause as Error | undefined;
-      const why = `${(error as Error).message}${cause?.message ? `: ${cause.message}` : ''}`;
+      const failed = Object(error) as Partial<Error> & { cause?: Error };
+      const why = `${failed.message ?? error}${failed.cause?.message ? `: ${failed.cause.message}` : ''}`;
       const text = redact(`Cannot reach the mock at ${baseUrl} (${label}): ${why}. Is it running?`);
       throw new MockControlError(text, { code: 'unreachable', route: label }, error);
     }

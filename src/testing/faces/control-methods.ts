@@ -300,7 +300,7 @@ const StateQuery = z
 export const checkRecordId = (value: unknown, name: string, refuse: Refuse): number =>
   checkInput(Id, value, refuse, name);
 
-/** A version 1 or version 2 status name (`received` is version 2's `delivered`), else a refusal naming `name`. */
+/** A status name of either version (`received` is version 2's `delivered`), else a refusal naming `name`. */
 export const checkRestockingStatus = (value: unknown, name: string, refuse: Refuse) =>
   checkInput(Status, value, refuse, name);
 

@@ -123,7 +123,10 @@ function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
 }
 
-/** A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled); the rest is the method's to check. */
+/**
+ * A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled); the
+ * rest is for the in-process method to check.
+ */
 function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault {
   if (pathPattern === undefined) return fault as unknown as MockFault;
   let problem = 'must be a RegExp source (a string), in place of path';
