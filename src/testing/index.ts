@@ -14,42 +14,10 @@
  * @module merchant-fulfillment/testing
  */
 
-export {
-  type ConnectMockOptions,
-  connectMock,
-  DEFAULT_CONTROL_TIMEOUT_MS,
-  type MockCallOptions,
-  type MockConnection,
-  type MockConnectionFetch,
-  type MockConnectionSummary,
-  MockControlError,
-  type MockControlErrorCode,
-  type MockRemoteFaultHandle,
-  type MockStateCollectionsQuery,
-  type MockStateQuery,
-} from './connect.js';
+export * from './connect.js';
 export type { MockReturnOptions } from './domain/outbound.js';
 export { MockStateError } from './domain/persist.js';
-export type {
-  MockAddress,
-  MockInventory,
-  MockItemBatch,
-  MockOrder,
-  MockOrderItem,
-  MockRestockingItemBatch,
-  MockRestockingItemV1,
-  MockRestockingItemV2,
-  MockRestockingShipmentV1,
-  MockRestockingShipmentV2,
-  MockReturn,
-  MockReturnItem,
-  MockReturnReason,
-  MockShipment,
-  MockShipmentItem,
-  MockSku,
-  MockSkuBatch,
-  MockWarehouse,
-} from './domain/resources.js';
+export type * from './domain/resources.js';
 export type { MockQuantities, MockRestockQuantities } from './domain/restocking.js';
 export type { RestockingStatusV1, RestockingStatusV2 } from './domain/restocking-status.js';
 export { type MockSeed, MockSeedError } from './domain/seed.js';
@@ -91,8 +59,11 @@ export {
   type MockDeliveriesPage,
   type MockDeliveriesQuery,
   type MockInjectedFault,
+  type MockRemoteFaultHandle,
+  type MockStateCollectionsQuery,
   type MockStatePage,
   type MockStatePagination,
+  type MockStateQuery,
 } from './faces/control-methods.js';
 export type { MockListenOptions, MockServer } from './faces/listen.js';
 export { createMockApi, type MockApi } from './mock-api.js';

@@ -1,6 +1,6 @@
 /**
- * `connectMock` when the other side misbehaves or the arguments cannot be sent: a 2xx answer of the
- * wrong shape (`invalid_response`), time-outs a timer cannot hold, a token that is not a valid
+ * `connectMock` when the other side misbehaves or the arguments cannot be sent: a 2xx answer that
+ * is not a JSON object, or lacks the key the call reads (`invalid_response`), time-outs a timer cannot hold, a token that is not a valid
  * header value (refused up front, never quoted), arguments JSON cannot serialize
  * (`invalid_argument` before anything is sent), and a custom `fetch` rejecting with its own
  * `TimeoutError` (its failure, `unreachable`, not the connection's time-out). No network: a stub
@@ -99,15 +99,20 @@ describe('a 2xx answer of the wrong shape is `invalid_response`', () => {
     }
   });
 
-  test('an object without the field the call reads', async () => {
+  test('an object without the key the call reads its result under', async () => {
     const connection = answering('{"other":1}');
-    for (const [name, call] of calls.slice(0, 9)) {
+    const keyed = [
+      'faults',
+      'clearFaults',
+      'routes',
+      'flushWebhooks',
+      'readDeliveries',
+      'redeliverWebhooks',
+      'injectFault',
+    ];
+    for (const [name, call] of calls.filter(([name]) => keyed.includes(name))) {
       expect((await rejection(call(connection))).code, name).toBe('invalid_response');
     }
-    expect((await rejection(answering('{"id":"7"}').injectFault({ path: '/x' }))).code).toBe(
-      'invalid_response',
-    );
-    expect((await rejection(answering('{"removed":-1}').clearFaults())).code).toBe('invalid_response');
   });
 
   test('reset() still takes its empty 204', async () => {

@@ -307,7 +307,7 @@ describe('connectMock against api.listen()', () => {
       [
         () => mock.injectFault({ path: 5 as never }),
         422,
-        /^path: Invalid input: expected string, received number$/,
+        /^path: Invalid fault: path must be a string or a RegExp$/,
       ],
       [
         () => mock.redeliverWebhooks({ eventId: 7 as never }),

@@ -1,20 +1,18 @@
 /**
  * The control methods the in-process mock (`MockApi`) and a connection to a running mock
- * (`MockConnection`) share: their arguments and answers, and one checker per operation (a zod
- * schema through `checkInput`), which the control routes (`faces/control.ts`) use too, so the
- * in-process method, the route and a connection (which passes on the route's 422) refuse the same
- * values with the same words.
+ * (`MockConnection`) share: their arguments and answers, and one zod schema per operation, read
+ * through `checkInput` by the in-process method. The control routes (`faces/control.ts`) pass
+ * their body or query to that method, and a connection passes on the route's 422: each way in
+ * refuses the same values with the same words.
  */
 import * as z from 'zod/mini';
 import { type MockReturnOptions, RETURN_REASONS } from '../domain/outbound.js';
 import type { MockRestockingShipmentV1, MockReturn, MockShipment } from '../domain/resources.js';
 import { type MockRestockQuantities, RESTOCK_FIGURES } from '../domain/restocking.js';
 import {
-  isRestockingStatusName,
   RESTOCKING_STATUS_NAMES,
   type RestockingStatusV1,
   type RestockingStatusV2,
-  restockingStatus,
   toV1Status,
 } from '../domain/restocking-status.js';
 import type { MockStateSnapshot } from '../domain/snapshot.js';
@@ -58,37 +56,30 @@ export type MockInjectedFault<Remote extends boolean> = Remote extends true
 export interface MockStateQuery<C extends MockCollectionName> {
   /** The list to read. */
   collection: C;
-  /** The page, from 1. Default 1. */
+  /** The page (of each list, of the deliveries), from 1. Default 1. */
   page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
+  /** Records (deliveries) per page, 1 to 1000. Default 50. */
   limit?: number;
 }
 
 /** The query of `readState` / `state` for several lists of the snapshot (each paginated). */
-export interface MockStateCollectionsQuery<C extends MockCollectionName> {
-  /** The lists to read. */
+export interface MockStateCollectionsQuery<C extends MockCollectionName>
+  extends Omit<MockStateQuery<C>, 'collection'> {
+  /** The lists to read (a page of each). */
   collections: readonly C[];
-  /** The page of each list, from 1. Default 1. */
-  page?: number;
-  /** Records per page, 1 to 1000. Default 50. */
-  limit?: number;
 }
 
 /**
  * Which webhook deliveries to read, and which page of them (`GET /__mock/deliveries?…`,
  * `readDeliveries(query)`, `flushWebhooks(query)`). Every filter given must match.
  */
-export interface MockDeliveriesQuery {
+export interface MockDeliveriesQuery extends Omit<MockStateQuery<MockCollectionName>, 'collection'> {
   /** Only the delivery of this event (`x-service-event-id`). */
   eventId?: string;
   /** Only the deliveries to this receiver URL. */
   url?: string;
   /** Only the deliveries in this state (see {@link MockDeliveryStatus}). */
   status?: MockDeliveryStatus;
-  /** The page, from 1. Default 1. */
-  page?: number;
-  /** Deliveries per page, 1 to 1000. Default 50. */
-  limit?: number;
 }
 
 /** A page of the webhook deliveries that match a {@link MockDeliveriesQuery}, oldest first. */
@@ -199,26 +190,13 @@ export interface MockControlMethods<Remote extends boolean = false> {
 /** The lists of the state snapshot, by name (`GET /__mock/state?collection=<name>`). */
 export type MockCollectionName = keyof MockStateSnapshot;
 
-/** Every list of the snapshot (the compiler holds this to {@link MockCollectionName}). */
-const COLLECTIONS = {
-  skus: true,
-  orders: true,
-  restockingShipments: true,
-  restockingShipmentsV2: true,
-  shipments: true,
-  returns: true,
-  warehouses: true,
-  requests: true,
-} as const satisfies Record<MockCollectionName, true>;
+const LISTS = 'skus orders restockingShipments restockingShipmentsV2 shipments returns warehouses requests';
+/** The names {@link MockCollectionName} allows, in the snapshot's order (a test holds them to it). */
+export const MOCK_COLLECTIONS = LISTS.split(' ') as readonly MockCollectionName[];
 
-/** The names {@link MockCollectionName} allows, in the snapshot's order. */
-export const MOCK_COLLECTIONS: readonly MockCollectionName[] = Object.keys(
-  COLLECTIONS,
-) as MockCollectionName[];
-
-/** The default page size of `GET /__mock/state?collection=…`. */
+/** The default page size of the control reads. */
 export const STATE_DEFAULT_LIMIT = 50;
-/** The largest page size of `GET /__mock/state?collection=…`. */
+/** The largest page size of the control reads. */
 export const STATE_MAX_LIMIT = 1000;
 
 /** The pagination block of a page of the state (the API's names). */
@@ -269,8 +247,10 @@ export function refuseIn(method: string): Refuse {
 const Id = z.int().check(z.minimum(1));
 const Count = z.int().check(z.minimum(0));
 const Text = z.optional(z.string().check(z.minLength(1)));
-const PageNumber = z.optional(Id);
-const PageSize = z.optional(z.int().check(z.minimum(1), z.maximum(STATE_MAX_LIMIT)));
+const Page = {
+  page: z._default(Id, 1),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(STATE_MAX_LIMIT)), STATE_DEFAULT_LIMIT),
+};
 const Figure = z.optional(
   z.union([Count, z.record(z.string().check(z.refine(isIdText)), Count)], {
     error: 'must be an integer >= 0 or an object of such integers keyed by sku id',
@@ -300,16 +280,14 @@ const ReturnOptions = z.strictObject({
 const RedeliverFilter = z.strictObject({ eventId: Text, url: Text });
 const DeliveriesQuery = z.extend(RedeliverFilter, {
   status: z.optional(z.enum(MOCK_DELIVERY_STATUSES)),
-  page: PageNumber,
-  limit: PageSize,
+  ...Page,
 });
 const Collection = z.enum(MOCK_COLLECTIONS);
 const StateQuery = z
   .strictObject({
     collection: z.optional(Collection),
     collections: z.optional(z.array(Collection).check(z.minLength(1))),
-    page: PageNumber,
-    limit: PageSize,
+    ...Page,
   })
   .check(
     z.refine((q) => (q.collection === undefined) !== (q.collections === undefined), {
@@ -318,30 +296,18 @@ const StateQuery = z
     }),
   );
 
-/** A record id given to a control method (an integer >= 1), or a refusal naming the argument `name`. */
-export function checkRecordId(value: unknown, name: string, refuse: Refuse): number {
-  return checkInput(Id, value, refuse, name);
-}
+/** A record id (an integer >= 1), else a refusal naming the argument `name`. */
+export const checkRecordId = (value: unknown, name: string, refuse: Refuse): number =>
+  checkInput(Id, value, refuse, name);
+
+/** A status name of either version (`received` is version 2's `delivered`), else a refusal naming `name`. */
+export const checkRestockingStatus = (value: unknown, name: string, refuse: Refuse) =>
+  checkInput(Status, value, refuse, name);
 
 /**
- * The status given to `advanceRestockingShipment` (in-process, by its route, by the command
- * line's `advance`), checked before anything changes: a version 1 or version 2 status name
- * (`received` is version 2's `delivered`), else a refusal naming `name`.
- */
-export function checkRestockingStatus(
-  value: unknown,
-  name: string,
-  refuse: Refuse,
-): RestockingStatusV1 | RestockingStatusV2 {
-  return checkInput(Status, value, refuse, name);
-}
-
-/**
- * Restock quantities checked, in-process and by `POST /__mock/restocking_shipments/{id}/advance`:
- * only `arrived`, `damaged` and `missing`, each an integer >= 0 or an object of such integers keyed
- * by sku id, and given only when `status` restocks (`restocked`; a status that is no status name is
- * left to its own check). `refuse` gets `''` for the quantities themselves (see
- * {@link refuseArgument}). Returns a copy, or `undefined` when no figure is given.
+ * Restock quantities: only `arrived`, `damaged` and `missing`, each an integer >= 0 or an object of
+ * such integers keyed by sku id, and only when `status` (checked first) is `restocked`. `refuse`
+ * gets `''` for the quantities themselves. A copy, or `undefined` when no figure is given.
  */
 export function checkRestockQuantities(
   quantities: unknown,
@@ -351,87 +317,51 @@ export function checkRestockQuantities(
   if (quantities === undefined) return undefined;
   const checked = checkInput(Quantities, quantities, refuse);
   const given = RESTOCK_FIGURES.find((name) => checked[name] !== undefined);
-  if (given === undefined) return undefined;
-  if (isRestockingStatusName(status) && !restockingStatus(toV1Status(status)).restocks) {
+  if (given !== undefined && toV1Status(String(status)) !== 'restocked') {
     refuse(given, `must be left out: quantities apply only when moving to 'restocked', not '${status}'`);
   }
-  return checked as MockRestockQuantities;
+  return given === undefined ? undefined : (checked as MockRestockQuantities);
 }
 
-/**
- * Return options checked, in-process and by `POST /__mock/orders/{id}/returns`: only `items` (a
- * non-empty array of `{ sku_id | merchant_sku_id, quantity, reason?, message? }`, an item's
- * `reason` and `message` strings or `null`), `reason` (a return reason) and `carrier` (a string).
- * `refuse` gets `''` for the options themselves (see {@link refuseArgument}). Returns a copy.
- */
-export function checkReturnOptions(options: unknown, refuse: Refuse): MockReturnOptions {
-  return checkInput(ReturnOptions, options, refuse) as MockReturnOptions;
-}
+/** Return options (`refuse` gets `''` for the options themselves): a copy. */
+export const checkReturnOptions = (options: unknown, refuse: Refuse) =>
+  checkInput(ReturnOptions, options, refuse) as MockReturnOptions;
 
-/**
- * A redeliver filter checked, in-process and by `POST /__mock/webhooks/redeliver`: only `eventId`
- * and `url`, each a non-empty string when given. `refuse` gets `''` for the filter itself.
- */
-export function checkRedeliverFilter(filter: unknown, refuse: Refuse): MockRedeliverFilter {
-  return checkInput(RedeliverFilter, filter, refuse) as MockRedeliverFilter;
-}
+/** A redeliver filter: only `eventId` and `url`, each a non-empty string when given. */
+export const checkRedeliverFilter = (filter: unknown, refuse: Refuse) =>
+  checkInput(RedeliverFilter, filter, refuse) as MockRedeliverFilter;
 
-/** A {@link MockDeliveriesQuery} checked (in-process, or parsed from a route's query string). */
-export function checkDeliveriesQuery(given: unknown, refuse: Refuse): MockDeliveriesQuery {
-  return checkInput(DeliveriesQuery, given, refuseArgument('query', '', refuse)) as MockDeliveriesQuery;
-}
+/** A {@link MockDeliveriesQuery} checked, its page and limit filled in. */
+export const checkDeliveriesQuery = (given: unknown, refuse: Refuse) =>
+  checkInput(DeliveriesQuery, given, refuseArgument('query', '', refuse));
 
 /** The page `page` (1-based) of `all`, in its order, with the pagination block. */
 const listPage = <T>(all: readonly T[], page: number, limit: number) =>
   pageBody(pageOfList(all, page, limit), (item) => item);
 
-/** One page of the deliveries matching `query` (already checked), oldest first. */
+/** One page of the deliveries matching `query` (checked), oldest first. */
 export function deliveriesPage(
   all: readonly MockWebhookDelivery[],
-  query: MockDeliveriesQuery,
+  { eventId, url, status, page, limit }: z.output<typeof DeliveriesQuery>,
 ): MockDeliveriesPage {
-  const { eventId, url, status, page = 1, limit = STATE_DEFAULT_LIMIT } = query;
   const chosen = all.filter(
     (d) =>
-      (eventId === undefined || d.eventId === eventId) &&
-      (url === undefined || d.url === url) &&
-      (status === undefined || deliveryStatus(d) === status),
+      (eventId ?? d.eventId) === d.eventId &&
+      (url ?? d.url) === d.url &&
+      (status ?? deliveryStatus(d)) === deliveryStatus(d),
   );
   return listPage(chosen, page, limit);
 }
 
-/** A state query checked: the lists to read, whether one was named alone, and the page. */
-export interface CheckedStateQuery {
-  /** The lists, in the order asked. */
-  names: MockCollectionName[];
-  /** `collection` (one page) rather than `collections` (a page of each). */
-  one: boolean;
-  /** The page, from 1. */
-  page: number;
-  /** The page size. */
-  limit: number;
-}
-
-/** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked. */
-export function checkStateQuery(given: unknown, refuse: Refuse): CheckedStateQuery {
-  const {
-    collection,
-    collections,
-    page = 1,
-    limit = STATE_DEFAULT_LIMIT,
-  } = checkInput(StateQuery, given, refuseArgument('query', '', refuse));
-  return { names: collections ?? [collection!], one: collections === undefined, page, limit };
-}
+/** A {@link MockStateQuery} or {@link MockStateCollectionsQuery} checked, its page and limit filled in. */
+export const checkStateQuery = (given: unknown, refuse: Refuse) =>
+  checkInput(StateQuery, given, refuseArgument('query', '', refuse));
 
 /** The answer to a checked state query: one page, or a page of each list. */
 export function stateQueryAnswer(
   snapshot: MockStateSnapshot,
-  query: CheckedStateQuery,
-):
-  | MockStatePage<MockCollectionName>
-  | Partial<Record<MockCollectionName, MockStatePage<MockCollectionName>>> {
-  const { names, one, page, limit } = query;
-  const pageOfList = (name: MockCollectionName) =>
-    listPage<unknown>(snapshot[name], page, limit) as MockStatePage<MockCollectionName>;
-  return one ? pageOfList(names[0]!) : Object.fromEntries(names.map((n) => [n, pageOfList(n)]));
+  { collection, collections, page, limit }: z.output<typeof StateQuery>,
+) {
+  const pageOf = (name: MockCollectionName) => listPage<unknown>(snapshot[name], page, limit);
+  return collection ? pageOf(collection) : Object.fromEntries(collections!.map((n) => [n, pageOf(n)]));
 }

@@ -1,55 +1,36 @@
 /**
  * The control routes: the mock's control methods over HTTP, under `/__mock/` (outside
- * `/merchant_api/`), so that a client in any language can drive the mock through either face
- * (`connectMock` is the typed client of these routes). They need a valid `Authorization: Bearer
- * <token>` like the API — all but the index `GET /__mock/` (and `GET /__mock`), which lists static
- * documentation only (no record, no token) so that the URL the command line prints opens in a
- * browser. They are not subject to faults, latency or the rate limit, nor recorded in the request
- * log. `GET /__mock/` lists them, from the table below (`TABLE`), so the list cannot drift from
- * what is served.
+ * `/merchant_api/`), so that a client in any language can drive the mock through either face.
+ * They need a valid `Authorization: Bearer <token>` like the API — all but the index `GET /__mock/`
+ * (and `GET /__mock`), which lists static documentation only (no record, no token) so that the URL
+ * the command line prints opens in a browser. They are not subject to faults, latency or the rate
+ * limit, nor recorded in the request log.
  *
- * | route | body | answer |
- * |---|---|---|
- * | `GET /__mock/` (no token needed) | — | 200, `{ routes: [{ method, path, body, query, answers, description }…] }` |
- * | `POST /__mock/restocking_shipments/{id}/advance` | `{ status, arrived?, damaged?, missing? }` | 200, the v1 shipment |
- * | `POST /__mock/orders/{id}/fulfill` | — | 201, the shipment |
- * | `POST /__mock/orders/{id}/returns` | `{ items?, reason?, carrier? }` | 201, the return |
- * | `GET /__mock/faults` | — | 200, `{ data: [fault in force…] }` |
- * | `POST /__mock/faults` | a fault (`path` or `pathPattern`) | 201, `{ id }` |
- * | `DELETE /__mock/faults` | — | 200, `{ removed }` (every fault in force) |
- * | `DELETE /__mock/faults/{id}` | — | 200, `{ removed: 1 }` |
- * | `POST /__mock/reset` | — | 204 |
- * | `GET /__mock/deliveries` | — | 200, `{ data: [delivery…] }` (every one) |
- * | `GET /__mock/deliveries?status=failed&url=…&eventId=…&page=2&limit=50` | — | 200, `{ data, pagination }` |
- * | `POST /__mock/webhooks/flush` | — | 200, `{ data: [delivery…] }` once none is in flight |
- * | `POST /__mock/webhooks/flush?status=failed&page=1` | — | 200, `{ data, pagination }` once none is in flight |
- * | `POST /__mock/webhooks/redeliver` | `{ eventId?, url? }` | 200, `{ data: [delivery re-queued…] }` |
- * | `GET /__mock/state` | — | 200, the state snapshot |
- * | `GET /__mock/state?collection=orders&page=2&limit=50` | — | 200, `{ data, pagination }` |
- * | `GET /__mock/state?collections=orders,skus` | — | 200, `{ orders: { data, pagination }, … }` |
+ * One table ({@link CONTROL_OPERATIONS}) describes each operation: the control method it calls, its
+ * HTTP method and path, where its argument travels (the JSON body or the query string), the key its
+ * result is answered under, and what `GET /__mock/` says of it (the success status is the first
+ * number of `answers`). The router, the index and `connectMock`'s methods all come from it.
  *
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
  * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
  * each message is `<field>: <what is wrong>` in zod's words, e.g. `items[0].quantity: Too small:
  * expected number to be >=1`; or a move the mock refuses). A `null` field of a body is as if
- * absent. Each route passes its body or query to the in-process method, which checks it (one zod
- * schema per operation through `checkInput`); its refusal is answered in the route's words. Terse
- * answers (`not found`, `method not allowed`, `bad request`) carry the precise reason in the mock-only `x-mock-hint` header.
+ * absent. Each route passes its body or query to the in-process method, which checks it; its
+ * refusal is answered in the route's words. Terse answers (`not found`, `method not allowed`, `bad
+ * request`) carry the precise reason in the mock-only `x-mock-hint` header.
  */
 
 import * as z from 'zod/mini';
-import type { MockWebhookDelivery } from '../domain/webhook-event.js';
 import { checkInput } from '../engine/check.js';
 import { InvalidFault, type MockFault } from '../engine/faults.js';
 import type { JsonValue, ReadJson } from '../engine/json.js';
 import { badBody, unmatched } from '../engine/pipeline.js';
 import { failure, json, type MockResult } from '../engine/result.js';
-import { matchPath, type RouteOf } from '../engine/router.js';
+import { matchPath } from '../engine/router.js';
 import { MOCK_DELIVERY_STATUSES } from '../engine/webhook-delivery.js';
 import {
   MOCK_COLLECTIONS,
   type MockControlMethods,
-  type MockDeliveriesPage,
   NoRecord,
   Refused,
   refuseArgument,
@@ -83,20 +64,34 @@ export interface MockControlRouteInfo {
   description: string;
 }
 
-/** One control route of the table: what `GET /__mock/` says of it, and its handler. */
-interface ControlRoute extends Omit<MockControlRouteInfo, 'body' | 'query'> {
-  body?: string;
-  query?: string;
-  handle: (ctx: {
-    target: ControlTarget;
-    body: JsonValue | undefined;
-    query: URLSearchParams;
-    id: number;
-  }) => MockResult | Promise<MockResult>;
+/**
+ * One control operation of the table, keyed by its method's name. Its `answers` give the success
+ * status first, then `{ <key>… }` when the result is answered under that key (a list as `data`) —
+ * but a read with a query answers the page itself.
+ */
+export interface ControlOperation
+  extends Pick<MockControlRouteInfo, 'answers' | 'description'>,
+    Partial<Record<'body' | 'query', string>> {
+  /** The HTTP method and path, with `{id}` for a positive integer id: `POST /__mock/reset`. */
+  route: string;
+  /**
+   * The method's argument after the `{id}` of the path, if it takes one: `query` travels as the
+   * query string, any other (`options`, `fault`, ...) as the JSON body.
+   */
+  input?: string;
+  /** What the route does, when not the target's method called with the id and the argument. */
+  run?: (target: ControlTarget, input: Record<string, unknown>, id: number) => unknown;
 }
+
+/** The key an operation's answer holds its result under (see {@link ControlOperation.answers}), if any. */
+export const keyOf = (op: ControlOperation, input: unknown) =>
+  op.input === 'query' && input !== undefined ? undefined : /^\d+, \{ (\w+)/.exec(op.answers)?.[1];
 
 /** Refuses the request: 422 `<field>: <problem>`. */
 const bad = refuseIn('');
+
+/** The refusal of a body's fields: `body` for the body itself, a field by its path. */
+const refuseBody = refuseArgument('body', '', bad);
 
 /**
  * The refusal of an in-process method in the route's words, without the method: the argument a
@@ -107,229 +102,166 @@ const routeWords = (message: string) =>
     name && !dot ? 'body' : '',
   );
 
-const AnyField = z.optional(z.unknown());
-/** A fault in JSON: its fields are the fault machinery's to check, `path` or `pathPattern` ours. */
-const FaultBody = z
-  .strictObject({
-    path: z.optional(z.string().check(z.startsWith('/'))),
-    pathPattern: z.optional(z.string()),
-    ...Object.fromEntries(
-      ['method', 'status', 'times', 'retryAfter', 'latency', 'reset', 'body', 'headers', 'after'].map(
-        (key) => [key, AnyField],
-      ),
-    ),
-  })
-  .check(
-    z.refine((f) => (f.path === undefined) !== (f.pathPattern === undefined), {
-      error: 'give either path (the exact path) or pathPattern (a RegExp source)',
-      path: ['path'],
-    }),
-  );
-const BodyObject = z.looseObject({});
-const EmptyBody = z.strictObject({});
-
 /**
  * A query string as the object the checkers read, or `undefined` without parameters: `page` and
  * `limit` as numbers, `collections` split at commas, a parameter given more than once as a list.
  */
 function queryOf(query: URLSearchParams): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  const read = (key: string, v: string) =>
-    key === 'page' || key === 'limit'
-      ? Number(v)
-      : key === 'collections'
-        ? v.split(',').map((c) => c.trim())
-        : v;
+  const fields: Record<string, unknown> = {};
   for (const key of new Set(query.keys())) {
-    const values = query.getAll(key).map((v) => read(key, v));
-    out[key] = values.length > 1 ? values : values[0];
+    const read = (v: string) =>
+      key === 'page' || key === 'limit' ? Number(v) : key === 'collections' ? v.split(/\s*,\s*/) : v;
+    const values = query.getAll(key).map(read);
+    fields[key] = values.length > 1 ? values : values[0];
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return query.size > 0 ? fields : undefined;
 }
-
-/** `{ data }` (every delivery) without a query, else the page it asks for. */
-const deliveries = (list: MockWebhookDelivery[] | MockDeliveriesPage) =>
-  json(200, Array.isArray(list) ? { data: list } : list);
-
-/** The refusal of a body's fields: `body` for the body itself, a field by its path. */
-const refuseBody = refuseArgument('body', '', bad);
 
 /** A body as an object (`{}` when empty), its `null` fields left out: in a control body, `null` is absent. */
 function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
-  const object = checkInput(BodyObject, body ?? {}, refuseBody);
+  const object = checkInput(z.looseObject({}), body ?? {}, refuseBody);
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
 }
 
-/** A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled). */
-function faultOf(body: JsonValue | undefined): MockFault {
-  const { path, pathPattern, ...rest } = checkInput(FaultBody, fieldsOf(body), refuseBody);
-  if (pathPattern === undefined) return { ...rest, path: path! };
+/**
+ * A fault from JSON: `path` (the exact path) or `pathPattern` (a RegExp source, compiled); the
+ * rest is for the in-process method to check.
+ */
+function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault {
+  if (pathPattern === undefined) return fault as unknown as MockFault;
+  let problem = 'must be a RegExp source (a string), in place of path';
   try {
-    return { ...rest, path: new RegExp(pathPattern) };
+    if (typeof pathPattern === 'string' && fault.path === undefined) {
+      return { ...fault, path: new RegExp(pathPattern) };
+    }
   } catch (error) {
-    return bad(
-      'pathPattern',
-      `Invalid fault: pathPattern is not a valid RegExp (${(error as Error).message})`,
-    );
+    problem = `is not a valid RegExp (${(error as Error).message})`;
   }
-}
-
-/** Runs `action`, answering 404 for no record, 422 for another refusal (a move the mock refuses). */
-function attempt(status: number, action: () => unknown): MockResult {
-  try {
-    return json(status, action());
-  } catch (error) {
-    if (error instanceof Refused || !(error instanceof Error)) throw error;
-    return failure(error instanceof NoRecord ? 404 : 422, error.message);
-  }
+  return bad('pathPattern', `Invalid fault: pathPattern ${problem}`);
 }
 
 /** The query of the deliveries routes, as `GET /__mock/` lists it. */
 const DELIVERIES_QUERY = `eventId?, url?, status? (${MOCK_DELIVERY_STATUSES.join(' | ')}), page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT})`;
+const PAGE_OR_ALL = '{ data: [delivery] } (every one) without parameters; { data, pagination } with any';
 
-/** Every control route, in the order `GET /__mock/` lists them. */
-const TABLE: readonly ControlRoute[] = [
-  {
-    method: 'GET',
-    path: CONTROL_PREFIX,
-    handle: () => json(200, { routes: routeIndex() }),
+/** Every control operation by the name of its method, in the order `GET /__mock/` lists them. */
+export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
+  routes: {
+    route: 'GET /__mock/',
+    run: () => routeIndex(),
     answers: '200, { routes: [{ method, path, body, query, answers, description }] }',
     description: 'Lists every control route (this list). The one route that needs no token.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/restocking_shipments/{id}/advance',
-    handle: ({ target, body, id }) => {
-      const { status, ...quantities } = fieldsOf(body);
-      return attempt(200, () => target.advanceRestockingShipment(id, status as never, quantities));
-    },
+  advanceRestockingShipment: {
+    route: 'POST /__mock/restocking_shipments/{id}/advance',
+    input: 'quantities',
+    run: (target, { status, ...quantities }, id) =>
+      target.advanceRestockingShipment(id, status as never, quantities),
     body: '{ status, arrived?, damaged?, missing? } (quantities: an integer, or an object keyed by sku_id; only for restocked)',
     answers: '200, the version 1 shipment',
     description: 'Moves a restocking shipment to a status (version 1 or 2 name) and sends the webhook.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/orders/{id}/fulfill',
-    handle: ({ target, body, id }) => {
-      checkInput(EmptyBody, fieldsOf(body), refuseBody);
-      return attempt(201, () => target.fulfillOrder(id));
-    },
+  fulfillOrder: {
+    route: 'POST /__mock/orders/{id}/fulfill',
     answers: '201, the shipment',
     description: 'Fulfils a fulfillable order.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/orders/{id}/returns',
-    handle: ({ target, body, id }) => attempt(201, () => target.createReturn(id, fieldsOf(body))),
+  createReturn: {
+    route: 'POST /__mock/orders/{id}/returns',
+    input: 'options',
     body: '{ items?: [{ sku_id | merchant_sku_id, quantity, reason?, message? }], reason?, carrier? }',
     answers: '201, the return',
     description: 'Records a return of a fulfilled order (default: every item, in full).',
   },
-  {
-    method: 'GET',
-    path: '/__mock/faults',
-    handle: ({ target }) => json(200, { data: target.faults() }),
+  faults: {
+    route: 'GET /__mock/faults',
     answers: '200, { data: [{ id, method, path, pathPattern, hits, remaining }] }',
     description: 'Lists the faults in force, oldest first.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/faults',
-    handle: ({ target, body }) => {
-      const fault = faultOf(body);
-      try {
-        return json(201, { id: target.injectFault(fault).id });
-      } catch (error) {
-        // The fault machinery (the in-process method's checker) names the field it refuses.
-        return bad(error instanceof InvalidFault ? error.field : 'path', (error as Error).message);
-      }
-    },
+  injectFault: {
+    route: 'POST /__mock/faults',
+    input: 'fault',
+    run: (target, fault) => target.injectFault(faultOf(fault)).id,
     body: '{ path | pathPattern, method?, status?, times?, retryAfter?, latency?, reset?, body?, headers?, after? }',
     answers: '201, { id }',
     description: 'Injects a fault (pathPattern is a RegExp source).',
   },
-  {
-    method: 'DELETE',
-    path: '/__mock/faults',
-    handle: ({ target }) => json(200, { removed: target.clearFaults() }),
+  clearFaults: {
+    route: 'DELETE /__mock/faults',
     answers: '200, { removed }',
     description: 'Removes every fault in force.',
   },
-  {
-    method: 'DELETE',
-    path: '/__mock/faults/{id}',
-    handle: ({ target, id }) =>
-      target.removeFault(id) ? json(200, { removed: 1 }) : failure(404, `No fault with id ${id} in force`),
+  removeFault: {
+    route: 'DELETE /__mock/faults/{id}',
+    run: (target, _, id) => (target.removeFault(id) ? 1 : noRecord(`No fault with id ${id} in force`)),
     answers: '200, { removed: 1 }',
     description: 'Removes one fault.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/reset',
-    handle: ({ target }) => {
-      target.reset();
-      return { status: 204 };
-    },
+  reset: {
+    route: 'POST /__mock/reset',
     answers: '204',
     description: 'Back to the initial state (records, faults, deliveries, request log).',
   },
-  {
-    method: 'GET',
-    path: '/__mock/deliveries',
-    handle: ({ target, query }) => deliveries(target.readDeliveries(queryOf(query) as never)),
+  readDeliveries: {
+    route: 'GET /__mock/deliveries',
+    input: 'query',
     query: DELIVERIES_QUERY,
-    answers: '200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
+    answers: `200, ${PAGE_OR_ALL}`,
     description: 'The webhook deliveries so far, oldest first.',
   },
-  {
-    method: 'POST',
-    path: '/__mock/webhooks/flush',
-    // The method checks the query first: a mistake is answered at once, not after the wait.
-    handle: async ({ target, query }) => deliveries(await target.flushWebhooks(queryOf(query) as never)),
+  flushWebhooks: {
+    route: 'POST /__mock/webhooks/flush',
+    input: 'query',
     query: DELIVERIES_QUERY,
-    answers:
-      'once none is in flight: 200, { data: [delivery] } (every one) without parameters; { data, pagination } with any',
+    answers: `200, ${PAGE_OR_ALL}, once none is in flight`,
     description: 'Waits until every webhook delivery has finished (delivered or given up).',
   },
-  {
-    method: 'POST',
-    path: '/__mock/webhooks/redeliver',
-    handle: ({ target, body }) => json(200, { data: target.redeliverWebhooks(fieldsOf(body)) }),
+  redeliverWebhooks: {
+    route: 'POST /__mock/webhooks/redeliver',
+    input: 'filter',
     body: '{ eventId?, url? }',
     answers: '200, { data: [delivery re-queued] }',
     description:
       'Sends again the deliveries that were given up (all, or those to url); with eventId, that delivery whatever its outcome (to test dedupe): same record, event id and body, fresh attempts.',
   },
-  {
-    method: 'GET',
-    path: '/__mock/state',
-    handle: ({ target, query }) => json(200, target.readState(queryOf(query) as never)),
+  readState: {
+    route: 'GET /__mock/state',
+    input: 'query',
     query: `collection=<name> | collections=<name,name>, page? (default 1), limit? (default ${STATE_DEFAULT_LIMIT}, at most ${STATE_MAX_LIMIT}); names: ${MOCK_COLLECTIONS.join(', ')}`,
     answers:
       '200, the full snapshot without parameters; { data, pagination } for collection; { <name>: { data, pagination } } for collections',
     description: 'The records of the mock, oldest first.',
   },
-];
+};
+
+function noRecord(message: string): never {
+  throw new NoRecord(message);
+}
+
+/** Each operation with its name, its method and its path. */
+const OPERATIONS = Object.entries(CONTROL_OPERATIONS).map(([name, op]) => {
+  const [method, path] = op.route.split(' ') as [string, string];
+  return { ...op, name, method, path };
+});
 
 /** The table as the router reads it: the methods of each path together, `{id}` as `:id`. */
-const byPath = new Map<string, Record<string, ControlRoute>>();
-for (const route of TABLE) byPath.set(route.path, { ...byPath.get(route.path), [route.method]: route });
-const ROUTES: RouteOf<ControlRoute>[] = [...byPath].map(([path, methods]) => ({
+const byPath = new Map<string, Record<string, (typeof OPERATIONS)[number]>>();
+for (const op of OPERATIONS) byPath.set(op.path, { ...byPath.get(op.path), [op.method]: op });
+const ROUTES = [...byPath].map(([path, methods]) => ({
   segments: path.replace('{id}', ':id').split('/').slice(2).filter(Boolean),
   methods,
 }));
 
 /** Every control route, as `GET /__mock/` lists it (derived from the table). */
-function routeIndex(): MockControlRouteInfo[] {
-  return TABLE.map(({ method, path, body, query, answers, description }) => ({
+const routeIndex = (): MockControlRouteInfo[] =>
+  OPERATIONS.map(({ method, path, body = null, query = null, answers, description }) => ({
     method,
     path,
-    body: body ?? null,
-    query: query ?? null,
+    body,
+    query,
     answers,
     description,
   }));
-}
 
 /**
  * Whether a control request may be answered without a token: `GET` (or `HEAD`) `/__mock/` or
@@ -360,15 +292,24 @@ export async function answerControl(
   if (match.kind !== 'found')
     return unmatched(match, 'control', { method, path }, {}, ' (GET /__mock/ lists them)');
   if (body.bad) return badBody(body);
+  const { handler: op, id } = match;
   try {
-    return await match.handler.handle({
-      target,
-      body: body.value,
-      query: new URLSearchParams(search),
-      id: match.id,
-    });
+    const fields = fieldsOf(body.value);
+    // A route without a body refuses one that has fields.
+    if (op.input === undefined || op.input === 'query') checkInput(z.strictObject({}), fields, refuseBody);
+    const input = op.input === 'query' ? queryOf(new URLSearchParams(search)) : fields;
+    const args = [...(op.path.includes('{id}') ? [id] : []), ...(op.input ? [input] : [])];
+    const method = target[op.name as keyof ControlTarget] as (...args: unknown[]) => unknown;
+    const result = await (op.run ? op.run(target, fields, id) : method.apply(target, args));
+    if (result === undefined) return { status: 204 };
+    const key = keyOf(op, input);
+    return json(Number.parseInt(op.answers, 10), key ? { [key]: result } : result);
   } catch (error) {
+    if (error instanceof NoRecord) return failure(404, error.message);
+    if (error instanceof InvalidFault)
+      return failure(422, `${error.field === 'fault' ? 'body' : error.field}: ${error.message}`);
     if (error instanceof Refused) return failure(422, routeWords(error.message));
-    throw error;
+    if (error instanceof TypeError || !(error instanceof Error)) throw error;
+    return failure(422, error.message);
   }
 }

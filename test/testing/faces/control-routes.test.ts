@@ -301,11 +301,10 @@ describe('a malformed control body names the field', () => {
       ],
       // A fault's own fields are checked by the fault machinery, as in-process.
       ['/__mock/faults', { path: '/x', method: 5 }, /^method: Invalid fault: /],
-      ['/__mock/faults', { path: 'x' }, /^path: Invalid string: must start with "\/"$/],
       [
         '/__mock/faults',
         { pathPattern: 5 },
-        /^pathPattern: Invalid input: expected string, received number$/,
+        /^pathPattern: Invalid fault: pathPattern must be a RegExp source \(a string\), in place of path$/,
       ],
       ['/__mock/faults', { path: '/x', retryAfter: -1 }, /^retryAfter: Invalid fault: /],
       ['/__mock/faults', { path: '/x', latency: 'slow' }, /^latency: Invalid fault: /],
@@ -319,13 +318,9 @@ describe('a malformed control body names the field', () => {
       [
         '/__mock/faults',
         { path: '/x', stauts: 500 },
-        /^body: Unrecognized key: "stauts" \(did you mean "status"\?\)$/,
+        /^body: Invalid fault: Unrecognized key: "stauts" \(did you mean "status"\?\)$/,
       ],
-      [
-        '/__mock/faults',
-        {},
-        /^path: give either path \(the exact path\) or pathPattern \(a RegExp source\)$/,
-      ],
+      ['/__mock/faults', {}, /^path: Invalid fault: path must be a string or a RegExp$/],
       [
         '/__mock/webhooks/redeliver',
         { eventId: 5 },

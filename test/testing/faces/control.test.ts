@@ -255,12 +255,18 @@ describe('faults', () => {
 
   test('invalid faults are 422 and inject nothing', async () => {
     for (const [body, message] of [
-      [{ path: '/x', stauts: 500 }, /^body: Unrecognized key: "stauts" \(did you mean "status"\?\)$/],
-      [{ path: '/x', toString: 1 }, /^body: Unrecognized key: "toString"/],
-      [{ status: 500 }, /^path: give either path .* or pathPattern/],
-      [{ path: '/x', pathPattern: 'x' }, /^path: give either path .* or pathPattern/],
-      [{ pathPattern: '(' }, /^pathPattern: Invalid fault: pathPattern is not a valid RegExp/],
-      [{ path: 7 }, /^path: Invalid input: expected string, received number$/],
+      [
+        { path: '/x', stauts: 500 },
+        /^body: Invalid fault: Unrecognized key: "stauts" \(did you mean "status"\?\)$/,
+      ],
+      [{ path: '/x', toString: 1 }, /^body: Invalid fault: Unrecognized key: "toString"/],
+      [{ status: 500 }, /^path: Invalid fault: path must be a string or a RegExp$/],
+      [
+        { path: '/x', pathPattern: 'x' },
+        /^pathPattern: Invalid fault: pathPattern must be a RegExp source \(a string\), in place of path$/,
+      ],
+      [{ pathPattern: '(' }, /^pathPattern: Invalid fault: pathPattern is not a valid RegExp \(/],
+      [{ path: 7 }, /^path: Invalid fault: path must be a string or a RegExp$/],
       // The fault's other fields are checked by the fault machinery, as in-process.
       [{ path: '/x', status: 99 }, /^status: Invalid fault: /],
       [{ path: '/x', times: 0 }, /^times: Invalid fault: /],
