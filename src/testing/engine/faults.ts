@@ -97,9 +97,12 @@ const STATUS_TEXT: Record<number, string> = {
 export class InvalidFault extends TypeError {
   /** The field refused (`path`, `latency`, `body`, `headers`, …), or `fault` for the whole. */
   readonly field: string;
-  constructor(field: string, message: string) {
-    super(`Invalid fault: ${message}`);
+  /** The message without its `Invalid fault: ` lead: `<field>: <problem>`, or the problem of the whole. */
+  readonly detail: string;
+  constructor(field: string, detail: string) {
+    super(`Invalid fault: ${detail}`);
     this.field = field;
+    this.detail = detail;
   }
 }
 

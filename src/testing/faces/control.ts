@@ -137,7 +137,7 @@ function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault 
   } catch (error) {
     problem = `is not a valid RegExp (${(error as Error).message})`;
   }
-  return bad('pathPattern', `Invalid fault: pathPattern ${problem}`);
+  return bad('pathPattern', problem);
 }
 
 /** The query of the deliveries routes, as `GET /__mock/` lists it. */
@@ -307,7 +307,7 @@ export async function answerControl(
   } catch (error) {
     if (error instanceof NoRecord) return failure(404, error.message);
     if (error instanceof InvalidFault)
-      return failure(422, `${error.field === 'fault' ? 'body' : error.field}: ${error.message}`);
+      return failure(422, error.field === 'fault' ? `body: ${error.detail}` : error.detail);
     if (error instanceof Refused) return failure(422, routeWords(error.message));
     if (error instanceof TypeError || !(error instanceof Error)) throw error;
     return failure(422, error.message);

@@ -239,7 +239,7 @@ describe('what a fault may hold', () => {
       const api = testApi();
       const answer = await mockRequest(api, 'POST', '/__mock/faults', fault);
       expect(answer.status).toBe(422);
-      expect(answer.body.errors[0]).toMatch(new RegExp(`^${field}: Invalid fault: `));
+      expect(answer.body.errors[0]).toMatch(new RegExp(`^${field}(\\.|: )`));
       expect(api.faults()).toEqual([]);
     });
   });
