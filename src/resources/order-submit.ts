@@ -92,7 +92,7 @@ export async function submitOrder(
       // Refused as already taken, or a failure after which it may or may not be stored (a timeout too).
       const existing =
         error instanceof UnprocessableEntityError &&
-        error.errors.some((m) => /merchant.?order.*taken/i.test(m));
+        error.errors.some((m) => /merchant.?order/i.test(m) && /taken/i.test(m)); // linear on any message
       const ambiguous =
         error instanceof APIConnectionError || (error instanceof APIError && error.status >= 500);
       if (!existing && !ambiguous) throw error; // an invalid body too: refused before sending
