@@ -125,8 +125,11 @@ export const RestockingShipmentV2Schema = z.looseObject({
   id: z.number(),
   /** Destination warehouse. */
   warehouse_id: z.number(),
-  /** How the goods reach the warehouse: `courier`, `dropoff`, `service_freight` or `postal`. */
-  delivery_option: DeliveryOptionSchema,
+  /**
+   * How the goods reach the warehouse: `courier`, `dropoff`, `service_freight` or `postal`; `null`
+   * for a shipment announced through version 1 without one.
+   */
+  delivery_option: orNull(DeliveryOptionSchema),
   /** Estimated arrival, ISO 8601 date string, or `null`. */
   estimated_arrival_date: orNull(z.string()),
   /** Purchase order number. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/index.js';
+import { FulfillmentClient, RequestValidationError } from '../../src/index.js';
+import { createMockApi } from '../../src/testing/index.js';
 import {
   restockingShipmentV1Fixture,
   restockingShipmentV2CreateParamsFixture,
@@ -216,5 +217,20 @@ describe('restockingShipments.v2', () => {
       delivery_option: restockingShipmentV2Fixture.delivery_option,
       dock: 'D4',
     });
+  });
+});
+
+describe('a shipment announced through version 1 without a delivery option', () => {
+  it('reads through version 2 with delivery_option null (against the mock)', async () => {
+    const api = createMockApi();
+    const client = new FulfillmentClient({ apiToken: api.token, baseUrl: api.baseUrl, fetch: api.fetch });
+    const sku = await client.skus.create({ merchant_sku_id: 'V1-ONLY', name: 'V1 only' });
+    const v1 = await client.restockingShipments.v1.create({
+      warehouse_id: 1,
+      restocking_shipment_items: [{ sku_id: sku.id, announced_quantity: 2 }],
+    });
+    expect(v1.delivery_option).toBeNull();
+    const v2 = await client.restockingShipments.v2.retrieve(v1.id);
+    expect(v2).toMatchObject({ id: v1.id, delivery_option: null, status: 'shipped' });
   });
 });

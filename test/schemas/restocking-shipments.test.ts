@@ -106,24 +106,18 @@ describe('RestockingShipmentV2Schema (response)', () => {
     }
   });
 
-  it('requires id, warehouse_id, delivery_option, restocking_shipment_items and status; allows a null arrival date', () => {
-    const {
-      id: _1,
-      warehouse_id: _2,
-      delivery_option: _3,
-      restocking_shipment_items: _4,
-      status: _5,
-      ...rest
-    } = restockingShipmentV2Fixture;
+  it('requires id, warehouse_id, restocking_shipment_items and status; allows a null arrival date and delivery option', () => {
+    const { id: _1, warehouse_id: _2, restocking_shipment_items: _4, status: _5, ...rest } =
+      restockingShipmentV2Fixture;
     expect(responseIssues(RestockingShipmentV2Schema, rest).map((i) => i.path)).toEqual([
       'id',
       'warehouse_id',
-      'delivery_option',
       'restocking_shipment_items',
       'status',
     ]);
     const body = {
       ...restockingShipmentV2Fixture,
+      delivery_option: null,
       estimated_arrival_date: null,
       reopened_at: null,
       barcode: null,
