@@ -50,7 +50,7 @@ interface ItemDraft {
 interface ShipmentDraft {
   warehouse_id?: number | undefined;
   estimated_arrival_date?: string | null | undefined;
-  delivery_option?: string | null | undefined;
+  delivery_option?: (typeof DELIVERY_OPTIONS)[number] | null | undefined;
   tracking_code?: string | null | undefined;
   po_number?: string | null | undefined;
   supplier_name?: string | null | undefined;

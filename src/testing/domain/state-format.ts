@@ -6,7 +6,8 @@
  */
 import * as z from 'zod/mini';
 import type { Fields } from '../../schemas/common.js';
-import { AddressSchema } from '../../schemas/orders.js';
+import { AddressSchema, FINANCIAL_STATUSES } from '../../schemas/orders.js';
+import { DELIVERY_OPTIONS } from '../../schemas/restocking-shipment-records.js';
 import type { JsonObject } from '../engine/json.js';
 import { isObject } from '../engine/validation.js';
 import type { MockReturn, MockShipment } from './resources.js';
@@ -136,7 +137,8 @@ const OrderItemSchema = z.strictObject({
 
 const OrderSchema = z.strictObject({
   ...RECORD,
-  ...each(['customer_order_number', 'carrier_preference', 'financial_status', 'payment_method'], TextOrNull),
+  ...each(['customer_order_number', 'carrier_preference', 'payment_method'], TextOrNull),
+  financial_status: z.nullable(z.enum(FINANCIAL_STATUSES)),
   ...each(
     [
       'total_price_in_cents',
@@ -176,10 +178,8 @@ const RestockingItemSchema = z.strictObject({
 
 const RestockingSchema = z.strictObject({
   ...RECORD,
-  ...each(
-    ['estimated_arrival_date', 'delivery_option', 'tracking_code', 'po_number', 'supplier_name'],
-    TextOrNull,
-  ),
+  ...each(['estimated_arrival_date', 'tracking_code', 'po_number', 'supplier_name'], TextOrNull),
+  delivery_option: z.nullable(z.enum(DELIVERY_OPTIONS)),
   ...each(['arrived_at', 'reopened_at'], TimeOrNull),
   updated_at: Time,
   merchant_id: Id,
