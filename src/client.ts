@@ -218,17 +218,22 @@ export class FulfillmentClient {
    */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
     const response: unknown = init?.response;
-    const known =
-      typeof response === 'function' || response instanceof LazySchema || response instanceof OptionalBody;
-    if (!known && typeof (response as { _zod?: unknown } | undefined)?._zod !== 'object') {
-      const message = `expected a zod schema or a parser function, got ${describe(response)}`;
-      return new APIPromise(
-        Promise.reject(new RequestValidationError([{ path: 'response', message }], method)),
-        () => undefined as T,
-      );
-    }
-    const raw = this.#send(method, path, init, prepare(init.querySchema, init.bodySchema, response));
-    return new APIPromise(raw, init.response, this._responses);
+    const schema = response instanceof LazySchema || response instanceof OptionalBody;
+    const raw =
+      schema || typeof response === 'function' || typeof (response as { _zod?: unknown })?._zod === 'object'
+        ? this.#send(method, path, init, prepare(init.querySchema, init.bodySchema, response))
+        : Promise.reject(
+            new RequestValidationError(
+              [
+                {
+                  path: 'response',
+                  message: `expected a zod schema or a parser function, got ${describe(response)}`,
+                },
+              ],
+              method,
+            ),
+          );
+    return new APIPromise(raw, init?.response, this._responses);
   }
 
   /**

@@ -1,9 +1,9 @@
 /**
  * Every option the SDK takes, in one place: the client's options (resolved and checked by
- * `resolveClientOptions`), and the per-request options every method takes last (checked by
- * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
+ * `resolveClientOptions`, with the checker of `request.ts`), and the types of the per-request
+ * options every method takes last. Values are never echoed in messages: a header or token may be
+ * a credential.
  */
-import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
 import { MAX_TIMER_MS as MS } from './headers.js';
 import {
@@ -16,7 +16,7 @@ import {
   type LogLevel,
   loggerLevel,
 } from './log.js';
-import { headerIssues, headerRecord } from './request.js';
+import { headerRecord, headersRule, inRange, is, oneOf, optionIssues, type Rule } from './request.js';
 import type { ValidationMode } from './validation.js';
 
 export type { ListOptions, RequestOptions } from './request.js';
@@ -93,7 +93,7 @@ export interface ClientOptions {
   loggerStyle?: LoggerStyle | 'auto' | undefined;
   /**
    * How responses are checked. `'lenient'` (default): types are enforced, unknown fields and enum
-   * values are kept. `'strict'`: unknown enum values fail too (for your own tests). `'off'`: no check.
+   * values are kept. `'off'`: no check.
    */
   validateResponses?: ValidationMode | undefined;
   /**
@@ -122,9 +122,6 @@ export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 /** Reads an environment variable; `undefined` where there is none (or no environment at all). */
 export type EnvReader = (name: string) => string | undefined;
 
-const STYLES = ['auto', 'object-first', 'message-first'] as const;
-const MODES = ['strict', 'lenient', 'off'] as const;
-
 /** An API token: visible ASCII only (no spaces, no line breaks). */
 const TOKEN = /^[\x21-\x7E]+$/;
 
@@ -132,60 +129,45 @@ const fail = (message: string): never => {
   throw new FulfillmentError(message);
 };
 
-/** The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin. */
-function parseBaseUrl(text: string): { baseUrl: string; origin: string } {
-  // The value is never repeated: an API token passed as the base URL by mistake would be.
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return fail(`baseUrl is not a valid URL (a string of ${text.length} characters, not shown)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    fail(`baseUrl must use http or https, got ${JSON.stringify(url.protocol)}`);
-  if (url.search || url.hash) fail('baseUrl must not carry a query string or fragment');
-  const path = url.pathname
-    .replace(/\/+$/, '')
-    .replace(/\/merchant_api(\/v\d+)?$/i, '')
-    .replace(/\/+$/, '');
-  return { baseUrl: `${url.origin}${path}`, origin: url.origin };
-}
+const ms = (above = false) => inRange(0, MS, ' ms', { above });
 
-/** A number option within `min`–`max` (`min` excluded when `exclusive`), or its default. */
-function ranged(
-  name: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  unit = '',
-  exclusive = false,
-): number {
-  if (value === undefined) return fallback;
-  // NaN fails every comparison, ±Infinity the range.
-  if (!(typeof value === 'number' && value >= min && value <= max && !(exclusive && value === min))) {
-    const got = typeof value === 'number' ? value : describe(value);
-    fail(
-      `${name} must be a number ${exclusive ? `more than ${min}` : `from ${min}`} up to ${max}${unit}, got ${got}`,
-    );
-  }
-  return value as number;
-}
+/** Every client option and its check (`apiToken` and `baseUrl` may come from the environment). */
+const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
+  apiToken: () => undefined,
+  baseUrl: is('a URL string', (v) => typeof v === 'string'),
+  timeout: ms(true),
+  maxRetries: inRange(0, 100, '', { integer: true }),
+  maxRetryAfter: inRange(0, Math.floor(MS / 1000), ' s'),
+  retryDelay: (v, path) => optionIssues(v, { initialMs: ms(), maxMs: ms() }, path, 'retry delays'),
+  fetch: is('a function', (v) => typeof v === 'function'),
+  defaultHeaders: headersRule,
+  logLevel: oneOf(...LEVELS),
+  logger: is('an object with error, warn, info and debug methods', isLogger),
+  loggerStyle: oneOf('auto', 'object-first', 'message-first'),
+  validateResponses: oneOf('lenient', 'off'),
+  maxResponseBytes: inRange(1, 2 ** 31 - 1, ' bytes'),
+  rateLimit: (v, path) =>
+    v === false ? undefined : optionIssues(v, RATE_LIMIT, path, 'rate limit options', ['requests', 'perMs']),
+};
 
-/** An option that must be one of `allowed`; the value is not repeated (it may be a secret). */
-function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T))
-    fail(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`);
-  return value as T;
-}
+const RATE_LIMIT: Readonly<Record<string, Rule>> = {
+  requests: inRange(1, 1_000_000, '', { integer: true }),
+  perMs: ms(true),
+  store: is('an object with acquire, release and pause methods', (store) =>
+    ['acquire', 'release', 'pause'].every(
+      (m) => typeof (store as Record<string, unknown>)?.[m] === 'function',
+    ),
+  ),
+};
 
 /**
- * Applies the defaults to the client's options and checks every value; the first problem is a
- * `FulfillmentError` naming the option. An environment variable is read only when its option is
- * not given.
+ * Applies the defaults to the client's options and checks every value: what is wrong is one
+ * `FulfillmentError` naming each option. An environment variable is read only when its option is
+ * not given. No message repeats a value (the token, or a header, could be one).
  */
 export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
-  if (!isObject(options)) fail(`FulfillmentClient options must be an object, got ${describe(options)}`);
+  const issues = optionIssues(options, CLIENT_OPTIONS, '', 'client options');
+  if (issues.length > 0) fail(`Invalid client options: ${listIssues(issues)}`);
   const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
   if (!apiToken) {
     fail(
@@ -197,74 +179,43 @@ export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
       'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
     );
   }
-  const defaultHeaders = headerRecord(options.defaultHeaders) ?? {};
-  const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
-  if (headerProblems.length > 0) fail(`Invalid ${listIssues(headerProblems)}`);
   const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
   if (!rawBase) {
     fail(
       'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
     );
   }
-  if (typeof rawBase !== 'string') fail(`baseUrl must be a URL string, got ${describe(rawBase)}`);
-  const { baseUrl, origin } = parseBaseUrl(rawBase as string);
-
+  // The base URL is never repeated: an API token passed as the base URL by mistake would be.
+  const url = URL.canParse((rawBase as string).trim()) ? new URL((rawBase as string).trim()) : undefined;
+  if (!url)
+    fail(`baseUrl is not a valid URL (a string of ${(rawBase as string).length} characters, not shown)`);
+  const { protocol, search, hash, origin, pathname } = url!;
+  if (protocol !== 'http:' && protocol !== 'https:') fail(`baseUrl must use http or https, got ${protocol}`);
+  if (search || hash) fail('baseUrl must not carry a query string or fragment');
+  const root = pathname
+    .replace(/\/+$/, '')
+    .replace(/\/merchant_api(\/v\d+)?$/i, '')
+    .replace(/\/+$/, '');
   const logger = options.logger ?? console;
-  if (!isLogger(logger)) fail('logger must be an object with error, warn, info and debug methods');
-  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', STYLES);
   const fromEnv = options.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
-  const level = options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info'));
-  const logLevel = oneOf('logLevel', level, LEVELS);
-  const maxRetries = ranged('maxRetries', options.maxRetries, 2, 0, 100);
-  if (!Number.isInteger(maxRetries)) fail(`maxRetries must be an integer, got ${maxRetries}`);
-  const retryDelay: unknown = options.retryDelay;
-  if (retryDelay !== undefined && !isObject(retryDelay)) {
-    fail(`retryDelay must be an object { initialMs?, maxMs? }, got ${describe(retryDelay)}`);
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function');
-  const rateLimit = options.rateLimit === undefined ? false : options.rateLimit;
-  if (rateLimit !== false) {
-    if (!isObject(rateLimit))
-      fail(`rateLimit must be false or an object { requests, perMs }, got ${describe(rateLimit)}`);
-    const { requests } = rateLimit;
-    if (!Number.isInteger(requests) || requests < 1 || requests > 1_000_000) {
-      const got = typeof requests === 'number' ? requests : describe(requests);
-      fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
-    }
-    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MS, ' ms', true);
-    const { store } = rateLimit;
-    if (
-      store !== undefined &&
-      !['acquire', 'release', 'pause'].every((m) => typeof store?.[m as 'pause'] === 'function')
-    ) {
-      fail(
-        `rateLimit.store must be an object with acquire, release and pause methods, got ${describe(store)}`,
-      );
-    }
-  }
+  const style = options.loggerStyle ?? 'auto';
+  const { retryDelay, rateLimit = false } = options;
   return {
     apiToken: apiToken as string,
-    baseUrl,
+    baseUrl: `${origin}${root}`,
     origin,
-    timeout: ranged('timeout', options.timeout, 60_000, 0, MS, ' ms', true),
-    maxRetries,
-    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MS / 1000), ' s'),
-    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MS, ' ms'),
-    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MS, ' ms'),
+    timeout: options.timeout ?? 60_000,
+    maxRetries: options.maxRetries ?? 2,
+    maxRetryAfter: options.maxRetryAfter ?? 60,
+    initialRetryDelay: retryDelay?.initialMs ?? 500,
+    maxRetryDelay: retryDelay?.maxMs ?? 8000,
     fetch: options.fetch,
-    defaultHeaders: defaultHeaders as Record<string, string | undefined>,
-    logLevel,
+    defaultHeaders: (headerRecord(options.defaultHeaders) ?? {}) as Record<string, string | undefined>,
+    logLevel: options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,
-    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', MODES),
-    maxResponseBytes: ranged(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      32 * 1024 * 1024,
-      1,
-      2 ** 31 - 1,
-      ' bytes',
-    ),
+    validateResponses: options.validateResponses ?? 'lenient',
+    maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
     rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs, store: rateLimit.store },
   };
 }

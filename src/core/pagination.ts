@@ -6,9 +6,8 @@
  */
 
 import { isObject } from './describe.js';
-import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
+import { PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import type { Redactor } from './redact.js';
 import type { ListOptions, QueryParams, RequestParts, RequestPath } from './request.js';
 import {
   APIPromise,
@@ -18,7 +17,7 @@ import {
   readJson,
   withoutProto,
 } from './response.js';
-import { originOf } from './url.js';
+import { leavesOrigin } from './url.js';
 import type { ValidationMode } from './validation.js';
 
 /**
@@ -99,25 +98,14 @@ export interface PageRequest {
   restart?: boolean | undefined;
 }
 
-/** How the next page is found, carried from page to page (bounded: at most {@link MAX_CURSORS} cursors). */
+/** What a list carries from page to page to spot a loop (at most {@link MAX_CURSORS} cursors). */
 interface Trail {
   pageNumber: number;
   pagesFetched: number;
-  /** Ids of the previous page's first and last items, to spot a repeated page. */
+  /** Size and first and last ids of the previous page, to spot a page sent twice. */
   signature: string | undefined;
   /** The cursors followed last (at most {@link MAX_CURSORS}), oldest first. */
   cursors: Set<string>;
-}
-
-/** Where a page came from: what it needs to work out and fetch the next one. */
-interface PageSource<T> {
-  client: PageClient;
-  request: PageRequest;
-  item: SchemaLike<T>;
-  trail: Trail;
-  /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
-  url: string;
-  redactor: Redactor;
 }
 
 /** Default page size of the API when no `limit` is sent. */
@@ -133,13 +121,6 @@ const idOf = (item: unknown): string => (isObject(item) && 'id' in item ? String
 const numberOr = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-/** The size and the first and last ids of a page, to spot a page sent twice. */
-function signatureOf(data: readonly unknown[]): string | undefined {
-  const first = idOf(data[0]);
-  const last = idOf(data[data.length - 1]);
-  return first || last ? `${data.length}:${first}:${last}` : undefined;
-}
-
 /** One page of a collection. */
 export class Page<T> {
   /** The items of this page. */
@@ -148,20 +129,39 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #from: PageSource<T>;
-  #next: PageRequest | PaginationError | null | undefined;
+  readonly #client: PageClient;
+  readonly #item: SchemaLike<T>;
+  readonly #trail: Trail;
+  readonly #maxPages: number;
+  readonly #next: PageRequest | PaginationError | null;
 
   /** @internal */
-  constructor(from: PageSource<T>, data: T[], pagination: Pagination | null, response: Response) {
-    this.#from = from;
+  constructor(
+    [client, request, item, trail]: [PageClient, PageRequest, SchemaLike<T>, Trail],
+    data: T[],
+    pagination: Pagination | null,
+    response: Response,
+    pageUrl: string,
+  ) {
+    [this.#client, this.#item, this.#trail] = [client, item, trail];
+    this.#maxPages = request.options?.maxPages ?? DEFAULT_MAX_PAGES;
     this.data = data;
     this.pagination = pagination;
     this.response = response;
+    const next = nextRequest(client, request, this, trail, pageUrl);
+    const [params, ...queries] = request.rest?.queries ?? [];
+    const { rest, options } = request;
+    this.#next =
+      next !== null || !rest || !params
+        ? next && !(next instanceof PaginationError)
+          ? { ...next, rest }
+          : next
+        : { path: rest.path, params, options, rest: { path: rest.path, queries }, restart: true };
   }
 
   /** Whether another page follows. */
   hasNextPage(): boolean {
-    return this.#nextRequest() !== null;
+    return this.#next !== null;
   }
 
   /**
@@ -169,90 +169,54 @@ export class Page<T> {
    * with a `RequestValidationError` (nothing sent) when `options` is given but is not an object.
    */
   getNextPage(options?: ListOptions): Promise<Page<T>> {
-    const next = this.#nextRequest();
-    if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
-    if (next instanceof PaginationError) return Promise.reject(next);
-    const from = this.#from.trail;
-    // A following request of a split filter: its pages count towards maxPages, its loop checks restart.
-    const trail = next.restart ? { ...from, pageNumber: 0, signature: undefined } : from;
-    const maxPages = this.#from.request.options?.maxPages ?? DEFAULT_MAX_PAGES;
-    if (trail.pagesFetched >= maxPages) {
-      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+    const next = this.#next;
+    const trail = this.#trail;
+    if (next === null || next instanceof PaginationError)
+      return Promise.reject(next ?? new PaginationError('There is no next page.'));
+    if (trail.pagesFetched >= this.#maxPages) {
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${this.#maxPages}); more pages were announced.`;
       return Promise.reject(new PaginationError(message));
     }
     // Options that are not an object reach the request's own check, which refuses them.
     const merged = isObject(options) ? { ...next.options, ...options } : options;
     const request = options === undefined ? next : { ...next, options: merged as ListOptions };
-    const { client, item } = this.#from;
+    const [client, item] = [this.#client, this.#item];
     const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
     return client.get(request.path, { query: request.params, options: request.options, response });
   }
+}
 
-  /** The next page's request; a `PaginationError` when one is announced but unsafe to follow. */
-  #nextRequest(): PageRequest | PaginationError | null {
-    if (this.#next === undefined) {
-      const { rest, options } = this.#from.request;
-      const next = this.#computeNext();
-      const [params, ...queries] = rest?.queries ?? [];
-      this.#next =
-        next !== null
-          ? next instanceof PaginationError
-            ? next
-            : { ...next, rest }
-          : params && rest
-            ? { path: rest.path, params, options, rest: { path: rest.path, queries }, restart: true }
-            : null;
-    }
-    return this.#next;
+/**
+ * The request of the page after `page`, or `null` after the last; a `PaginationError` when one is
+ * announced but unsafe to follow. A cursor (`next_page_url`, relative to the page it came from) is
+ * followed until it is `null`; page numbers until `page_count`; a bare array while pages are full.
+ */
+function nextRequest(
+  client: PageClient,
+  request: PageRequest,
+  { data, pagination: p }: { data: unknown[]; pagination: Pagination | null },
+  trail: Trail,
+  pageUrl: string,
+): PageRequest | PaginationError | null {
+  const { options, params } = request;
+  if (p && 'next_page_url' in p && numberOr(p.current_page) === undefined) {
+    const cursor = p.next_page_url;
+    if (typeof cursor !== 'string' || cursor === '') return null;
+    const url = URL.canParse(cursor, pageUrl) ? new URL(cursor, pageUrl) : undefined;
+    const why = !url
+      ? 'it is not a URL'
+      : (leavesOrigin(url, client._origin) ??
+        (trail.cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
+    if (why) return new PaginationError(`Refusing to follow next_page_url: ${why}.`);
+    return { path: url!.href, params: undefined, options };
   }
-
-  #computeNext(): PageRequest | PaginationError | null {
-    const p = this.pagination;
-    const request = this.#from.request;
-    // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
-    if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
-      const next = p.next_page_url;
-      if (typeof next !== 'string' || next === '') return null;
-      const { redactor, client } = this.#from;
-      let url: URL;
-      try {
-        // A relative cursor is relative to the page it came from.
-        url = new URL(next, this.#from.url);
-      } catch {
-        return new PaginationError(
-          `The server sent a next_page_url that is not a URL: ${JSON.stringify(redactor.text(next))}`,
-        );
-      }
-      if (url.username || url.password) {
-        return new PaginationError(
-          `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
-        );
-      }
-      if (url.origin !== client._origin) {
-        return new PaginationError(
-          `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${client._origin}, and the API token must not leave it.`,
-        );
-      }
-      if (this.#from.trail.cursors.has(url.href)) {
-        return new PaginationError(
-          `The server sent a cursor it had sent before (${redactor.text(next)}); stopping to avoid a loop.`,
-        );
-      }
-      return { path: url.href, params: undefined, options: request.options };
-    }
-    if (this.data.length === 0) return null;
-    // Page-number style.
-    const current = numberOr(p?.current_page);
-    const count = numberOr(p?.page_count);
-    let page = current === undefined ? undefined : current + 1;
-    if (current !== undefined && count !== undefined && current >= count) return null;
-    // A bare array (or an envelope without usable pagination): continue while pages are full.
-    if (page === undefined) {
-      if (this.data.length < (numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
-      page = this.#from.trail.pageNumber + 1;
-    }
-    return { path: request.path, params: { ...request.params, page }, options: request.options };
-  }
+  if (data.length === 0) return null;
+  const current = numberOr(p?.current_page);
+  const count = numberOr(p?.page_count);
+  if (current !== undefined && count !== undefined && current >= count) return null;
+  // A bare array (or an envelope without usable pagination): continue while pages are full.
+  if (current === undefined && data.length < (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
+  return { path: request.path, params: { ...params, page: (current ?? trail.pageNumber) + 1 }, options };
 }
 
 /**
@@ -279,13 +243,12 @@ function buildPage<T>(
   } catch (error) {
     throw client._responses.clean(error, raw);
   }
-  const requested = numberOr(request.params?.page) ?? 1;
-  const trail: Trail = previous
-    ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
-    : { pageNumber: requested, pagesFetched: 1, signature: undefined, cursors: new Set() };
   const current = numberOr(pagination?.current_page);
-  const signature = signatureOf(data);
-  if (previous) {
+  const first = idOf(data[0]);
+  const last = idOf(data.at(-1));
+  const signature = first || last ? `${data.length}:${first}:${last}` : undefined;
+  // The first page of a request of a split filter starts the loop checks again.
+  if (previous && !request.restart) {
     if (current !== undefined && current <= previous.pageNumber) {
       throw new PaginationError(
         `The server answered page ${current} after page ${previous.pageNumber}; stopping to avoid a loop.`,
@@ -297,15 +260,18 @@ function buildPage<T>(
       );
     }
   }
-  trail.pageNumber = current ?? requested;
-  trail.signature = signature;
+  const trail: Trail = {
+    pageNumber: current ?? numberOr(request.params?.page) ?? 1,
+    pagesFetched: (previous?.pagesFetched ?? 0) + 1,
+    signature,
+    cursors: previous?.cursors ?? new Set(),
+  };
   if (request.params === undefined && /^https?:/i.test(request.path)) {
     // A followed cursor is remembered; the oldest beyond MAX_CURSORS is forgotten.
     trail.cursors.add(request.path);
     if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
   }
-  const { url, redactor, response } = raw;
-  return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
+  return new Page([client, request, item, trail], data, pagination, raw.response, raw.url);
 }
 
 /**
@@ -313,47 +279,18 @@ function buildPage<T>(
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  readonly #request: PageRequest;
-
   /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
   constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
-    this.#request = request;
   }
 
-  /** Every page, starting with the first, fetched as the loop asks. */
-  pages(): AsyncGenerator<Page<T>, void, undefined> {
-    return this.#pages(() => true);
-  }
-
-  /** Pages in order; with `prefetch: 1` the next one is fetched early when `wantsMore(page)` says it will be needed. */
-  async *#pages(wantsMore: (page: Page<T>) => boolean): AsyncGenerator<Page<T>, void, undefined> {
-    const prefetch = this.#request.options?.prefetch === 1;
+  /** Every page, starting with the first, each fetched when the loop asks for it. */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = await this;
-    let ahead: { promise: Promise<Page<T>>; controller: AbortController } | undefined;
-    try {
-      for (;;) {
-        if (prefetch && page.hasNextPage() && wantsMore(page)) {
-          const controller = new AbortController();
-          const user = this.#request.options?.signal;
-          const signal = user ? AbortSignal.any([user, controller.signal]) : controller.signal;
-          const promise = page.getNextPage({ signal });
-          promise.catch(() => {}); // handled when awaited; ignored if the loop stops first
-          ahead = { promise, controller };
-        }
-        yield page;
-        if (ahead) {
-          const next = ahead.promise;
-          ahead = undefined;
-          page = await next;
-        } else if (page.hasNextPage()) {
-          page = await page.getNextPage();
-        } else {
-          break;
-        }
-      }
-    } finally {
-      if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
+    yield page;
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      yield page;
     }
   }
 
@@ -374,13 +311,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
     const out: T[] = [];
     if (max === 0) return out;
-    // Prefetch only a page that `max` will need.
-    for await (const page of this.#pages((p) => out.length + p.data.length < max)) {
-      for (const item of page.data) {
-        out.push(item);
-        if (out.length >= max) return out;
-      }
-    }
+    for await (const item of this) if (out.push(item) >= max) break;
     return out;
   }
 }

@@ -4,7 +4,7 @@
  * cannot carry) and the request options (checked). Whatever is wrong becomes one
  * `RequestValidationError` before anything is sent.
  */
-import { isObject } from './describe.js';
+import { closest, describe, isObject } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
@@ -33,11 +33,6 @@ export interface RequestOptions {
 export interface ListOptions extends RequestOptions {
   /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
   maxPages?: number | undefined;
-  /**
-   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
-   * than one page ahead.
-   */
-  prefetch?: 0 | 1 | undefined;
 }
 
 /**
@@ -130,7 +125,7 @@ export function buildRequest(
       const issue = { path: 'params', message: 'expected an object of query parameters' };
       throw new RequestValidationError([issue], context);
     }
-    const misplaced = Object.keys(query).filter((key) => REQUEST_OPTION_KEYS.has(key));
+    const misplaced = Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key));
     if (misplaced.length > 0) {
       const message = 'is a request option, not a query parameter: pass it in the last argument';
       throw new RequestValidationError(
@@ -206,74 +201,98 @@ export function headerRecord<T>(headers: T): T | Record<string, string> {
   return headers instanceof Headers ? Object.fromEntries(headers) : headers;
 }
 
+/** The check of one option: what is wrong with `value` (never `undefined`), found at `path`. */
+export type Rule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
+
+const got = (value: unknown) => (typeof value === 'number' ? value : describe(value));
+
+/** A number from `min` (or `above` it) up to `max`, in `unit`; an integer when `integer`. */
+export const inRange =
+  (min: number, max: number, unit = '', { integer = false, above = false } = {}): Rule =>
+  (v) =>
+    typeof v === 'number' && (above ? v > min : v >= min) && v <= max && (!integer || Number.isInteger(v))
+      ? undefined
+      : `expected ${integer ? 'an integer' : 'a number'} ${above ? 'more than' : 'from'} ${min} up to ${max}${unit}, got ${got(v)}`;
+
+/** One of `allowed`; the value itself is never repeated (it may be a secret). */
+export const oneOf =
+  (...allowed: readonly string[]): Rule =>
+  (v) =>
+    allowed.includes(v as string)
+      ? undefined
+      : `expected ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describe(v)}`;
+
+/** A value `test` accepts, described as `what`. */
+export const is =
+  (what: string, test: (value: unknown) => boolean): Rule =>
+  (v) =>
+    test(v) ? undefined : `expected ${what}, got ${describe(v)}`;
+
+/**
+ * Issues with an object of options against `rules`: not an object; each key `rules` does not
+ * know (with the closest known name); each value its rule refuses; each of `required` missing. A
+ * key left `undefined` is an option not given. Messages never repeat a value.
+ */
+export function optionIssues(
+  options: unknown,
+  rules: Readonly<Record<string, Rule>>,
+  path: string,
+  what: string,
+  required: readonly string[] = [],
+): ValidationIssue[] {
+  if (!isObject(options)) return [{ path: path || 'options', message: `expected an object of ${what}` }];
+  const issues: ValidationIssue[] = [];
+  for (const key of new Set([...Object.keys(options), ...required])) {
+    const at = path ? `${path}.${key}` : key;
+    const value = options[key];
+    const near = Object.hasOwn(rules, key) ? undefined : closest(key, Object.keys(rules));
+    const found =
+      value === undefined
+        ? required.includes(key) && 'is required'
+        : Object.hasOwn(rules, key)
+          ? rules[key]!(value, at)
+          : `is not one of the ${what}${near ? ` (did you mean '${near}'?)` : ''}`;
+    if (typeof found === 'string') issues.push({ path: at, message: found });
+    else if (found) issues.push(...found);
+  }
+  return issues;
+}
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII, spaces and tabs inside, and obs-text; no control characters (CR, LF, NUL, …).
 const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
-/**
- * Hop-by-hop and connection-level headers: the runtime manages them, and a request carrying one
- * fails inside `fetch` (or worse, is retried as a connection error). Refused in every header option.
- */
-const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(
-  'connection content-length expect host keep-alive proxy-connection te trailer transfer-encoding upgrade'.split(
-    ' ',
-  ),
-);
+/** Headers the runtime manages: `fetch` refuses some with an untyped error and drops others. */
+const CONNECTION_HEADER =
+  /^(connection|content-length|expect|host|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade)$/i;
 
-/** The names of the request options (the last argument of every method; never query parameters). */
-const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
-  'signal timeout maxRetries headers maxPages prefetch'.split(' '),
-);
+/** A headers record (`undefined` values remove a header); the values are never repeated. */
+export const headersRule: Rule = (headers, path) =>
+  !isObject(headers)
+    ? `expected an object of header names to string values, got ${describe(headers)}`
+    : Object.entries(headers).flatMap(([name, value]) =>
+        !HEADER_NAME.test(name)
+          ? [{ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' }]
+          : CONNECTION_HEADER.test(name)
+            ? [{ path: `${path}.${name}`, message: 'is a connection-level header the runtime sets itself' }]
+            : value === undefined || (typeof value === 'string' && HEADER_VALUE.test(value))
+              ? []
+              : [
+                  {
+                    path: `${path}.${name}`,
+                    message: 'expected a string without control characters (not shown)',
+                  },
+                ],
+      );
 
-/** Issues with a headers record (`undefined` values allowed: they remove a header). */
-export function headerIssues(headers: unknown, path: string): ValidationIssue[] {
-  if (headers === undefined) return [];
-  if (!isObject(headers)) return [{ path, message: 'expected an object of header names to string values' }];
-  const issues: ValidationIssue[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) {
-      issues.push({ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' });
-    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
-      const message = 'is a connection-level header the runtime sets itself; it cannot be sent';
-      issues.push({ path: `${path}.${name}`, message });
-    } else if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
-      const message = 'expected a string without line breaks or control characters (value not shown)';
-      issues.push({ path: `${path}.${name}`, message });
-    }
-  }
-  return issues;
-}
-
-const NOT_AN_OBJECT: ValidationIssue = { path: 'options', message: 'expected an object of request options' };
+/** The request options (the last argument of every method; never query parameters). */
+const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = {
+  signal: is('an AbortSignal', (v) => v instanceof AbortSignal),
+  timeout: inRange(0, MAX_TIMER_MS, ' ms', { above: true }),
+  maxRetries: inRange(0, 100, '', { integer: true }),
+  headers: headersRule,
+  maxPages: inRange(1, Number.MAX_SAFE_INTEGER, '', { integer: true }),
+};
 
 /** Issues with the per-request options every method takes (and the list options, when given). */
-export function requestOptionIssues(options: unknown): ValidationIssue[] {
-  if (options === undefined) return [];
-  if (!isObject(options)) return [NOT_AN_OBJECT];
-  const o = options;
-  const issues: ValidationIssue[] = [];
-  for (const key of Object.keys(o)) {
-    // A key left `undefined` is an option not given, whatever its name.
-    if (!REQUEST_OPTION_KEYS.has(key) && o[key] !== undefined) {
-      const message = `is not a request option (they are: ${[...REQUEST_OPTION_KEYS].join(', ')})`;
-      issues.push({ path: `options.${key}`, message });
-    }
-  }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
-    issues.push({ path: 'options.signal', message: 'expected an AbortSignal' });
-  }
-  const { timeout, maxRetries, maxPages } = o as Record<string, number>;
-  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    issues.push({ path: 'options.timeout', message: `expected milliseconds > 0 and <= ${MAX_TIMER_MS}` });
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= 100)) {
-    issues.push({ path: 'options.maxRetries', message: 'expected an integer from 0 up to 100' });
-  }
-  if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-    issues.push({ path: 'options.maxPages', message: 'expected an integer >= 1' });
-  }
-  if (o.prefetch !== undefined && o.prefetch !== 0 && o.prefetch !== 1) {
-    issues.push({ path: 'options.prefetch', message: 'expected 0 or 1' });
-  }
-  issues.push(...headerIssues(o.headers, 'options.headers'));
-  return issues;
-}
+export const requestOptionIssues = (options: unknown): ValidationIssue[] =>
+  options === undefined ? [] : optionIssues(options, REQUEST_OPTIONS, 'options', 'request options');

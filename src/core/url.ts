@@ -12,45 +12,42 @@ export function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 
-const ABSOLUTE = /^https?:\/\//i;
 const issue = (message: string): ValidationIssue => ({ path: 'path', message });
 
 /**
- * What is wrong with a request path, given the origin (scheme, host and port) of the client's base
- * URL, as the client worked it out once (`ResolvedClientOptions.origin`): it must be a path below
- * the service root (`/merchant_api/v1/skus`) or an absolute URL on that origin, without
- * credentials, so that no request, and so no API token, ever goes elsewhere. `undefined` when it
- * is fine. The message names the origins only, never the rest of the URL.
+ * Why the API token may not be sent to `url`, or `undefined` when it may: it must be on `origin`
+ * (scheme, host and port of the client's base URL, worked out once per client), without
+ * credentials. Request paths, redirects and cursors are all held to it. `shown`: the URL's origin
+ * as the message names it.
+ */
+export function leavesOrigin(url: URL, origin: string, shown = originOf(url)): string | undefined {
+  if (url.origin !== origin)
+    return `it leads to ${shown}, not the configured origin ${origin}; the API token must not leave it`;
+  return url.username || url.password ? 'it carries credentials (user@)' : undefined;
+}
+
+/**
+ * What is wrong with a request path: it must be a path below the service root
+ * (`/merchant_api/v1/skus`), or an absolute URL that {@link leavesOrigin} accepts. `undefined`
+ * when it is fine. The message names the origins only, never the rest of the URL.
  */
 export function pathIssue(path: unknown, origin: string): ValidationIssue | undefined {
   if (typeof path !== 'string') return issue(`expected a string starting with '/', got ${describe(path)}`);
-  if (ABSOLUTE.test(path)) {
-    let url: URL;
-    try {
-      url = new URL(path);
-    } catch {
-      return issue('is not a valid URL');
-    }
-    if (url.origin !== origin) {
-      return issue(
-        `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
-      );
-    }
-    return url.username || url.password ? issue('must not carry credentials (user@)') : undefined;
-  }
-  if (!path.startsWith('/')) {
-    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
-  }
   // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is
   // parsed as path, query or fragment of the same origin.
-  return undefined;
+  if (path.startsWith('/')) return undefined;
+  if (!/^https?:\/\//i.test(path)) {
+    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
+  }
+  const why = URL.canParse(path) ? leavesOrigin(new URL(path), origin) : 'is not a valid URL';
+  return why ? issue(why) : undefined;
 }
 
 /**
  * A URL's origin as messages show it: `https://host:port`, or, for a scheme without an origin
  * (`file:`, `data:`, `javascript:`, whose `origin` is `'null'`), the scheme by name.
  */
-export function originOf(url: URL): string {
+function originOf(url: URL): string {
   return url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
 }
 
@@ -73,18 +70,12 @@ export function redirectTarget(
   const init = { status: response.status, body: '', headers, method, url: publicUrl(from, redactor) };
   if (location === null)
     throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
-  let target: URL;
-  try {
-    target = new URL(location, from);
-  } catch {
-    throw new RedirectError(init, undefined, 'its Location is not a URL');
-  }
+  if (!URL.canParse(location, from)) throw new RedirectError(init, undefined, 'its Location is not a URL');
+  const target = new URL(location, from);
   // The target's origin as errors show it: a server may put a secret in a host name.
   const shown = redactor.text(originOf(target));
-  if (target.origin !== origin || target.username || target.password) {
-    const reason = `it leads to ${shown}, not the configured origin ${origin}; the token must not leave it`;
-    throw new RedirectError(init, shown, reason);
-  }
+  const why = leavesOrigin(target, origin, shown);
+  if (why) throw new RedirectError(init, shown, why);
   if (method !== 'GET')
     throw new RedirectError(init, shown, `a ${method} is not repeated at another address`);
   if (hops >= MAX_REDIRECTS) throw new RedirectError(init, shown, `more than ${MAX_REDIRECTS} redirects`);

@@ -1,12 +1,12 @@
 /**
  * Validation, imported on first use (`lazy.ts`): zod, the SDK's messages, the schema compiler, and
  * validation on both sides of the wire: requests before they are sent, responses as they arrive,
- * in the mode the caller passes (`'strict'`, `'lenient'` or `'off'`).
+ * in the mode the caller passes (`'lenient'` or `'off'`).
  *
  * Open enums: a response enum is a `z.string()` registered in `z.globalRegistry` with its known
- * values (`{ knownValues }`, see `openEnum` in the schemas). Every mode accepts any string there, so
- * a value the SDK does not know yet never breaks a parse; `'strict'` then reports each unknown value
- * by its path (see {@link unknownEnumValues}).
+ * values (`{ knownValues }`, see `openEnum` in the schemas). Any string passes there, so a value
+ * the SDK does not know yet never breaks a parse; {@link unknownEnumValues} finds each by its path
+ * (the client logs them).
  *
  * Every parse runs the schema it is given: the client passes the compiled form ({@link compiled}).
  * Messages come from the parse context, not from a global zod configuration.
@@ -19,18 +19,14 @@ import { RequestValidationError, ResponseValidationError, type ValidationIssue }
 const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
 
 /**
- * The compiled form of a schema (built once per schema). Falls back silently to the schema itself
- * where the runtime forbids code generation (`new Function`), as some edge runtimes do. A failure
- * is parsed again by the runtime parser, so the messages are the same.
+ * The compiled form of a schema (built once per schema). `z.compile` returns the schema itself
+ * where it cannot compile it, or the runtime forbids code generation (`new Function`), as some
+ * edge runtimes do. A failure is parsed again by the runtime parser, so the messages are the same.
  */
 export function compiled<T extends z.core.$ZodType>(schema: T): T {
   let fast = compiledCache.get(schema) as T | undefined;
   if (!fast) {
-    try {
-      fast = z.compile(schema);
-    } catch {
-      fast = schema;
-    }
+    fast = z.compile(schema);
     compiledCache.set(schema, fast).set(fast, fast);
   }
   return fast;
@@ -86,23 +82,18 @@ function requestIssues(schema: z.core.$ZodType, issues: readonly z.core.$ZodIssu
   });
 }
 
-let english: z.core.$ZodErrorMap | undefined;
+const english = en().localeError;
 
 /**
- * The messages of zod's own issues: those of the app's zod configuration when it sets any
- * (`z.config(…)`; classic `zod` sets English), else English. `zod/mini` installs no locale and
- * the SDK leaves the global configuration alone, so the English locale travels with each parse.
+ * The context of every parse of the SDK (zod copies it per parse, so one object serves all). Its
+ * messages: those of the app's zod configuration when it sets any (`z.config(…)`; classic `zod`
+ * sets English; zod asks it when this map answers nothing), else English. `zod/mini` installs no
+ * locale and the SDK leaves the global configuration alone, so English travels with each parse.
  */
-const messages: z.core.$ZodErrorMap = (issue) => {
-  const { customError, localeError } = z.config();
-  const configured = customError?.(issue) ?? localeError?.(issue);
-  if (configured !== undefined && configured !== null) return configured;
-  english ??= en().localeError;
-  return english(issue);
+const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) =>
+    z.config().localeError ? undefined : (z.config().customError?.(issue) ?? english(issue)),
 };
-
-/** The context of every parse of the SDK (zod copies it per parse, so one object serves all). */
-const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: messages };
 
 /**
  * Validates request input against its schema and returns the wire form (the schema's output).
@@ -125,7 +116,7 @@ export function accepts(schema: z.core.$ZodType, value: unknown): boolean {
 }
 
 /** How responses are checked: see `ClientOptions.validateResponses`. @inline */
-export type ValidationMode = 'strict' | 'lenient' | 'off';
+export type ValidationMode = 'lenient' | 'off';
 
 const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
 
@@ -147,8 +138,8 @@ export interface UnknownEnumValue extends ValidationIssue {
 
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
- * enum values, `'strict'` also rejects unknown enum values, `'off'` returns the body unchecked.
- * A failure is a `ResponseValidationError` keeping the body (the caller adds where it came from).
+ * enum values, `'off'` returns the body unchecked. A failure is a `ResponseValidationError`
+ * keeping the body (the caller adds where it came from).
  */
 export function parseResponse<T extends z.core.$ZodType>(
   schema: T,
@@ -157,13 +148,8 @@ export function parseResponse<T extends z.core.$ZodType>(
 ): z.output<T> {
   if (mode === 'off') return body as z.output<T>;
   const result = z.safeParse(schema, body, PARSE_CONTEXT);
-  const unknown = mode === 'strict' ? unknownEnumValues(schema, body) : [];
-  if (result.success && unknown.length === 0) return result.data;
-  const issues = [
-    ...(result.success ? [] : toIssues(result.error.issues)),
-    ...unknown.map(({ path, message }) => ({ path, message })),
-  ];
-  throw new ResponseValidationError({ body, issues });
+  if (result.success) return result.data;
+  throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
 }
 
 /** Finds the unknown values of a value's open enums; pushes one issue per value found. */

@@ -39,7 +39,7 @@ const construct = (options: unknown) => () =>
 describe('client options', () => {
   it('a base URL that cannot be read is refused without repeating it (it may be the token)', () => {
     for (const baseUrl of [10n, { a: 1 }, ['x']]) {
-      expect(construct({ baseUrl }), String(typeof baseUrl)).toThrow(/baseUrl must be a URL string/);
+      expect(construct({ baseUrl }), String(typeof baseUrl)).toThrow(/baseUrl: expected a URL string, got /);
     }
     const secret = 'sk_live_token_0123456789';
     let error: unknown;
@@ -54,13 +54,17 @@ describe('client options', () => {
   });
 
   it('refuses options that are not an object, and a retryDelay or rateLimit of the wrong type', () => {
-    expect(() => new FulfillmentClient(null as never)).toThrow(/options must be an object, got null/);
-    expect(() => new FulfillmentClient('x' as never)).toThrow(/options must be an object, got string/);
+    expect(() => new FulfillmentClient(null as never)).toThrow(
+      /options: expected an object of client options/,
+    );
+    expect(() => new FulfillmentClient('x' as never)).toThrow(
+      /options: expected an object of client options/,
+    );
     for (const retryDelay of [5, 'fast', true, [], () => 1]) {
-      expect(construct({ retryDelay })).toThrow(/retryDelay must be an object/);
+      expect(construct({ retryDelay })).toThrow(/retryDelay: expected an object of retry delays/);
     }
     for (const rateLimit of [5, 'fast', true, [], null]) {
-      expect(construct({ rateLimit })).toThrow(/rateLimit must be false or an object/);
+      expect(construct({ rateLimit })).toThrow(/rateLimit: expected an object of rate limit options/);
     }
   });
 
@@ -82,8 +86,11 @@ describe('per-request options', () => {
     const client = testClient();
     const fake = { aborted: false, addEventListener() {}, removeEventListener() {} };
     const error = await rejection(client.skus.delete(1, { signal: fake as never }));
-    expect(error.issues[0]).toMatchObject({ path: 'options.signal', message: 'expected an AbortSignal' });
-    await rejection(client.warehouses.list({}, { prefetch: 1, signal: fake as never }));
+    expect(error.issues[0]).toMatchObject({
+      path: 'options.signal',
+      message: 'expected an AbortSignal, got an object',
+    });
+    await rejection(client.warehouses.list({}, { maxPages: 1, signal: fake as never }));
     expect(seen).toHaveLength(0);
   });
 
@@ -92,7 +99,7 @@ describe('per-request options', () => {
     const client = testClient();
     const error = await rejection(client.skus.delete(1, { timout: 5 } as never));
     expect(error.issues[0]?.path).toBe('options.timout');
-    expect(error.issues[0]?.message).toMatch(/is not a request option \(they are: signal, timeout/);
+    expect(error.issues[0]?.message).toBe("is not one of the request options (did you mean 'timeout'?)");
     expect(seen).toHaveLength(0);
     // A key left undefined is an option not given.
     await client.get('/merchant_api/v1/skus/1', {

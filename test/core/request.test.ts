@@ -30,7 +30,7 @@ describe('request options are checked, and nothing is sent when they are wrong',
 
   it.each([
     [{ maxPages: 0 }, 'options.maxPages'],
-    [{ prefetch: 2 }, 'options.prefetch'],
+    [{ maxPages: 1.5 }, 'options.maxPages'],
   ])('list option %o is refused as %s', async (options, path) => {
     const state = countingEndpoint(server, 'get', '/merchant_api/v1/warehouses', () => HttpResponse.json([]));
     const error = (await testClient()
