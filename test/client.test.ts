@@ -203,7 +203,7 @@ describe('secrets', () => {
       expect(client.toJSON()).toMatchObject({ logLevel: 'info' });
       expect(asked).toContain('FULFILLMENT_LOG');
       // A required option left to the environment is then missing, with the usual typed message.
-      expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/Missing base URL/);
+      expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/baseUrl: missing/);
       expect(asked).toContain('FULFILLMENT_BASE_URL');
     } finally {
       Object.defineProperty(process, 'env', { value: env, configurable: true, writable: true });

@@ -4,6 +4,7 @@
  * options every method takes last. Values are never echoed in messages: a header or token may be
  * a credential.
  */
+import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
 import { MAX_TIMER_MS as MS } from './headers.js';
 import {
@@ -122,19 +123,32 @@ export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 /** Reads an environment variable; `undefined` where there is none (or no environment at all). */
 export type EnvReader = (name: string) => string | undefined;
 
-/** An API token: visible ASCII only (no spaces, no line breaks). */
-const TOKEN = /^[\x21-\x7E]+$/;
-
-const fail = (message: string): never => {
-  throw new FulfillmentError(message);
-};
-
 const ms = (above = false) => inRange(0, MS, ' ms', { above });
 
-/** Every client option and its check (`apiToken` and `baseUrl` may come from the environment). */
+/**
+ * The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin, or
+ * what is wrong with it. The value is never repeated: an API token given as the base URL would be.
+ */
+function parseBaseUrl(text: string): string | { baseUrl: string; origin: string } {
+  const url = URL.canParse(text.trim()) ? new URL(text.trim()) : undefined;
+  if (!url) return `is not a valid URL (a string of ${text.length} characters, not shown)`;
+  if (!/^https?:$/.test(url.protocol)) return `must use http or https, got ${url.protocol}`;
+  if (url.search || url.hash) return 'must not carry a query string or fragment';
+  return {
+    baseUrl: url.origin + url.pathname.replace(/\/*(\/merchant_api(\/v\d+)?)?\/*$/i, ''),
+    origin: url.origin,
+  };
+}
+
+/** Every client option and its check (`apiToken` and `baseUrl` as given or read from the environment). */
 const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
-  apiToken: () => undefined,
-  baseUrl: is('a URL string', (v) => typeof v === 'string'),
+  apiToken: is('visible ASCII characters without spaces or line breaks (not shown)', (v) =>
+    /^[\x21-\x7E]+$/.test(v as string),
+  ),
+  baseUrl: (v) => {
+    const parsed = typeof v === 'string' ? parseBaseUrl(v) : `expected a URL string, got ${describe(v)}`;
+    return typeof parsed === 'string' ? parsed : undefined;
+  },
   timeout: ms(true),
   maxRetries: inRange(0, 100, '', { integer: true }),
   maxRetryAfter: inRange(0, Math.floor(MS / 1000), ' s'),
@@ -147,8 +161,16 @@ const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
   validateResponses: oneOf('lenient', 'off'),
   maxResponseBytes: inRange(1, 2 ** 31 - 1, ' bytes'),
   rateLimit: (v, path) =>
-    v === false ? undefined : optionIssues(v, RATE_LIMIT, path, 'rate limit options', ['requests', 'perMs']),
+    v === false ? undefined : optionIssues(v, RATE_LIMIT, path, 'rate limit options', REQUIRED_RATE),
 };
+
+/** What a missing required option is told; the client's two may come from the environment. */
+const MISSING = {
+  apiToken: 'missing: pass the option or set the FULFILLMENT_API_TOKEN environment variable',
+  baseUrl:
+    'missing: pass the option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable',
+};
+const REQUIRED_RATE = { requests: 'is required', perMs: 'is required' };
 
 const RATE_LIMIT: Readonly<Record<string, Rule>> = {
   requests: inRange(1, 1_000_000, '', { integer: true }),
@@ -166,56 +188,31 @@ const RATE_LIMIT: Readonly<Record<string, Rule>> = {
  * not given. No message repeats a value (the token, or a header, could be one).
  */
 export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
-  const issues = optionIssues(options, CLIENT_OPTIONS, '', 'client options');
-  if (issues.length > 0) fail(`Invalid client options: ${listIssues(issues)}`);
-  const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
-  if (!apiToken) {
-    fail(
-      'Missing API token: pass the apiToken option or set the FULFILLMENT_API_TOKEN environment variable.',
-    );
-  }
-  if (typeof apiToken !== 'string' || !TOKEN.test(apiToken)) {
-    fail(
-      'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
-    );
-  }
-  const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
-  if (!rawBase) {
-    fail(
-      'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
-    );
-  }
-  // The base URL is never repeated: an API token passed as the base URL by mistake would be.
-  const url = URL.canParse((rawBase as string).trim()) ? new URL((rawBase as string).trim()) : undefined;
-  if (!url)
-    fail(`baseUrl is not a valid URL (a string of ${(rawBase as string).length} characters, not shown)`);
-  const { protocol, search, hash, origin, pathname } = url!;
-  if (protocol !== 'http:' && protocol !== 'https:') fail(`baseUrl must use http or https, got ${protocol}`);
-  if (search || hash) fail('baseUrl must not carry a query string or fragment');
-  const root = pathname
-    .replace(/\/+$/, '')
-    .replace(/\/merchant_api(\/v\d+)?$/i, '')
-    .replace(/\/+$/, '');
-  const logger = options.logger ?? console;
-  const fromEnv = options.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
-  const style = options.loggerStyle ?? 'auto';
-  const { retryDelay, rateLimit = false } = options;
+  const o: ClientOptions = isObject(options) ? options : {};
+  const apiToken = o.apiToken ?? (env('FULFILLMENT_API_TOKEN') || undefined);
+  const baseUrl = o.baseUrl ?? (env('FULFILLMENT_BASE_URL') || undefined);
+  const given = isObject(options) ? { ...o, apiToken, baseUrl } : options;
+  const issues = optionIssues(given, CLIENT_OPTIONS, '', 'client options', MISSING);
+  if (issues.length > 0) throw new FulfillmentError(`Invalid client options: ${listIssues(issues)}`);
+  const { retryDelay, rateLimit = false } = o;
+  const logger = o.logger ?? console;
+  const fromEnv = o.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
+  const style = o.loggerStyle ?? 'auto';
   return {
     apiToken: apiToken as string,
-    baseUrl: `${origin}${root}`,
-    origin,
-    timeout: options.timeout ?? 60_000,
-    maxRetries: options.maxRetries ?? 2,
-    maxRetryAfter: options.maxRetryAfter ?? 60,
+    ...(parseBaseUrl(baseUrl as string) as { baseUrl: string; origin: string }),
+    timeout: o.timeout ?? 60_000,
+    maxRetries: o.maxRetries ?? 2,
+    maxRetryAfter: o.maxRetryAfter ?? 60,
     initialRetryDelay: retryDelay?.initialMs ?? 500,
     maxRetryDelay: retryDelay?.maxMs ?? 8000,
-    fetch: options.fetch,
-    defaultHeaders: (headerRecord(options.defaultHeaders) ?? {}) as Record<string, string | undefined>,
-    logLevel: options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
+    fetch: o.fetch,
+    defaultHeaders: (headerRecord(o.defaultHeaders) ?? {}) as Record<string, string | undefined>,
+    logLevel: o.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,
-    validateResponses: options.validateResponses ?? 'lenient',
-    maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
+    validateResponses: o.validateResponses ?? 'lenient',
+    maxResponseBytes: o.maxResponseBytes ?? 32 * 1024 * 1024,
     rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs, store: rateLimit.store },
   };
 }

@@ -220,7 +220,7 @@ export const oneOf =
   (v) =>
     allowed.includes(v as string)
       ? undefined
-      : `expected ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describe(v)}`;
+      : `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(v)}`;
 
 /** A value `test` accepts, described as `what`. */
 export const is =
@@ -230,26 +230,25 @@ export const is =
 
 /**
  * Issues with an object of options against `rules`: not an object; each key `rules` does not
- * know (with the closest known name); each value its rule refuses; each of `required` missing. A
- * key left `undefined` is an option not given. Messages never repeat a value.
+ * know (with the closest known name); each value its rule refuses; each key of `required` missing
+ * (its message). A key left `undefined` is an option not given. Messages never repeat a value.
  */
 export function optionIssues(
   options: unknown,
   rules: Readonly<Record<string, Rule>>,
   path: string,
   what: string,
-  required: readonly string[] = [],
+  required: Readonly<Record<string, string>> = {},
 ): ValidationIssue[] {
   if (!isObject(options)) return [{ path: path || 'options', message: `expected an object of ${what}` }];
   const issues: ValidationIssue[] = [];
-  for (const key of new Set([...Object.keys(options), ...required])) {
-    const at = path ? `${path}.${key}` : key;
-    const value = options[key];
-    const near = Object.hasOwn(rules, key) ? undefined : closest(key, Object.keys(rules));
+  for (const key of new Set([...Object.keys(options), ...Object.keys(required)])) {
+    const [at, value, known] = [path ? `${path}.${key}` : key, options[key], Object.hasOwn(rules, key)];
+    const near = known ? undefined : closest(key, Object.keys(rules));
     const found =
       value === undefined
-        ? required.includes(key) && 'is required'
-        : Object.hasOwn(rules, key)
+        ? Object.hasOwn(required, key) && required[key]
+        : known
           ? rules[key]!(value, at)
           : `is not one of the ${what}${near ? ` (did you mean '${near}'?)` : ''}`;
     if (typeof found === 'string') issues.push({ path: at, message: found });

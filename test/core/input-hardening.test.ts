@@ -49,7 +49,7 @@ describe('client options', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(FulfillmentError);
-    expect((error as Error).message).toMatch(/baseUrl is not a valid URL \(a string of 24 characters/);
+    expect((error as Error).message).toMatch(/baseUrl: is not a valid URL \(a string of 24 characters/);
     expect(inspect(error, { depth: Number.POSITIVE_INFINITY })).not.toContain(secret);
   });
 

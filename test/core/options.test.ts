@@ -86,9 +86,17 @@ describe('resolveClientOptions', () => {
   });
 
   it.each<[string, ClientOptions, RegExp]>([
-    ['a missing token', { baseUrl: BASE }, /apiToken option or set the FULFILLMENT_API_TOKEN/],
-    ['a token with a space', { apiToken: 'a b', baseUrl: BASE }, /Invalid API token.*not shown/],
-    ['a missing base URL', { apiToken: 't' }, /baseUrl option.*FULFILLMENT_BASE_URL/],
+    [
+      'a missing token',
+      { baseUrl: BASE },
+      /apiToken: missing: pass the option or set the FULFILLMENT_API_TOKEN/,
+    ],
+    [
+      'a token with a space',
+      { apiToken: 'a b', baseUrl: BASE },
+      /apiToken: expected visible ASCII characters without spaces or line breaks \(not shown\)/,
+    ],
+    ['a missing base URL', { apiToken: 't' }, /baseUrl: missing: .*FULFILLMENT_BASE_URL/],
     ['a base URL with a query', { apiToken: 't', baseUrl: `${BASE}?x=1` }, /query string or fragment/],
     [
       'timeout 0',
@@ -155,7 +163,7 @@ describe('resolveClientOptions', () => {
     [
       'an unknown log level',
       { apiToken: 't', baseUrl: BASE, logLevel: 'loud' as never },
-      /logLevel: expected 'off' or 'error' or 'warn' or 'info' or 'debug', got string/,
+      /logLevel: expected one of 'off', 'error', 'warn', 'info', 'debug', got string/,
     ],
     [
       'an unknown mode',
@@ -165,7 +173,7 @@ describe('resolveClientOptions', () => {
     [
       "the 'strict' mode of earlier versions",
       { apiToken: 't', baseUrl: BASE, validateResponses: 'strict' as never },
-      /validateResponses: expected 'lenient' or 'off', got string/,
+      /validateResponses: expected one of 'lenient', 'off', got string/,
     ],
     [
       'an unknown option, the closest named',
@@ -258,7 +266,7 @@ describe('configuration that would break a header', () => {
       }
     })();
     expect(error).toBeInstanceOf(FulfillmentError);
-    expect((error as Error).message).toMatch(/apiToken.*FULFILLMENT_API_TOKEN/);
+    expect((error as Error).message).toMatch(/apiToken: expected visible ASCII/);
     expect(inspect(error)).not.toContain('SE');
   });
 
