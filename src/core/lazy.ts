@@ -30,16 +30,13 @@ export const validation = (): typeof Validation => validationModule!;
 export class LazySchema<T> {
   /** The schema once {@link load} has completed; `undefined` before. */
   schema: z.core.$ZodType<T> | undefined;
-  readonly #load: () => Promise<z.core.$ZodType<T>>;
   #loading: Promise<z.core.$ZodType<T>> | undefined;
 
-  constructor(load: () => Promise<z.core.$ZodType<T>>) {
-    this.#load = load;
-  }
+  constructor(readonly importSchema: () => Promise<z.core.$ZodType<T>>) {}
 
   /** Imports the schema's module once. */
   load(): Promise<z.core.$ZodType<T>> {
-    this.#loading ??= this.#load().then((schema) => (this.schema = schema));
+    this.#loading ??= this.importSchema().then((schema) => (this.schema = schema));
     return this.#loading;
   }
 }
@@ -77,14 +74,9 @@ export class OptionalBody<T> {
  * too; anything else is ignored) are loaded; otherwise a promise that loads them.
  */
 export function prepare(...schemas: unknown[]): typeof Validation | Promise<typeof Validation> {
-  let pending: Promise<unknown>[] | undefined;
-  for (let schema of schemas) {
-    if (schema instanceof OptionalBody) schema = schema.schema;
-    if (schema instanceof LazySchema && !schema.schema) {
-      pending ??= [];
-      pending.push(schema.load());
-    }
-  }
-  if (validationModule && !pending) return validationModule;
-  return Promise.all([loadValidation(), ...(pending ?? [])]).then(([module]) => module);
+  const pending = schemas
+    .map((schema) => (schema instanceof OptionalBody ? schema.schema : schema))
+    .filter((schema) => schema instanceof LazySchema && !schema.schema) as LazySchema<unknown>[];
+  if (validationModule && pending.length === 0) return validationModule;
+  return Promise.all([loadValidation(), ...pending.map((s) => s.load())]).then(([module]) => module);
 }

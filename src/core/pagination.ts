@@ -121,6 +121,9 @@ const idOf = (item: unknown): string => (isObject(item) && 'id' in item ? String
 const numberOr = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/** How a page fetches the next: a function, or why there is none (`null`: the last page). */
+type NextPage<T> = ((options?: ListOptions) => Promise<Page<T>>) | PaginationError | null;
+
 /** One page of a collection. */
 export class Page<T> {
   /** The items of this page. */
@@ -129,34 +132,14 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #client: PageClient;
-  readonly #item: SchemaLike<T>;
-  readonly #trail: Trail;
-  readonly #maxPages: number;
-  readonly #next: PageRequest | PaginationError | null;
+  readonly #next: NextPage<T>;
 
   /** @internal */
-  constructor(
-    [client, request, item, trail]: [PageClient, PageRequest, SchemaLike<T>, Trail],
-    data: T[],
-    pagination: Pagination | null,
-    response: Response,
-    pageUrl: string,
-  ) {
-    [this.#client, this.#item, this.#trail] = [client, item, trail];
-    this.#maxPages = request.options?.maxPages ?? DEFAULT_MAX_PAGES;
+  constructor(data: T[], pagination: Pagination | null, response: Response, next: NextPage<T>) {
     this.data = data;
     this.pagination = pagination;
     this.response = response;
-    const next = nextRequest(client, request, this, trail, pageUrl);
-    const [params, ...queries] = request.rest?.queries ?? [];
-    const { rest, options } = request;
-    this.#next =
-      next !== null || !rest || !params
-        ? next && !(next instanceof PaginationError)
-          ? { ...next, rest }
-          : next
-        : { path: rest.path, params, options, rest: { path: rest.path, queries }, restart: true };
+    this.#next = next;
   }
 
   /** Whether another page follows. */
@@ -170,53 +153,72 @@ export class Page<T> {
    */
   getNextPage(options?: ListOptions): Promise<Page<T>> {
     const next = this.#next;
-    const trail = this.#trail;
-    if (next === null || next instanceof PaginationError)
-      return Promise.reject(next ?? new PaginationError('There is no next page.'));
-    if (trail.pagesFetched >= this.#maxPages) {
-      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${this.#maxPages}); more pages were announced.`;
-      return Promise.reject(new PaginationError(message));
-    }
-    // Options that are not an object reach the request's own check, which refuses them.
-    const merged = isObject(options) ? { ...next.options, ...options } : options;
-    const request = options === undefined ? next : { ...next, options: merged as ListOptions };
-    const [client, item] = [this.#client, this.#item];
-    const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
-    return client.get(request.path, { query: request.params, options: request.options, response });
+    return typeof next === 'function'
+      ? next(options)
+      : Promise.reject(next ?? new PaginationError('There is no next page.'));
   }
 }
 
 /**
- * The request of the page after `page`, or `null` after the last; a `PaginationError` when one is
- * announced but unsafe to follow. A cursor (`next_page_url`, relative to the page it came from) is
- * followed until it is `null`; page numbers until `page_count`; a bare array while pages are full.
+ * The request of the page after this one, or `null` after the last; a `PaginationError` when one
+ * is announced but unsafe to follow. A cursor (`next_page_url`, relative to the page it came from)
+ * is followed until it is `null`; page numbers until `page_count`; a bare array while pages are
+ * full. After the last page of a request come the requests of the rest of a split filter.
  */
 function nextRequest(
   client: PageClient,
   request: PageRequest,
-  { data, pagination: p }: { data: unknown[]; pagination: Pagination | null },
+  data: unknown[],
+  p: Pagination | null,
   trail: Trail,
   pageUrl: string,
 ): PageRequest | PaginationError | null {
-  const { options, params } = request;
-  if (p && 'next_page_url' in p && numberOr(p.current_page) === undefined) {
-    const cursor = p.next_page_url;
-    if (typeof cursor !== 'string' || cursor === '') return null;
-    const url = URL.canParse(cursor, pageUrl) ? new URL(cursor, pageUrl) : undefined;
-    const why = !url
-      ? 'it is not a URL'
-      : (leavesOrigin(url, client._origin) ??
-        (trail.cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
-    if (why) return new PaginationError(`Refusing to follow next_page_url: ${why}.`);
-    return { path: url!.href, params: undefined, options };
-  }
-  if (data.length === 0) return null;
+  const { options, params, rest } = request;
   const current = numberOr(p?.current_page);
   const count = numberOr(p?.page_count);
-  if (current !== undefined && count !== undefined && current >= count) return null;
-  // A bare array (or an envelope without usable pagination): continue while pages are full.
-  if (current === undefined && data.length < (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
-  return { path: request.path, params: { ...params, page: (current ?? trail.pageNumber) + 1 }, options };
+  if (p && 'next_page_url' in p && current === undefined) {
+    const cursor = p.next_page_url;
+    if (typeof cursor === 'string' && cursor !== '') {
+      const url = URL.canParse(cursor, pageUrl) ? new URL(cursor, pageUrl) : undefined;
+      const why = !url
+        ? 'it is not a URL'
+        : (leavesOrigin(url, client._origin) ??
+          (trail.cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
+      if (why) return new PaginationError(`Refusing to follow next_page_url: ${why}.`);
+      return { path: url!.href, params: undefined, options, rest };
+    }
+  } else if (
+    data.length > 0 &&
+    (current === undefined
+      ? data.length >= (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)
+      : count === undefined || current < count)
+  ) {
+    return {
+      path: request.path,
+      params: { ...params, page: (current ?? trail.pageNumber) + 1 },
+      options,
+      rest,
+    };
+  }
+  const [first, ...queries] = rest?.queries ?? [];
+  if (!first || !rest) return null;
+  return { path: rest.path, params: first, options, rest: { path: rest.path, queries }, restart: true };
+}
+
+/** Fetches the page `request` asks for (its `options` merged with the caller's), within `maxPages`. */
+function follow<T>(client: PageClient, request: PageRequest, item: SchemaLike<T>, trail: Trail) {
+  return (options?: ListOptions): Promise<Page<T>> => {
+    const maxPages = request.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    if (trail.pagesFetched >= maxPages) {
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+      return Promise.reject(new PaginationError(message));
+    }
+    // Options that are not an object reach the request's own check, which refuses them.
+    const merged = isObject(options) ? { ...request.options, ...options } : options;
+    const next = options === undefined ? request : { ...request, options: merged as ListOptions };
+    const response = (raw: RawResponse) => buildPage(client, next, item, raw, trail);
+    return client.get(next.path, { query: next.params, options: next.options, response });
+  };
 }
 
 /**
@@ -271,7 +273,10 @@ function buildPage<T>(
     trail.cursors.add(request.path);
     if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
   }
-  return new Page([client, request, item, trail], data, pagination, raw.response, raw.url);
+  const next = nextRequest(client, request, data, pagination, trail, raw.url);
+  const fetchNext =
+    next === null || next instanceof PaginationError ? next : follow(client, next, item, trail);
+  return new Page(data, pagination, raw.response, fetchNext);
 }
 
 /**
