@@ -7,7 +7,7 @@
 import { closest, describe, isObject } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
-import { type SchemaLike, schemaOf, validation } from './lazy.js';
+import { LazySchema, OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
 import { encodeQuery, type Id, isWellFormed, pathId, pathIssue, type QueryValue } from './url.js';
 import type * as Validation from './validation.js';
 
@@ -102,7 +102,7 @@ export interface RequestSpec {
 }
 
 /**
- * Builds a request from its declaration: checks the path (below the service root, or an absolute
+ * Builds a request from its declaration: checks `response` (a schema or a parser), the path (below the service root, or an absolute
  * URL on `origin`, the origin of the client's base URL) and its ids, validates and encodes the
  * query, validates the body, checks the request options. Throws `RequestValidationError` naming
  * the field; nothing is sent then. `v` is the validation module the client's `prepare` gave.
@@ -110,10 +110,18 @@ export interface RequestSpec {
 export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
-  init: RequestParts,
+  init: RequestParts & { response: unknown },
   origin: string,
   v: typeof Validation = validation(),
 ): RequestSpec {
+  const response: unknown = init?.response;
+  if (
+    !(response instanceof LazySchema || response instanceof OptionalBody || typeof response === 'function') &&
+    typeof (response as { _zod?: unknown })?._zod !== 'object'
+  ) {
+    const message = `expected a zod schema or a parser function, got ${describe(response)}`;
+    throw new RequestValidationError([{ path: 'response', message }], method);
+  }
   const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
   const badPath = pathIssue(path, origin);
   if (badPath) throw new RequestValidationError([badPath], method);
