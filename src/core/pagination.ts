@@ -18,7 +18,6 @@ import {
   withoutProto,
 } from './response.js';
 import { leavesOrigin } from './url.js';
-import type { ValidationMode } from './validation.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -67,8 +66,6 @@ export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema'
 export interface RequestSurface {
   /** The service root every path is appended to. */
   readonly baseUrl: string;
-  /** How responses are checked. */
-  readonly validateResponses: ValidationMode;
   /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
   readonly _responses: ResponseParsers;
   get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;

@@ -39,27 +39,15 @@ export interface ListOptions extends RequestOptions {
  * A path with ids in it, written with the {@link path} tag. The ids are checked when the request is
  * built, so a bad id rejects the method's promise (nothing is sent) instead of throwing.
  */
-export class PathTemplate {
-  readonly #strings: readonly string[];
-  readonly #ids: readonly unknown[];
-
-  constructor(strings: readonly string[], ids: readonly unknown[]) {
-    this.#strings = strings;
-    this.#ids = ids;
-  }
-
+export interface PathTemplate {
   /** The path with every id checked and encoded (`RequestValidationError` on a bad one). */
-  resolve(): string {
-    let out = this.#strings[0]!;
-    for (let i = 0; i < this.#ids.length; i++) out += pathId(this.#ids[i]) + this.#strings[i + 1]!;
-    return out;
-  }
+  resolve(): string;
 }
 
 /** Tags a path whose interpolations are ids: `` path`/merchant_api/v1/orders/${id}/cancel` ``. */
-export function path(strings: TemplateStringsArray, ...ids: Id[]): PathTemplate {
-  return new PathTemplate(strings, ids);
-}
+export const path = (strings: TemplateStringsArray, ...ids: Id[]): PathTemplate => ({
+  resolve: () => strings.reduce((out, text, i) => out + pathId(ids[i - 1]) + text),
+});
 
 /** A path as resource methods give it: a constant, or a template with ids. @inline */
 export type RequestPath = string | PathTemplate;
@@ -122,7 +110,7 @@ export function buildRequest(
     const message = `expected a zod schema or a parser function, got ${describe(response)}`;
     throw new RequestValidationError([{ path: 'response', message }], method);
   }
-  const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
+  const path = ((requestPath as Partial<PathTemplate> | undefined)?.resolve?.() ?? requestPath) as string;
   const badPath = pathIssue(path, origin);
   if (badPath) throw new RequestValidationError([badPath], method);
   const context = `${method} ${path}`;

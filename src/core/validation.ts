@@ -33,11 +33,11 @@ export function compiled<T extends z.core.$ZodType>(schema: T): T {
 }
 
 /** Formats a Zod issue path the way users write it: `items[1].quantity`. */
-function formatPath(path: readonly PropertyKey[], prefix = ''): string {
-  let out = prefix;
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  return out;
-}
+const formatPath = (path: readonly PropertyKey[], prefix = ''): string =>
+  path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    prefix,
+  );
 
 /** Converts Zod issues into the SDK's path + message pairs. */
 function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
