@@ -102,48 +102,39 @@ export function buildRequest(
   origin: string,
   v: typeof Validation = validation(),
 ): RequestSpec {
+  const refuse = (issues: (ValidationIssue | undefined)[], where: string) => {
+    const found = issues.filter((issue) => issue !== undefined);
+    if (found.length > 0) throw new RequestValidationError(found, where);
+  };
   const response: unknown = init?.response;
-  if (
-    !(response instanceof LazySchema || response instanceof OptionalBody || typeof response === 'function') &&
-    typeof (response as { _zod?: unknown })?._zod !== 'object'
-  ) {
-    const message = `expected a zod schema or a parser function, got ${describe(response)}`;
-    throw new RequestValidationError([{ path: 'response', message }], method);
-  }
+  if (!(response instanceof LazySchema || response instanceof OptionalBody || typeof response === 'function'))
+    refuse(
+      [typeof (response as { _zod?: unknown })?._zod === 'object' ? undefined : responseIssue(response)],
+      method,
+    );
   const path = ((requestPath as Partial<PathTemplate> | undefined)?.resolve?.() ?? requestPath) as string;
-  const badPath = pathIssue(path, origin);
-  if (badPath) throw new RequestValidationError([badPath], method);
+  refuse([pathIssue(path, origin)], method);
   const context = `${method} ${path}`;
+  const { query, querySchema, toQuery, bodySchema } = init;
   let params: QueryParams | undefined;
-  if (init.query !== undefined) {
-    const query = init.query;
-    if (!isObject(query)) {
-      const issue = { path: 'params', message: 'expected an object of query parameters' };
-      throw new RequestValidationError([issue], context);
-    }
-    const misplaced = Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key));
-    if (misplaced.length > 0) {
-      const message = 'is a request option, not a query parameter: pass it in the last argument';
-      throw new RequestValidationError(
-        misplaced.map((key) => ({ path: key, message })),
-        context,
-      );
-    }
-    const valid = (
-      init.querySchema ? v.validateRequest(v.compiled(schemaOf(init.querySchema)), query, context) : query
-    ) as Record<string, unknown>;
-    params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
+  if (query !== undefined) {
+    const misplaced = isObject(query)
+      ? Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key))
+      : [];
+    const message = 'is a request option, not a query parameter: pass it in the last argument';
+    refuse(isObject(query) ? misplaced.map((key) => ({ path: key, message })) : [NOT_A_QUERY], context);
+    const valid = querySchema ? v.validateRequest(v.compiled(schemaOf(querySchema)), query, context) : query;
+    params = toQuery ? toQuery(valid as Record<string, unknown>) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
-  const body = init.bodySchema
-    ? v.validateRequest(v.compiled(schemaOf(init.bodySchema)), init.body, context)
+  const body = bodySchema
+    ? v.validateRequest(v.compiled(schemaOf(bodySchema)), init.body, context)
     : init.body;
-  const issue = body === undefined ? undefined : jsonIssue(body);
-  if (issue) throw new RequestValidationError([issue], context);
-  let options = init.options;
-  if (options?.headers instanceof Headers) options = { ...options, headers: headerRecord(options.headers) };
-  const problems = requestOptionIssues(options);
-  if (problems.length > 0) throw new RequestValidationError(problems, context);
+  refuse([body === undefined ? undefined : jsonIssue(body)], context);
+  const headers = init.options?.headers;
+  const options =
+    headers instanceof Headers ? { ...init.options, headers: headerRecord(headers) } : init.options;
+  refuse(requestOptionIssues(options), context);
   return {
     method,
     path,
@@ -154,6 +145,12 @@ export function buildRequest(
     options,
   };
 }
+
+const NOT_A_QUERY = { path: 'params', message: 'expected an object of query parameters' };
+const responseIssue = (response: unknown) => ({
+  path: 'response',
+  message: `expected a zod schema or a parser function, got ${describe(response)}`,
+});
 
 /** Deepest nesting of objects and arrays a request body may have. */
 export const MAX_JSON_DEPTH = 64;

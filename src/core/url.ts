@@ -105,21 +105,21 @@ function scalar(value: QueryScalar, name: string): string {
  * Brackets are kept literal, as the API's own examples write them.
  */
 export function encodeQuery(params: { readonly [key: string]: QueryValue } | undefined): string {
-  if (!params) return '';
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    const name = scalar(key, key);
-    if (Array.isArray(value)) {
-      for (const item of value as readonly QueryScalar[]) parts.push(`${name}[]=${scalar(item, key)}`);
-    } else if (typeof value === 'object' && !(value instanceof Date)) {
-      for (const [sub, subValue] of Object.entries(value)) {
-        if (subValue === undefined || subValue === null) continue;
-        parts.push(`${name}[${scalar(sub, `${key}.${sub}`)}]=${scalar(subValue, `${key}.${sub}`)}`);
-      }
-    } else {
-      parts.push(`${name}=${scalar(value as QueryScalar, key)}`);
-    }
+  for (const [key, value] of Object.entries(params ?? {})) {
+    // Each value with what follows the name (`[]`, `[sub]` or nothing) and its path in messages.
+    const values: [string, unknown, string][] = Array.isArray(value)
+      ? value.map((item) => ['[]', item, key])
+      : value && typeof value === 'object' && !(value instanceof Date)
+        ? Object.entries(value).map(([sub, item]) => [
+            `[${scalar(sub, `${key}.${sub}`)}]`,
+            item,
+            `${key}.${sub}`,
+          ])
+        : [['', value, key]];
+    for (const [suffix, item, at] of values)
+      if (item !== undefined && item !== null)
+        parts.push(`${scalar(key, key)}${suffix}=${scalar(item as QueryScalar, at)}`);
   }
   return parts.join('&');
 }
@@ -137,16 +137,10 @@ const PAGE_ROOM = '&page=999999999'.length;
  * `params` as the queries of one or more requests to `url`, each within {@link MAX_URL_LENGTH}
  * with room for a later page: when the whole does not fit, its longest list parameter is split
  * into groups, the other parameters in every one. Only a single value longer than the bound
- * exceeds it. Values that cannot be encoded leave it whole (its request is refused unsent).
+ * exceeds it. A value that cannot be encoded is a `RequestValidationError` (see `encodeQuery`).
  */
 export function splitQuery<Q extends { readonly [key: string]: QueryValue }>(url: string, params: Q): Q[] {
-  const length = (query: { readonly [key: string]: QueryValue }) => {
-    try {
-      return encodeQuery(query).length;
-    } catch {
-      return 0;
-    }
-  };
+  const length = (query: { readonly [key: string]: QueryValue }) => encodeQuery(query).length;
   const fixed = url.length + 1 + PAGE_ROOM;
   if (fixed + length(params) <= MAX_URL_LENGTH) return [params];
   const lists = Object.keys(params).filter((key) => Array.isArray(params[key]));
@@ -176,12 +170,10 @@ export type Id = number | string;
  */
 export function pathId(value: unknown, field = 'id'): string {
   const id = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
-    const shown =
-      typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
-    throw new RequestValidationError([
-      { path: field, message: `expected a positive integer id, got ${shown}` },
-    ]);
-  }
-  return String(id);
+  if (Number.isSafeInteger(id) && (id as number) > 0) return String(id);
+  const shown =
+    typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
+  throw new RequestValidationError([
+    { path: field, message: `expected a positive integer id, got ${shown}` },
+  ]);
 }
