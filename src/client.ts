@@ -144,14 +144,8 @@ export class FulfillmentClient {
     return this;
   }
 
-  /** Like {@link on}, for the next `event` only: the listener is removed before it is called. */
-  once<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
-    this.#events.add(event, listener, true);
-    return this;
-  }
-
   /**
-   * Removes a listener added with {@link on} or {@link once}; nothing happens when it is not there.
+   * Removes a listener added with {@link on}; nothing happens when it is not there.
    *
    * @throws {FulfillmentError} when `event` is not one of the four names or `listener` is not a function.
    */

@@ -45,7 +45,7 @@ const chained = client
     expectTypeOf(e).toEqualTypeOf<RequestEvent>();
     expectTypeOf(e.rateLimitWaitMs).toEqualTypeOf<number>();
   })
-  .once('response', (e) => {
+  .on('response', (e) => {
     expectTypeOf(e).toEqualTypeOf<ResponseEvent>();
     expectTypeOf(e.rateLimit).toEqualTypeOf<RateLimitInfo | undefined>();
   })
