@@ -16,21 +16,23 @@ import * as z from 'zod/mini';
 import { closest, isObject } from './describe.js';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
-const compiledCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
+/** `make`, called once per schema: its result is kept as long as the schema lives. */
+function perSchema<V>(make: (schema: z.core.$ZodType) => V): (schema: z.core.$ZodType) => V {
+  const cache = new WeakMap<z.core.$ZodType, V>();
+  return (schema) => {
+    if (!cache.has(schema)) cache.set(schema, make(schema));
+    return cache.get(schema)!;
+  };
+}
 
 /**
  * The compiled form of a schema (built once per schema). `z.compile` returns the schema itself
  * where it cannot compile it, or the runtime forbids code generation (`new Function`), as some
  * edge runtimes do. A failure is parsed again by the runtime parser, so the messages are the same.
  */
-export function compiled<T extends z.core.$ZodType>(schema: T): T {
-  let fast = compiledCache.get(schema) as T | undefined;
-  if (!fast) {
-    fast = z.compile(schema);
-    compiledCache.set(schema, fast).set(fast, fast);
-  }
-  return fast;
-}
+export const compiled = perSchema((schema) => z.compile(schema)) as <T extends z.core.$ZodType>(
+  schema: T,
+) => T;
 
 /** Formats a Zod issue path the way users write it: `items[1].quantity`. */
 const formatPath = (path: readonly PropertyKey[], prefix = ''): string =>
@@ -91,17 +93,8 @@ export function accepts(schema: z.core.$ZodType, value: unknown): boolean {
 /** How responses are checked: see `ClientOptions.validateResponses`. @inline */
 export type ValidationMode = 'lenient' | 'off';
 
-const arraySchemas = new WeakMap<z.core.$ZodType, z.ZodMiniArray>();
-
 /** `z.array(item)`, built once per item schema (a page's items). */
-export function arrayOf(item: z.core.$ZodType): z.ZodMiniArray {
-  let schema = arraySchemas.get(item);
-  if (!schema) {
-    schema = z.array(item);
-    arraySchemas.set(item, schema);
-  }
-  return schema;
-}
+export const arrayOf = perSchema((item) => z.array(item));
 
 /** A value of an open enum that the SDK does not know, where it was found. */
 export interface UnknownEnumValue extends ValidationIssue {
@@ -138,18 +131,11 @@ const partsOf = (def: Def) =>
     .concat(def.options ?? [], Object.values(def.shape ?? {}))
     .filter(Boolean) as z.core.$ZodType[];
 
-const holdsEnums = new WeakMap<z.core.$ZodType, boolean>();
-
 /** Whether an open enum sits below `schema` (found once per schema; a lazy schema may hold one). */
-function holdsEnum(schema: z.core.$ZodType): boolean {
-  let holds = holdsEnums.get(schema);
-  if (holds === undefined) {
-    const def = defOf(schema);
-    holds = def.type === 'lazy' || Array.isArray(knownOf(schema)) || partsOf(def).some(holdsEnum);
-    holdsEnums.set(schema, holds);
-  }
-  return holds;
-}
+const holdsEnum: (schema: z.core.$ZodType) => boolean = perSchema(
+  (schema) =>
+    defOf(schema).type === 'lazy' || Array.isArray(knownOf(schema)) || partsOf(defOf(schema)).some(holdsEnum),
+);
 
 const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
