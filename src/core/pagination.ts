@@ -156,52 +156,6 @@ export class Page<T> {
   }
 }
 
-/**
- * The request of the page after this one, or `null` after the last; a `PaginationError` when one
- * is announced but unsafe to follow. A cursor (`next_page_url`, relative to the page it came from)
- * is followed until it is `null`; page numbers until `page_count`; a bare array while pages are
- * full. After the last page of a request come the requests of the rest of a split filter.
- */
-function nextRequest(
-  client: PageClient,
-  request: PageRequest,
-  data: unknown[],
-  p: Pagination | null,
-  trail: Trail,
-  pageUrl: string,
-): PageRequest | PaginationError | null {
-  const { options, params, rest } = request;
-  const current = numberOr(p?.current_page);
-  const count = numberOr(p?.page_count);
-  if (p && 'next_page_url' in p && current === undefined) {
-    const cursor = p.next_page_url;
-    if (typeof cursor === 'string' && cursor !== '') {
-      const url = URL.canParse(cursor, pageUrl) ? new URL(cursor, pageUrl) : undefined;
-      const why = !url
-        ? 'it is not a URL'
-        : (leavesOrigin(url, client._origin) ??
-          (trail.cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
-      if (why) return new PaginationError(`Refusing to follow next_page_url: ${why}.`);
-      return { path: url!.href, params: undefined, options, rest };
-    }
-  } else if (
-    data.length > 0 &&
-    (current === undefined
-      ? data.length >= (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)
-      : count === undefined || current < count)
-  ) {
-    return {
-      path: request.path,
-      params: { ...params, page: (current ?? trail.pageNumber) + 1 },
-      options,
-      rest,
-    };
-  }
-  const [first, ...queries] = rest?.queries ?? [];
-  if (!first || !rest) return null;
-  return { path: rest.path, params: first, options, rest: { path: rest.path, queries }, restart: true };
-}
-
 /** Fetches the page `request` asks for (its `options` merged with the caller's), within `maxPages`. */
 function follow<T>(client: PageClient, request: PageRequest, item: SchemaLike<T>, trail: Trail) {
   return (options?: ListOptions): Promise<Page<T>> => {
@@ -211,16 +165,19 @@ function follow<T>(client: PageClient, request: PageRequest, item: SchemaLike<T>
       return Promise.reject(new PaginationError(message));
     }
     // Options that are not an object reach the request's own check, which refuses them.
-    const merged = isObject(options) ? { ...request.options, ...options } : options;
-    const next = options === undefined ? request : { ...request, options: merged as ListOptions };
+    const merged = isObject(options) ? { ...request.options, ...options } : (options as ListOptions);
+    const next = options === undefined ? request : { ...request, options: merged };
     const response = (raw: RawResponse) => buildPage(client, next, item, raw, trail);
     return client.get(next.path, { query: next.params, options: next.options, response });
   };
 }
 
 /**
- * Builds a page from a response, applying the loop defences. A body that is not a page is a
- * `ResponseValidationError` without the client's secrets, as for every other response. @internal
+ * Builds a page from a response, applying the loop defences, and works out how the next one is
+ * fetched: a cursor (`next_page_url`, relative to the page it came from) is followed until it is
+ * `null`; page numbers until `page_count`; a bare array while pages are full; then the requests of
+ * the rest of a split filter. A body that is not a page is a `ResponseValidationError` without the
+ * client's secrets, as for every other response. @internal
  */
 function buildPage<T>(
   client: PageClient,
@@ -230,22 +187,21 @@ function buildPage<T>(
   previous: Trail | undefined,
 ): Page<T> {
   let data: T[];
-  let pagination: Pagination | null = null;
+  let p: Pagination | null = null;
   try {
     const body = readJson(raw, false);
     let items = body; // not a collection: the schema reports it with the body kept
     if (isObject(body) && Array.isArray(body.data)) {
       items = body.data;
-      if (isObject(body.pagination)) pagination = withoutProto(body.pagination) as Pagination;
+      if (isObject(body.pagination)) p = withoutProto(body.pagination) as Pagination;
     }
     data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
   } catch (error) {
     throw client._responses.clean(error, raw);
   }
-  const current = numberOr(pagination?.current_page);
-  const first = idOf(data[0]);
-  const last = idOf(data.at(-1));
-  const signature = first || last ? `${data.length}:${first}:${last}` : undefined;
+  const current = numberOr(p?.current_page);
+  const ids = `${idOf(data[0])}:${idOf(data.at(-1))}`;
+  const signature = ids === ':' ? undefined : `${data.length}:${ids}`;
   // The first page of a request of a split filter starts the loop checks again.
   if (previous && !request.restart) {
     if (current !== undefined && current <= previous.pageNumber) {
@@ -259,21 +215,41 @@ function buildPage<T>(
       );
     }
   }
-  const trail: Trail = {
-    pageNumber: current ?? numberOr(request.params?.page) ?? 1,
-    pagesFetched: (previous?.pagesFetched ?? 0) + 1,
-    signature,
-    cursors: previous?.cursors ?? new Set(),
-  };
-  if (request.params === undefined && /^https?:/i.test(request.path)) {
+  const { path, params, options, rest } = request;
+  const cursors = previous?.cursors ?? new Set<string>();
+  if (params === undefined && /^https?:/i.test(path)) {
     // A followed cursor is remembered; the oldest beyond MAX_CURSORS is forgotten.
-    trail.cursors.add(request.path);
-    if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
+    cursors.add(path);
+    if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value!);
   }
-  const next = nextRequest(client, request, data, pagination, trail, raw.url);
-  const fetchNext =
-    next === null || next instanceof PaginationError ? next : follow(client, next, item, trail);
-  return new Page(data, pagination, raw.response, fetchNext);
+  const pageNumber = current ?? numberOr(params?.page) ?? 1;
+  const trail: Trail = { pageNumber, pagesFetched: (previous?.pagesFetched ?? 0) + 1, signature, cursors };
+  let next: PageRequest | PaginationError | null = null;
+  const cursor = p?.next_page_url;
+  if (p && 'next_page_url' in p && current === undefined) {
+    if (typeof cursor === 'string' && cursor !== '') {
+      const url = URL.canParse(cursor, raw.url) ? new URL(cursor, raw.url) : undefined;
+      const why = !url
+        ? 'it is not a URL'
+        : (leavesOrigin(url, client._origin) ??
+          (cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
+      next = why
+        ? new PaginationError(`Refusing to follow next_page_url: ${why}.`)
+        : { path: url!.href, params: undefined, options, rest };
+    }
+  } else if (
+    data.length > 0 &&
+    (current === undefined
+      ? data.length >= (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)
+      : current < (numberOr(p?.page_count) ?? Number.POSITIVE_INFINITY))
+  ) {
+    next = { path, params: { ...params, page: pageNumber + 1 }, options, rest };
+  }
+  const [first, ...queries] = rest?.queries ?? [];
+  if (next === null && first && rest)
+    next = { path: rest.path, params: first, options, rest: { path: rest.path, queries }, restart: true };
+  const fetchNext = !next || next instanceof PaginationError ? next : follow(client, next, item, trail);
+  return new Page(data, p, raw.response, fetchNext);
 }
 
 /**
@@ -312,8 +288,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
       throw new RequestValidationError([{ path: 'max', message }], 'toArray');
     }
     const out: T[] = [];
-    if (max === 0) return out;
-    for await (const item of this) if (out.push(item) >= max) break;
+    if (max > 0) for await (const item of this) if (out.push(item) >= max) break;
     return out;
   }
 }
