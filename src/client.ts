@@ -58,17 +58,17 @@ function readEnv(name: string): string | undefined {
  */
 export class FulfillmentClient {
   /** SKUs and their inventory: `list`, `create`, `update`, `put`, `bulkUpsert`, `delete`, `retrieveByMerchantSkuId`. */
-  readonly skus: Skus;
+  readonly skus: Skus = new Skus(this);
   /** Orders: `list`, `retrieve`, `findByMerchantOrderId`, `create`, `update`, `cancel`. */
-  readonly orders: Orders;
+  readonly orders: Orders = new Orders(this);
   /** Restocking shipments: `v1` (`create`, `update`, `retrieve`) and `v2` (`create`, `replace`, `retrieve`). */
-  readonly restockingShipments: RestockingShipments;
+  readonly restockingShipments: RestockingShipments = new RestockingShipments(this);
   /** Shipments: `list`. */
-  readonly shipments: Shipments;
+  readonly shipments: Shipments = new Shipments(this);
   /** Returns: `list`, `retrieve`. */
-  readonly returns: Returns;
+  readonly returns: Returns = new Returns(this);
   /** Warehouses: `list`. */
-  readonly warehouses: Warehouses;
+  readonly warehouses: Warehouses = new Warehouses(this);
   /** Webhooks: `verify(body, headers)`, checked against this client's token. */
   readonly webhooks: Webhooks;
 
@@ -109,12 +109,6 @@ export class FulfillmentClient {
     const limit = rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs };
     this.#summary = Object.freeze({ ...shown, apiToken: '***', rateLimit: limit });
 
-    this.skus = new Skus(this);
-    this.orders = new Orders(this);
-    this.restockingShipments = new RestockingShipments(this);
-    this.shipments = new Shipments(this);
-    this.returns = new Returns(this);
-    this.warehouses = new Warehouses(this);
     this.webhooks = new Webhooks(() => apiToken);
     // Safe view for `util.inspect` / `console.log`: the token is never included. Set on the
     // instance, not declared as a method: a computed method key would keep the class (and all it

@@ -62,11 +62,7 @@ export function schemaOf<T>(schema: SchemaLike<T>): z.core.$ZodType<T> {
  * resource in the body (see `ResponseParsers.read`). Build it once, at module level.
  */
 export class OptionalBody<T> {
-  readonly schema: SchemaLike<Exclude<T, undefined>>;
-
-  constructor(schema: SchemaLike<Exclude<T, undefined>>) {
-    this.schema = schema;
-  }
+  constructor(readonly schema: SchemaLike<Exclude<T, undefined>>) {}
 }
 
 /**

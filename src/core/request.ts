@@ -207,19 +207,15 @@ export const inRange =
       ? undefined
       : `expected ${integer ? 'an integer' : 'a number'} ${above ? 'more than' : 'from'} ${min} up to ${max}${unit}, got ${got(v)}`;
 
-/** One of `allowed`; the value itself is never repeated (it may be a secret). */
-export const oneOf =
-  (...allowed: readonly string[]): Rule =>
-  (v) =>
-    allowed.includes(v as string)
-      ? undefined
-      : `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(v)}`;
-
-/** A value `test` accepts, described as `what`. */
+/** A value `test` accepts, described as `what`; the value itself is never repeated (it may be a secret). */
 export const is =
   (what: string, test: (value: unknown) => boolean): Rule =>
   (v) =>
     test(v) ? undefined : `expected ${what}, got ${describe(v)}`;
+
+/** One of `allowed`. */
+export const oneOf = (...allowed: readonly string[]): Rule =>
+  is(`one of ${allowed.map((a) => `'${a}'`).join(', ')}`, (v) => allowed.includes(v as string));
 
 /**
  * Issues with an object of options against `rules`: not an object; each key `rules` does not
@@ -258,23 +254,18 @@ const CONNECTION_HEADER =
   /^(connection|content-length|expect|host|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade)$/i;
 
 /** A headers record (`undefined` values remove a header); the values are never repeated. */
-export const headersRule: Rule = (headers, path) =>
-  !isObject(headers)
-    ? `expected an object of header names to string values, got ${describe(headers)}`
-    : Object.entries(headers).flatMap(([name, value]) =>
-        !HEADER_NAME.test(name)
-          ? [{ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' }]
-          : CONNECTION_HEADER.test(name)
-            ? [{ path: `${path}.${name}`, message: 'is a connection-level header the runtime sets itself' }]
-            : value === undefined || (typeof value === 'string' && HEADER_VALUE.test(value))
-              ? []
-              : [
-                  {
-                    path: `${path}.${name}`,
-                    message: 'expected a string without control characters (not shown)',
-                  },
-                ],
-      );
+export const headersRule: Rule = (headers, path) => {
+  if (!isObject(headers))
+    return `expected an object of header names to string values, got ${describe(headers)}`;
+  return Object.entries(headers).flatMap(([name, value]) => {
+    const at = HEADER_NAME.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+    if (!HEADER_NAME.test(name)) return [{ path: at, message: 'is not a valid header name' }];
+    if (CONNECTION_HEADER.test(name))
+      return [{ path: at, message: 'is a connection-level header the runtime sets itself' }];
+    const ok = value === undefined || (typeof value === 'string' && HEADER_VALUE.test(value));
+    return ok ? [] : [{ path: at, message: 'expected a string without control characters (not shown)' }];
+  });
+};
 
 /** The request options (the last argument of every method; never query parameters). */
 const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = {

@@ -96,11 +96,8 @@ export type ValidationMode = 'lenient' | 'off';
 /** `z.array(item)`, built once per item schema (a page's items). */
 export const arrayOf = perSchema((item) => z.array(item));
 
-/** A value of an open enum that the SDK does not know, where it was found. */
-export interface UnknownEnumValue extends ValidationIssue {
-  /** The value as received. */
-  value: string;
-}
+/** A value of an open enum that the SDK does not know (as received), where it was found. */
+export type UnknownEnumValue = ValidationIssue & { value: string };
 
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
