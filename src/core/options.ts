@@ -120,9 +120,6 @@ export interface ClientOptions {
  */
 export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 
-/** Reads an environment variable; `undefined` where there is none (or no environment at all). */
-export type EnvReader = (name: string) => string | undefined;
-
 const ms = (above = false) => inRange(0, MS, ' ms', { above });
 
 /**
@@ -184,10 +181,10 @@ const RATE_LIMIT: Readonly<Record<string, Rule>> = {
 
 /**
  * Applies the defaults to the client's options and checks every value: what is wrong is one
- * `FulfillmentError` naming each option. An environment variable is read only when its option is
- * not given. No message repeats a value (the token, or a header, could be one).
+ * `FulfillmentError` naming each option. An environment variable (`env`: `undefined` where there
+ * is none) is read only when its option is not given. No message repeats a value (the token, or a header, could be one).
  */
-export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
+export function resolveClientOptions(options: ClientOptions, env: (name: string) => string | undefined) {
   const o: ClientOptions = isObject(options) ? options : {};
   const apiToken = o.apiToken ?? (env('FULFILLMENT_API_TOKEN') || undefined);
   const baseUrl = o.baseUrl ?? (env('FULFILLMENT_BASE_URL') || undefined);

@@ -68,6 +68,8 @@ export interface RequestSurface {
   readonly baseUrl: string;
   /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
   readonly _responses: ResponseParsers;
+  /** The origin of `baseUrl`, worked out once per client: cursors may not leave it. @internal */
+  readonly _origin: string;
   get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
@@ -77,11 +79,8 @@ export interface RequestSurface {
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
 }
 
-/** The client as pagination sees it: its origin (cursors may not leave it), its response checks, `get`. */
-type PageClient = Pick<RequestSurface, 'get' | '_responses'> & {
-  /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
-  readonly _origin: string;
-};
+/** The client as pagination sees it: `get`, its response checks and its origin. */
+type PageClient = Pick<RequestSurface, 'get' | '_responses' | '_origin'>;
 
 /** What is needed to ask for a page. @internal */
 export interface PageRequest {
