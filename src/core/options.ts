@@ -17,7 +17,7 @@ import {
   type LogLevel,
   loggerLevel,
 } from './log.js';
-import { headerRecord, headersRule, inRange, is, oneOf, optionIssues, type Rule } from './request.js';
+import { headersRule, inRange, is, oneOf, optionIssues, type Rule } from './request.js';
 import type { ValidationMode } from './validation.js';
 
 export type { ListOptions, RequestOptions } from './request.js';
@@ -204,7 +204,7 @@ export function resolveClientOptions(options: ClientOptions, env: (name: string)
     initialRetryDelay: retryDelay?.initialMs ?? 500,
     maxRetryDelay: retryDelay?.maxMs ?? 8000,
     fetch: o.fetch,
-    defaultHeaders: (headerRecord(o.defaultHeaders) ?? {}) as Record<string, string | undefined>,
+    defaultHeaders: o.defaultHeaders ?? {},
     logLevel: o.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,

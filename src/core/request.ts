@@ -106,12 +106,8 @@ export function buildRequest(
     const found = issues.filter((issue) => issue !== undefined);
     if (found.length > 0) throw new RequestValidationError(found, where);
   };
-  const response: unknown = init?.response;
-  if (!(response instanceof LazySchema || response instanceof OptionalBody || typeof response === 'function'))
-    refuse(
-      [typeof (response as { _zod?: unknown })?._zod === 'object' ? undefined : responseIssue(response)],
-      method,
-    );
+  const badResponse = RESPONSE(init?.response, 'response') as string | undefined;
+  refuse([badResponse ? { path: 'response', message: badResponse } : undefined], method);
   const path = ((requestPath as Partial<PathTemplate> | undefined)?.resolve?.() ?? requestPath) as string;
   refuse([pathIssue(path, origin)], method);
   const context = `${method} ${path}`;
@@ -131,9 +127,7 @@ export function buildRequest(
     ? v.validateRequest(v.compiled(schemaOf(bodySchema)), init.body, context)
     : init.body;
   refuse([body === undefined ? undefined : jsonIssue(body)], context);
-  const headers = init.options?.headers;
-  const options =
-    headers instanceof Headers ? { ...init.options, headers: headerRecord(headers) } : init.options;
+  const { options } = init;
   refuse(requestOptionIssues(options), context);
   return {
     method,
@@ -147,10 +141,6 @@ export function buildRequest(
 }
 
 const NOT_A_QUERY = { path: 'params', message: 'expected an object of query parameters' };
-const responseIssue = (response: unknown) => ({
-  path: 'response',
-  message: `expected a zod schema or a parser function, got ${describe(response)}`,
-});
 
 /** Deepest nesting of objects and arrays a request body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -187,11 +177,6 @@ function jsonIssue(value: unknown, path = '', ancestors: object[] = []): Validat
   }
   ancestors.pop();
   return undefined;
-}
-
-/** Headers given as a `Headers` instance (no own properties) read into a record; a record as it is. */
-export function headerRecord<T>(headers: T): T | Record<string, string> {
-  return headers instanceof Headers ? Object.fromEntries(headers) : headers;
 }
 
 /** The check of one option: what is wrong with `value` (never `undefined`), found at `path`. */
@@ -255,7 +240,7 @@ const CONNECTION_HEADER =
 
 /** A headers record (`undefined` values remove a header); the values are never repeated. */
 export const headersRule: Rule = (headers, path) => {
-  if (!isObject(headers))
+  if (!isObject(headers) || headers instanceof Headers)
     return `expected an object of header names to string values, got ${describe(headers)}`;
   return Object.entries(headers).flatMap(([name, value]) => {
     const at = HEADER_NAME.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
@@ -266,6 +251,16 @@ export const headersRule: Rule = (headers, path) => {
     return ok ? [] : [{ path: at, message: 'expected a string without control characters (not shown)' }];
   });
 };
+
+/** What `response` may be: how the 2xx body becomes the result. */
+const RESPONSE = is(
+  'a zod schema or a parser function',
+  (r) =>
+    r instanceof LazySchema ||
+    r instanceof OptionalBody ||
+    typeof r === 'function' ||
+    typeof (r as { _zod?: unknown })?._zod === 'object',
+);
 
 /** The request options (the last argument of every method; never query parameters). */
 const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = {
