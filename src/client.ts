@@ -33,7 +33,6 @@ export type { ClientOptions } from './core/options.js';
 
 /** The validation module, or the promise of it on a first request. */
 type Loading = typeof Validation | Promise<typeof Validation>;
-type Sent = Promise<RawResponse>;
 type Init = RequestParts & { response: unknown };
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
@@ -91,8 +90,7 @@ export class FulfillmentClient {
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options, readEnv);
     const { apiToken, defaultHeaders, logger: given, fetch, origin, rateLimit, ...shown } = resolved;
-    ({ baseUrl: this.baseUrl, validateResponses: this.validateResponses } = resolved);
-    this._origin = origin;
+    ({ baseUrl: this.baseUrl, validateResponses: this.validateResponses, origin: this._origin } = resolved);
     // Secrets: the token and every default header value never appear in an error or a log line.
     const redactor = new Redactor([apiToken, ...Object.values(defaultHeaders)], Object.keys(defaultHeaders));
     const logger = new LevelledLogger(resolved.logLevel, given, { style: resolved.loggerStyle, redactor });
@@ -202,7 +200,13 @@ export class FulfillmentClient {
   }
 
   /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
-  #send(method: HttpMethod, path: RequestPath, init: Init, v: Loading, page?: PageRequest): Sent {
+  #send(
+    method: HttpMethod,
+    path: RequestPath,
+    init: Init,
+    v: Loading,
+    page?: PageRequest,
+  ): Promise<RawResponse> {
     if (v instanceof Promise) return v.then((loaded) => this.#send(method, path, init, loaded, page));
     try {
       const spec = buildRequest(method, path, init, this._origin, v);
