@@ -34,6 +34,7 @@ export type { ClientOptions } from './core/options.js';
 /** The validation module, or the promise of it on a first request. */
 type Loading = typeof Validation | Promise<typeof Validation>;
 type Init = RequestParts & { response: unknown };
+type Sent = Promise<RawResponse>;
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
 
@@ -200,13 +201,7 @@ export class FulfillmentClient {
   }
 
   /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
-  #send(
-    method: HttpMethod,
-    path: RequestPath,
-    init: Init,
-    v: Loading,
-    page?: PageRequest,
-  ): Promise<RawResponse> {
+  #send(method: HttpMethod, path: RequestPath, init: Init, v: Loading, page?: PageRequest): Sent {
     if (v instanceof Promise) return v.then((loaded) => this.#send(method, path, init, loaded, page));
     try {
       const spec = buildRequest(method, path, init, this._origin, v);

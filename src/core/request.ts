@@ -182,15 +182,13 @@ function jsonIssue(value: unknown, path = '', ancestors: object[] = []): Validat
 /** The check of one option: what is wrong with `value` (never `undefined`), found at `path`. */
 export type Rule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
 
-const got = (value: unknown) => (typeof value === 'number' ? value : describe(value));
-
 /** A number from `min` (or `above` it) up to `max`, in `unit`; an integer when `integer`. */
 export const inRange =
   (min: number, max: number, unit = '', { integer = false, above = false } = {}): Rule =>
   (v) =>
     typeof v === 'number' && (above ? v > min : v >= min) && v <= max && (!integer || Number.isInteger(v))
       ? undefined
-      : `expected ${integer ? 'an integer' : 'a number'} ${above ? 'more than' : 'from'} ${min} up to ${max}${unit}, got ${got(v)}`;
+      : `expected ${integer ? 'an integer' : 'a number'} ${above ? 'more than' : 'from'} ${min} up to ${max}${unit}, got ${typeof v === 'number' ? v : describe(v)}`;
 
 /** A value `test` accepts, described as `what`; the value itself is never repeated (it may be a secret). */
 export const is =

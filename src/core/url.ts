@@ -5,12 +5,9 @@ import { describe } from './describe.js';
 import { RedirectError, RequestValidationError, type ValidationIssue } from './errors.js';
 import { publicUrl, type Redactor } from './redact.js';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Whether a string is well-formed UTF-16 (no lone surrogate), so it can be encoded as UTF-8. */
-export function isWellFormed(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
-}
+export const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 const issue = (message: string): ValidationIssue => ({ path: 'path', message });
 

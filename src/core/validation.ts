@@ -134,8 +134,6 @@ const holdsEnum: (schema: z.core.$ZodType) => boolean = perSchema(
     defOf(schema).type === 'lazy' || Array.isArray(knownOf(schema)) || partsOf(defOf(schema)).some(holdsEnum),
 );
 
-const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
-
 /** Walks `value` along `schema`, into the parts that hold open enums only; pushes each unknown value. */
 function walk(schema: z.core.$ZodType, value: unknown, path: string, out: UnknownEnumValue[]): void {
   if (!holdsEnum(schema)) return;
@@ -145,15 +143,13 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, out: Unknow
   if (known) {
     if (typeof value === 'string' && !known.includes(value))
       out.push({ path, message: `expected one of ${known.map((v) => `'${String(v)}'`).join(', ')}`, value });
-  } else if (def.type === 'object') {
-    if (isObject(value))
-      for (const key in shape)
-        if (Object.hasOwn(value, key)) walk(shape[key]!, value[key], child(path, key), out);
-  } else if (def.type === 'array' || def.type === 'record') {
+  } else if (def.type === 'object' || def.type === 'array' || def.type === 'record') {
+    if (!isObject(value) && !Array.isArray(value)) return;
     const item = (def.element ?? def.valueType) as z.core.$ZodType;
-    const at = (key: string) => (def.type === 'array' ? `${path}[${key}]` : child(path, key));
-    if (isObject(value) || Array.isArray(value))
-      for (const key in value) walk(item, value[key as never], at(key), out);
+    for (const key in shape ?? value) {
+      const at = def.type === 'array' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (Object.hasOwn(value, key)) walk(shape?.[key] ?? item, value[key as never], at, out);
+    }
   } else {
     // Wrappers (optional, nullable, default, …), a pipe's input side (the wire), union branches.
     const parts = def.type === 'lazy' ? [(def.getter as () => z.core.$ZodType)()] : partsOf(def);
