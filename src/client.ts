@@ -207,10 +207,9 @@ export class FulfillmentClient {
       const spec = buildRequest(method, path, init, this._origin, v);
       if (page) {
         // A list filter too long for one URL: this request sends the first part, the pages go on to the rest.
-        const url = /^https?:/i.test(spec.path) ? spec.path : this.baseUrl + spec.path;
-        const [params, ...queries] = spec.params ? splitQuery(url, spec.params) : [undefined];
-        if (queries.length > 0) Object.assign(spec, { params, query: encodeQuery(params) });
+        const [params, ...queries] = spec.params ? splitQuery(this.baseUrl + spec.path, spec.params) : [];
         const rest = queries.length > 0 ? { path: spec.path, queries } : undefined;
+        if (rest) Object.assign(spec, { params, query: encodeQuery(params) });
         Object.assign(page, { path: spec.path, params, options: spec.options, rest });
       }
       return this.#transport.send(spec);

@@ -155,22 +155,6 @@ export class Page<T> {
   }
 }
 
-/** Fetches the page `request` asks for (its `options` merged with the caller's), within `maxPages`. */
-function follow<T>(client: PageClient, request: PageRequest, item: SchemaLike<T>, trail: Trail) {
-  return (options?: ListOptions): Promise<Page<T>> => {
-    const maxPages = request.options?.maxPages ?? DEFAULT_MAX_PAGES;
-    if (trail.pagesFetched >= maxPages) {
-      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
-      return Promise.reject(new PaginationError(message));
-    }
-    // Options that are not an object reach the request's own check, which refuses them.
-    const merged = isObject(options) ? { ...request.options, ...options } : (options as ListOptions);
-    const next = options === undefined ? request : { ...request, options: merged };
-    const response = (raw: RawResponse) => buildPage(client, next, item, raw, trail);
-    return client.get(next.path, { query: next.params, options: next.options, response });
-  };
-}
-
 /**
  * Builds a page from a response, applying the loop defences, and works out how the next one is
  * fetched: a cursor (`next_page_url`, relative to the page it came from) is followed until it is
@@ -247,8 +231,21 @@ function buildPage<T>(
   const [first, ...queries] = rest?.queries ?? [];
   if (next === null && first && rest)
     next = { path: rest.path, params: first, options, rest: { path: rest.path, queries }, restart: true };
-  const fetchNext = !next || next instanceof PaginationError ? next : follow(client, next, item, trail);
-  return new Page(data, p, raw.response, fetchNext);
+  if (!next || next instanceof PaginationError) return new Page(data, p, raw.response, next);
+  const following = next;
+  // The next page, its request's options merged with the caller's, within maxPages.
+  return new Page(data, p, raw.response, (more?: ListOptions) => {
+    const maxPages = following.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    if (trail.pagesFetched >= maxPages) {
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+      return Promise.reject(new PaginationError(message));
+    }
+    // Options that are not an object reach the request's own check, which refuses them.
+    const merged = isObject(more) ? { ...following.options, ...more } : (more as ListOptions);
+    const request = more === undefined ? following : { ...following, options: merged };
+    const response = (r: RawResponse) => buildPage(client, request, item, r, trail);
+    return client.get(request.path, { query: request.params, options: request.options, response });
+  });
 }
 
 /**
@@ -263,12 +260,8 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
   /** Every page, starting with the first, each fetched when the loop asks for it. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    let page: Page<T> = await this;
-    yield page;
-    while (page.hasNextPage()) {
-      page = await page.getNextPage();
-      yield page;
-    }
+    let page: Page<T> | undefined = await this;
+    for (; page; page = page.hasNextPage() ? await page.getNextPage() : undefined) yield page;
   }
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */
