@@ -15,10 +15,8 @@ let validationModule: typeof Validation | undefined;
 let validationLoading: Promise<typeof Validation> | undefined;
 
 /** Imports the validation module (zod, the English messages, the compiler) once. */
-export function loadValidation(): Promise<typeof Validation> {
-  validationLoading ??= import('./validation.js').then((module) => (validationModule = module));
-  return validationLoading;
-}
+export const loadValidation = (): Promise<typeof Validation> =>
+  (validationLoading ??= import('./validation.js').then((module) => (validationModule = module)));
 
 /** The validation module; {@link loadValidation} must have completed. */
 export const validation = (): typeof Validation => validationModule!;

@@ -126,11 +126,11 @@ const ms = (above = false) => inRange(0, MS, ' ms', { above });
  * The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin, or
  * what is wrong with it. The value is never repeated: an API token given as the base URL would be.
  */
-function parseBaseUrl(text: string): string | { baseUrl: string; origin: string } {
+function parseBaseUrl(text: string): { issue: string } | { baseUrl: string; origin: string } {
   const url = URL.canParse(text.trim()) ? new URL(text.trim()) : undefined;
-  if (!url) return `is not a valid URL (a string of ${text.length} characters, not shown)`;
-  if (!/^https?:$/.test(url.protocol)) return `must use http or https, got ${url.protocol}`;
-  if (url.search || url.hash) return 'must not carry a query string or fragment';
+  if (!url) return { issue: `is not a valid URL (a string of ${text.length} characters, not shown)` };
+  if (!/^https?:$/.test(url.protocol)) return { issue: `must use http or https, got ${url.protocol}` };
+  if (url.search || url.hash) return { issue: 'must not carry a query string or fragment' };
   return {
     baseUrl: url.origin + url.pathname.replace(/\/*(\/merchant_api(\/v\d+)?)?\/*$/i, ''),
     origin: url.origin,
@@ -142,10 +142,10 @@ const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
   apiToken: is('visible ASCII characters without spaces or line breaks (not shown)', (v) =>
     /^[\x21-\x7E]+$/.test(v as string),
   ),
-  baseUrl: (v) => {
-    const parsed = typeof v === 'string' ? parseBaseUrl(v) : `expected a URL string, got ${describe(v)}`;
-    return typeof parsed === 'string' ? parsed : undefined;
-  },
+  baseUrl: (v) =>
+    typeof v === 'string'
+      ? (parseBaseUrl(v) as { issue?: string }).issue
+      : `expected a URL string, got ${describe(v)}`,
   timeout: ms(true),
   maxRetries: inRange(0, 100, '', { integer: true }),
   maxRetryAfter: inRange(0, Math.floor(MS / 1000), ' s'),

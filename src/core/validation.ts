@@ -34,17 +34,16 @@ export const compiled = perSchema((schema) => z.compile(schema)) as <T extends z
   schema: T,
 ) => T;
 
-/** Formats a Zod issue path the way users write it: `items[1].quantity`. */
-const formatPath = (path: readonly PropertyKey[], prefix = ''): string =>
-  path.reduce<string>(
-    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
-    prefix,
-  );
-
-/** Converts Zod issues into the SDK's path + message pairs. */
-function toIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] {
-  return issues.map((issue) => ({ path: formatPath(issue.path, prefix), message: issue.message }));
-}
+/** Converts Zod issues into the SDK's path + message pairs, paths as users write them: `items[1].quantity`. */
+const toIssues = (issues: readonly z.core.$ZodIssue[], prefix = ''): ValidationIssue[] =>
+  issues.map(({ path, message }) => ({
+    path: path.reduce<string>(
+      (out, key) =>
+        typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key),
+      prefix,
+    ),
+    message,
+  }));
 
 const english = en().localeError;
 
