@@ -44,7 +44,6 @@ function readEnv(name: string): string | undefined {
     return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
   } catch {
     // Deno without `--allow-env` throws on the read: no environment, then.
-    return undefined;
   }
 }
 
@@ -190,13 +189,8 @@ export class FulfillmentClient {
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
     // Where the pages continue from: the path and the validated query, known once it is built.
     const request: PageRequest = { path: '', params: undefined, options: undefined };
-    const raw = this.#send(
-      'GET',
-      path,
-      { ...init, response: item },
-      prepare(init.querySchema, item),
-      request,
-    );
+    const listInit = { ...init, response: item };
+    const raw = this.#send('GET', path, listInit, prepare(init.querySchema, item), request);
     return new PagePromise(this, raw, request, item);
   }
 

@@ -155,28 +155,23 @@ function jsonIssue(value: unknown, path = '', ancestors: object[] = []): Validat
   const fail = (message: string) => ({ path: path || 'body', message });
   if (typeof value === 'bigint') return fail('a BigInt cannot be sent as JSON');
   if (typeof value === 'number' && !Number.isFinite(value)) return fail(`${value} cannot be sent as JSON`);
-  if (typeof value === 'string' && !isWellFormed(value)) {
-    return fail('contains a lone UTF-16 surrogate, which cannot be sent');
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (value instanceof Date)
-    return Number.isNaN(value.getTime()) ? fail('an invalid Date cannot be sent') : undefined;
+  if (typeof value === 'string' && !isWellFormed(value)) return fail('contains a lone UTF-16 surrogate');
+  if (value instanceof Date && Number.isNaN(value.getTime())) return fail('an invalid Date cannot be sent');
+  // What has a `toJSON` (a valid Date, …) is sent as that gives it.
+  if (typeof value !== 'object' || value === null || typeof Object(value).toJSON === 'function') return;
   if (ancestors.includes(value)) return fail('refers to itself (a cycle)');
   if (ancestors.length >= MAX_JSON_DEPTH) return fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
   ancestors.push(value);
-  const isArray = Array.isArray(value);
   for (const [key, child] of Object.entries(value)) {
-    const at = isArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (isArray && (typeof child === 'function' || typeof child === 'symbol')) {
-      return { path: at, message: `a ${typeof child} cannot be sent as JSON` };
-    }
-    if (!isWellFormed(key)) return fail('has a key with a lone UTF-16 surrogate, which cannot be sent');
-    const issue = jsonIssue(child, at, ancestors);
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (!isWellFormed(key)) return fail('has a key with a lone UTF-16 surrogate');
+    const dropped = Array.isArray(value) && (typeof child === 'function' || typeof child === 'symbol');
+    const issue = dropped
+      ? { path: at, message: `a ${typeof child} cannot be sent as JSON` }
+      : jsonIssue(child, at, ancestors);
     if (issue) return issue;
   }
   ancestors.pop();
-  return undefined;
 }
 
 /** The check of one option: what is wrong with `value` (never `undefined`), found at `path`. */
@@ -254,10 +249,9 @@ export const headersRule: Rule = (headers, path) => {
 const RESPONSE = is(
   'a zod schema or a parser function',
   (r) =>
-    r instanceof LazySchema ||
-    r instanceof OptionalBody ||
     typeof r === 'function' ||
-    typeof (r as { _zod?: unknown })?._zod === 'object',
+    [LazySchema, OptionalBody].some((kind) => r instanceof kind) ||
+    typeof Object(r)._zod === 'object',
 );
 
 /** The request options (the last argument of every method; never query parameters). */
