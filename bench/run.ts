@@ -274,41 +274,6 @@ async function b2(): Promise<Row> {
   }
 }
 
-/** B3: prefetch: 1 with a 5 ms server and a 5 ms consumer, against the same without prefetch. */
-async function b3(): Promise<Row> {
-  const pages = quick ? 6 : 40;
-  const server = await collectionServer({ PAGES: String(pages), LATENCY_MS: '5' });
-  try {
-    const sdk = client(server.url);
-    const work = () => new Promise((r) => setTimeout(r, 5));
-    const run = async (prefetch: 0 | 1) => {
-      const t0 = performance.now();
-      for await (const _page of sdk.skus.list({ limit: 20 }, { prefetch }).pages()) await work();
-      return performance.now() - t0;
-    };
-    await run(0);
-    await run(1);
-    const ratios: number[] = [];
-    for (let r = 0; r < (quick ? 2 : 10); r++) {
-      const without = await run(0);
-      const withPrefetch = await run(1);
-      ratios.push(withPrefetch / without);
-    }
-    const ratio = spread(ratios);
-    return {
-      id: 'B3',
-      what: `iterate ${pages} pages with \`prefetch: 1\`, server 5 ms/page, consumer 5 ms/page`,
-      baseline: 'the same without prefetch',
-      goal: '≤ 0.6× wall time',
-      result: `${fmt(ratio)} wall time`,
-      met: ratio.median <= 0.6,
-      details: { ratio },
-    };
-  } finally {
-    server.stop();
-  }
-}
-
 /**
  * B4: bulkUpsert against the mock API limited to 100 requests per 2 s: 10 000 SKUs (one window's
  * worth of requests, the issue's figure), and 30 000 SKUs (three windows, where the limiter has to
@@ -789,7 +754,6 @@ const all = {
   B1: b1,
   B1K: b1k,
   B2: b2,
-  B3: b3,
   B4: b4,
   B4B: b4b,
   B8: b8,

@@ -37,7 +37,7 @@ export const APPS = {
  */
 export const MARKERS = {
   client: 'FULFILLMENT_API_TOKEN', // core/options.ts, read by the client's constructor
-  transport: 'the token must not leave it', // core/transport.ts, redirects
+  transport: 'is not repeated at another address', // core/url.ts, redirects
   resources: '/merchant_api/v1/orders', // resources/orders.ts
   pagination: 'There is no next page.', // core/pagination.ts
   handler: 'handler_failed', // webhooks/handler.ts, its answer when your handler throws

@@ -119,7 +119,7 @@ function checkErrorNames(build, sdk) {
   }
 }
 
-/** `client.on` / `once` / `off` emit for a request to the mock (in-process, `api.fetch`). */
+/** `client.on` / `off` emit for a request to the mock (in-process, `api.fetch`); a listener may remove itself. */
 async function checkClientEvents() {
   const api = createMockApi();
   try {
@@ -131,9 +131,13 @@ async function checkClientEvents() {
     });
     const seen = [];
     const removed = () => seen.push('a removed listener was called');
+    const once = (e) => {
+      seen.push(`response ${e.status}`);
+      client.off('response', once);
+    };
     client
       .on('request', (e) => seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}`))
-      .once('response', (e) => seen.push(`response ${e.status}`))
+      .on('response', once)
       .on('error', removed)
       .off('error', removed);
     await client.warehouses.list();

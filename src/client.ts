@@ -3,10 +3,8 @@
  * (`get`, `post`, `put`, `patch`, `delete`, `getAPIList`) that every resource method goes through.
  */
 
-import { describe } from './core/describe.js';
-import { RequestValidationError } from './core/errors.js';
 import { ClientEmitter, type ClientEventListener, type ClientEventName } from './core/events.js';
-import { LazySchema, OptionalBody, prepare, type SchemaLike } from './core/lazy.js';
+import { prepare, type SchemaLike } from './core/lazy.js';
 import { LevelledLogger } from './core/log.js';
 import { type ClientOptions, resolveClientOptions } from './core/options.js';
 import {
@@ -35,6 +33,7 @@ export type { ClientOptions } from './core/options.js';
 
 /** The validation module, or the promise of it on a first request. */
 type Loading = typeof Validation | Promise<typeof Validation>;
+type Init = RequestParts & { response: unknown };
 type Sent = Promise<RawResponse>;
 
 const INSPECT = /* @__PURE__ */ Symbol.for('nodejs.util.inspect.custom');
@@ -45,7 +44,6 @@ function readEnv(name: string): string | undefined {
     return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
   } catch {
     // Deno without `--allow-env` throws on the read: no environment, then.
-    return undefined;
   }
 }
 
@@ -59,17 +57,17 @@ function readEnv(name: string): string | undefined {
  */
 export class FulfillmentClient {
   /** SKUs and their inventory: `list`, `create`, `update`, `put`, `bulkUpsert`, `delete`, `retrieveByMerchantSkuId`. */
-  readonly skus: Skus;
+  readonly skus: Skus = new Skus(this);
   /** Orders: `list`, `retrieve`, `findByMerchantOrderId`, `create`, `update`, `cancel`. */
-  readonly orders: Orders;
+  readonly orders: Orders = new Orders(this);
   /** Restocking shipments: `v1` (`create`, `update`, `retrieve`) and `v2` (`create`, `replace`, `retrieve`). */
-  readonly restockingShipments: RestockingShipments;
+  readonly restockingShipments: RestockingShipments = new RestockingShipments(this);
   /** Shipments: `list`. */
-  readonly shipments: Shipments;
+  readonly shipments: Shipments = new Shipments(this);
   /** Returns: `list`, `retrieve`. */
-  readonly returns: Returns;
+  readonly returns: Returns = new Returns(this);
   /** Warehouses: `list`. */
-  readonly warehouses: Warehouses;
+  readonly warehouses: Warehouses = new Warehouses(this);
   /** Webhooks: `verify(body, headers)`, checked against this client's token. */
   readonly webhooks: Webhooks;
 
@@ -91,56 +89,25 @@ export class FulfillmentClient {
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveClientOptions(options, readEnv);
-    ({ baseUrl: this.baseUrl, origin: this._origin, validateResponses: this.validateResponses } = resolved);
+    const { apiToken, defaultHeaders, logger: given, fetch, origin, rateLimit, ...shown } = resolved;
+    ({ baseUrl: this.baseUrl, validateResponses: this.validateResponses, origin: this._origin } = resolved);
     // Secrets: the token and every default header value never appear in an error or a log line.
-    const redactor = new Redactor(
-      [resolved.apiToken, ...Object.values(resolved.defaultHeaders)],
-      Object.keys(resolved.defaultHeaders),
-    );
-    const logger = new LevelledLogger(resolved.logLevel, resolved.logger, {
-      style: resolved.loggerStyle,
-      redactor,
-    });
+    const redactor = new Redactor([apiToken, ...Object.values(defaultHeaders)], Object.keys(defaultHeaders));
+    const logger = new LevelledLogger(resolved.logLevel, given, { style: resolved.loggerStyle, redactor });
     // A listener that fails is reported here, never re-emitted as an event, never propagated.
     this.#events = new ClientEmitter((event, error) => {
       const { name, message } = redactor.cause(error) ?? { name: 'Error', message: '' };
-      logger.write(
-        'error',
-        `A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`,
-        {
-          event,
-          error: { name, message },
-        },
-      );
+      const line = `A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`;
+      logger.write('error', line, { event, error: { name, message } });
     });
     this._responses = new ResponseParsers(resolved.validateResponses, logger);
-    this.#transport = new Transport({
-      ...resolved,
-      logger,
-      redactor,
-      rateLimiter: resolved.rateLimit ? new RateLimiter(resolved.rateLimit) : undefined,
-      events: this.#events,
-    });
-    const { baseUrl, timeout, maxRetries, maxRetryAfter, logLevel, validateResponses, rateLimit } = resolved;
+    const rateLimiter = rateLimit ? new RateLimiter(rateLimit) : undefined;
+    this.#transport = new Transport({ ...resolved, logger, redactor, rateLimiter, events: this.#events });
     // What `toJSON` and `util.inspect` show: no secret, and no store (its client may hold one).
-    this.#summary = Object.freeze({
-      baseUrl,
-      apiToken: '***',
-      timeout,
-      maxRetries,
-      maxRetryAfter,
-      logLevel,
-      validateResponses,
-      rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs },
-    });
+    const limit = rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs };
+    this.#summary = Object.freeze({ ...shown, apiToken: '***', rateLimit: limit });
 
-    this.skus = new Skus(this);
-    this.orders = new Orders(this);
-    this.restockingShipments = new RestockingShipments(this);
-    this.shipments = new Shipments(this);
-    this.returns = new Returns(this);
-    this.warehouses = new Warehouses(this);
-    this.webhooks = new Webhooks(() => resolved.apiToken);
+    this.webhooks = new Webhooks(() => apiToken);
     // Safe view for `util.inspect` / `console.log`: the token is never included. Set on the
     // instance, not declared as a method: a computed method key would keep the class (and all it
     // reaches) in every bundle that imports the package, used or not.
@@ -169,14 +136,8 @@ export class FulfillmentClient {
     return this;
   }
 
-  /** Like {@link on}, for the next `event` only: the listener is removed before it is called. */
-  once<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
-    this.#events.add(event, listener, true);
-    return this;
-  }
-
   /**
-   * Removes a listener added with {@link on} or {@link once}; nothing happens when it is not there.
+   * Removes a listener added with {@link on}; nothing happens when it is not there.
    *
    * @throws {FulfillmentError} when `event` is not one of the four names or `listener` is not a function.
    */
@@ -217,18 +178,8 @@ export class FulfillmentClient {
    * parse (`core/response.ts`). @internal
    */
   request<T>(method: HttpMethod, path: RequestPath, init: ClientRequestInit<T>): APIPromise<T> {
-    const response: unknown = init?.response;
-    const known =
-      typeof response === 'function' || response instanceof LazySchema || response instanceof OptionalBody;
-    if (!known && typeof (response as { _zod?: unknown } | undefined)?._zod !== 'object') {
-      const message = `expected a zod schema or a parser function, got ${describe(response)}`;
-      return new APIPromise(
-        Promise.reject(new RequestValidationError([{ path: 'response', message }], method)),
-        () => undefined as T,
-      );
-    }
-    const raw = this.#send(method, path, init, prepare(init.querySchema, init.bodySchema, response));
-    return new APIPromise(raw, init.response, this._responses);
+    const raw = this.#send(method, path, init, prepare(init?.querySchema, init?.bodySchema, init?.response));
+    return new APIPromise(raw, init?.response, this._responses);
   }
 
   /**
@@ -237,26 +188,22 @@ export class FulfillmentClient {
    */
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init: ClientListInit = {}): PagePromise<T> {
     // Where the pages continue from: the path and the validated query, known once it is built.
-    const request: PageRequest = {
-      path: typeof path === 'string' ? path : '',
-      params: undefined,
-      options: init.options,
-    };
-    const raw = this.#send('GET', path, init, prepare(init.querySchema, item), request);
+    const request: PageRequest = { path: '', params: undefined, options: undefined };
+    const listInit = { ...init, response: item };
+    const raw = this.#send('GET', path, listInit, prepare(init.querySchema, item), request);
     return new PagePromise(this, raw, request, item);
   }
 
   /** Builds the request (a problem with the input rejects; nothing is sent then) and sends it. */
-  #send(method: HttpMethod, path: RequestPath, init: RequestParts, v: Loading, page?: PageRequest): Sent {
+  #send(method: HttpMethod, path: RequestPath, init: Init, v: Loading, page?: PageRequest): Sent {
     if (v instanceof Promise) return v.then((loaded) => this.#send(method, path, init, loaded, page));
     try {
       const spec = buildRequest(method, path, init, this._origin, v);
       if (page) {
         // A list filter too long for one URL: this request sends the first part, the pages go on to the rest.
-        const url = /^https?:/i.test(spec.path) ? spec.path : this.baseUrl + spec.path;
-        const [params, ...queries] = spec.params ? splitQuery(url, spec.params) : [undefined];
-        if (queries.length > 0) Object.assign(spec, { params, query: encodeQuery(params) });
+        const [params, ...queries] = spec.params ? splitQuery(this.baseUrl + spec.path, spec.params) : [];
         const rest = queries.length > 0 ? { path: spec.path, queries } : undefined;
+        if (rest) Object.assign(spec, { params, query: encodeQuery(params) });
         Object.assign(page, { path: spec.path, params, options: spec.options, rest });
       }
       return this.#transport.send(spec);

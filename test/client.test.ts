@@ -149,7 +149,7 @@ describe('FulfillmentClient options', () => {
     // @ts-expect-error: timeout belongs to the options argument
     await expect(client.orders.list({ timeout: 2 })).rejects.toThrow(/timeout: is a request option/);
     // Undocumented endpoints accept extra query parameters, but never a request option.
-    await expect(client.warehouses.list({ prefetch: 1 })).rejects.toThrow(/prefetch: is a request option/);
+    await expect(client.warehouses.list({ maxPages: 1 })).rejects.toThrow(/maxPages: is a request option/);
   });
 });
 
@@ -202,7 +202,7 @@ describe('secrets', () => {
       expect(client.toJSON()).toMatchObject({ logLevel: 'info' });
       expect(asked).toContain('FULFILLMENT_LOG');
       // A required option left to the environment is then missing, with the usual typed message.
-      expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/Missing base URL/);
+      expect(() => new FulfillmentClient({ apiToken: TOKEN })).toThrow(/baseUrl: missing/);
       expect(asked).toContain('FULFILLMENT_BASE_URL');
     } finally {
       Object.defineProperty(process, 'env', { value: env, configurable: true, writable: true });
@@ -378,7 +378,7 @@ describe('two clients on different origins, used alternately', () => {
           expect((foreign as RequestValidationError).issues).toEqual([
             {
               path: 'path',
-              message: `leads to ${other.origin}, not the configured origin ${own.origin}: the API token must not leave it`,
+              message: `it leads to ${other.origin}, not the configured origin ${own.origin}; the API token must not leave it`,
             },
           ]);
           const relative = await client.get('skus', { response: () => 'sent' }).catch((e: unknown) => e);
@@ -397,7 +397,7 @@ describe('two clients on different origins, used alternately', () => {
           .catch((e: unknown) => e);
         expect(redirect).toBeInstanceOf(RedirectError);
         expect((redirect as Error).message).toContain(
-          `it leads to ${A.origin}, not the configured origin ${B.origin}; the token must not leave it`,
+          `it leads to ${A.origin}, not the configured origin ${B.origin}; the API token must not leave it`,
         );
         // Cursors: A's leads to B and is refused; B's stays on B and is followed.
         const pageA = await a.client.warehouses.list();
@@ -405,7 +405,7 @@ describe('two clients on different origins, used alternately', () => {
         const refused = await pageA.getNextPage().catch((e: unknown) => e);
         expect(refused).toBeInstanceOf(PaginationError);
         expect((refused as Error).message).toBe(
-          `Refusing to follow next_page_url to ${B.origin}: it is not the configured origin ${A.origin}, and the API token must not leave it.`,
+          `Refusing to follow next_page_url: it leads to ${B.origin}, not the configured origin ${A.origin}; the API token must not leave it.`,
         );
         expect((await pageB.getNextPage()).data).toEqual([]);
       }

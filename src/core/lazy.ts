@@ -15,10 +15,8 @@ let validationModule: typeof Validation | undefined;
 let validationLoading: Promise<typeof Validation> | undefined;
 
 /** Imports the validation module (zod, the English messages, the compiler) once. */
-export function loadValidation(): Promise<typeof Validation> {
-  validationLoading ??= import('./validation.js').then((module) => (validationModule = module));
-  return validationLoading;
-}
+export const loadValidation = (): Promise<typeof Validation> =>
+  (validationLoading ??= import('./validation.js').then((module) => (validationModule = module)));
 
 /** The validation module; {@link loadValidation} must have completed. */
 export const validation = (): typeof Validation => validationModule!;
@@ -30,16 +28,13 @@ export const validation = (): typeof Validation => validationModule!;
 export class LazySchema<T> {
   /** The schema once {@link load} has completed; `undefined` before. */
   schema: z.core.$ZodType<T> | undefined;
-  readonly #load: () => Promise<z.core.$ZodType<T>>;
   #loading: Promise<z.core.$ZodType<T>> | undefined;
 
-  constructor(load: () => Promise<z.core.$ZodType<T>>) {
-    this.#load = load;
-  }
+  constructor(readonly importSchema: () => Promise<z.core.$ZodType<T>>) {}
 
   /** Imports the schema's module once. */
   load(): Promise<z.core.$ZodType<T>> {
-    this.#loading ??= this.#load().then((schema) => (this.schema = schema));
+    this.#loading ??= this.importSchema().then((schema) => (this.schema = schema));
     return this.#loading;
   }
 }
@@ -65,11 +60,7 @@ export function schemaOf<T>(schema: SchemaLike<T>): z.core.$ZodType<T> {
  * resource in the body (see `ResponseParsers.read`). Build it once, at module level.
  */
 export class OptionalBody<T> {
-  readonly schema: SchemaLike<Exclude<T, undefined>>;
-
-  constructor(schema: SchemaLike<Exclude<T, undefined>>) {
-    this.schema = schema;
-  }
+  constructor(readonly schema: SchemaLike<Exclude<T, undefined>>) {}
 }
 
 /**
@@ -77,14 +68,9 @@ export class OptionalBody<T> {
  * too; anything else is ignored) are loaded; otherwise a promise that loads them.
  */
 export function prepare(...schemas: unknown[]): typeof Validation | Promise<typeof Validation> {
-  let pending: Promise<unknown>[] | undefined;
-  for (let schema of schemas) {
-    if (schema instanceof OptionalBody) schema = schema.schema;
-    if (schema instanceof LazySchema && !schema.schema) {
-      pending ??= [];
-      pending.push(schema.load());
-    }
-  }
-  if (validationModule && !pending) return validationModule;
-  return Promise.all([loadValidation(), ...(pending ?? [])]).then(([module]) => module);
+  const pending = schemas
+    .map((schema) => (schema instanceof OptionalBody ? schema.schema : schema))
+    .filter((schema) => schema instanceof LazySchema && !schema.schema) as LazySchema<unknown>[];
+  if (validationModule && pending.length === 0) return validationModule;
+  return Promise.all([loadValidation(), ...pending.map((s) => s.load())]).then(([module]) => module);
 }

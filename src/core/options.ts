@@ -1,7 +1,8 @@
 /**
  * Every option the SDK takes, in one place: the client's options (resolved and checked by
- * `resolveClientOptions`), and the per-request options every method takes last (checked by
- * `requestOptionIssues`). Values are never echoed in messages: a header or token may be a credential.
+ * `resolveClientOptions`, with the checker of `request.ts`), and the types of the per-request
+ * options every method takes last. Values are never echoed in messages: a header or token may be
+ * a credential.
  */
 import { describe, isObject } from './describe.js';
 import { FulfillmentError, listIssues } from './errors.js';
@@ -16,7 +17,7 @@ import {
   type LogLevel,
   loggerLevel,
 } from './log.js';
-import { headerIssues, headerRecord } from './request.js';
+import { headersRule, inRange, is, oneOf, optionIssues, type Rule } from './request.js';
 import type { ValidationMode } from './validation.js';
 
 export type { ListOptions, RequestOptions } from './request.js';
@@ -93,7 +94,7 @@ export interface ClientOptions {
   loggerStyle?: LoggerStyle | 'auto' | undefined;
   /**
    * How responses are checked. `'lenient'` (default): types are enforced, unknown fields and enum
-   * values are kept. `'strict'`: unknown enum values fail too (for your own tests). `'off'`: no check.
+   * values are kept. `'off'`: no check.
    */
   validateResponses?: ValidationMode | undefined;
   /**
@@ -119,152 +120,96 @@ export interface ClientOptions {
  */
 export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 
-/** Reads an environment variable; `undefined` where there is none (or no environment at all). */
-export type EnvReader = (name: string) => string | undefined;
-
-const STYLES = ['auto', 'object-first', 'message-first'] as const;
-const MODES = ['strict', 'lenient', 'off'] as const;
-
-/** An API token: visible ASCII only (no spaces, no line breaks). */
-const TOKEN = /^[\x21-\x7E]+$/;
-
-const fail = (message: string): never => {
-  throw new FulfillmentError(message);
-};
-
-/** The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin. */
-function parseBaseUrl(text: string): { baseUrl: string; origin: string } {
-  // The value is never repeated: an API token passed as the base URL by mistake would be.
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return fail(`baseUrl is not a valid URL (a string of ${text.length} characters, not shown)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    fail(`baseUrl must use http or https, got ${JSON.stringify(url.protocol)}`);
-  if (url.search || url.hash) fail('baseUrl must not carry a query string or fragment');
-  const path = url.pathname
-    .replace(/\/+$/, '')
-    .replace(/\/merchant_api(\/v\d+)?$/i, '')
-    .replace(/\/+$/, '');
-  return { baseUrl: `${url.origin}${path}`, origin: url.origin };
-}
-
-/** A number option within `min`–`max` (`min` excluded when `exclusive`), or its default. */
-function ranged(
-  name: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  unit = '',
-  exclusive = false,
-): number {
-  if (value === undefined) return fallback;
-  // NaN fails every comparison, ±Infinity the range.
-  if (!(typeof value === 'number' && value >= min && value <= max && !(exclusive && value === min))) {
-    const got = typeof value === 'number' ? value : describe(value);
-    fail(
-      `${name} must be a number ${exclusive ? `more than ${min}` : `from ${min}`} up to ${max}${unit}, got ${got}`,
-    );
-  }
-  return value as number;
-}
-
-/** An option that must be one of `allowed`; the value is not repeated (it may be a secret). */
-function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T))
-    fail(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`);
-  return value as T;
-}
+const ms = (above = false) => inRange(0, MS, ' ms', { above });
 
 /**
- * Applies the defaults to the client's options and checks every value; the first problem is a
- * `FulfillmentError` naming the option. An environment variable is read only when its option is
- * not given.
+ * The service root of a base URL (no trailing slash, no `/merchant_api[/vN]`) and its origin, or
+ * what is wrong with it. The value is never repeated: an API token given as the base URL would be.
  */
-export function resolveClientOptions(options: ClientOptions, env: EnvReader) {
-  if (!isObject(options)) fail(`FulfillmentClient options must be an object, got ${describe(options)}`);
-  const apiToken = options.apiToken ?? env('FULFILLMENT_API_TOKEN');
-  if (!apiToken) {
-    fail(
-      'Missing API token: pass the apiToken option or set the FULFILLMENT_API_TOKEN environment variable.',
-    );
-  }
-  if (typeof apiToken !== 'string' || !TOKEN.test(apiToken)) {
-    fail(
-      'Invalid API token (apiToken option or FULFILLMENT_API_TOKEN): it must be a string of visible ASCII characters without spaces or line breaks. The value is not shown.',
-    );
-  }
-  const defaultHeaders = headerRecord(options.defaultHeaders) ?? {};
-  const headerProblems = headerIssues(defaultHeaders, 'defaultHeaders');
-  if (headerProblems.length > 0) fail(`Invalid ${listIssues(headerProblems)}`);
-  const rawBase = options.baseUrl ?? env('FULFILLMENT_BASE_URL');
-  if (!rawBase) {
-    fail(
-      'Missing base URL: pass the baseUrl option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable.',
-    );
-  }
-  if (typeof rawBase !== 'string') fail(`baseUrl must be a URL string, got ${describe(rawBase)}`);
-  const { baseUrl, origin } = parseBaseUrl(rawBase as string);
+function parseBaseUrl(text: string): { issue: string } | { baseUrl: string; origin: string } {
+  const url = URL.canParse(text.trim()) ? new URL(text.trim()) : undefined;
+  if (!url) return { issue: `is not a valid URL (a string of ${text.length} characters, not shown)` };
+  if (!/^https?:$/.test(url.protocol)) return { issue: `must use http or https, got ${url.protocol}` };
+  if (url.search || url.hash) return { issue: 'must not carry a query string or fragment' };
+  return {
+    baseUrl: url.origin + url.pathname.replace(/\/*(\/merchant_api(\/v\d+)?)?\/*$/i, ''),
+    origin: url.origin,
+  };
+}
 
-  const logger = options.logger ?? console;
-  if (!isLogger(logger)) fail('logger must be an object with error, warn, info and debug methods');
-  const style = oneOf('loggerStyle', options.loggerStyle ?? 'auto', STYLES);
-  const fromEnv = options.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
-  const level = options.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info'));
-  const logLevel = oneOf('logLevel', level, LEVELS);
-  const maxRetries = ranged('maxRetries', options.maxRetries, 2, 0, 100);
-  if (!Number.isInteger(maxRetries)) fail(`maxRetries must be an integer, got ${maxRetries}`);
-  const retryDelay: unknown = options.retryDelay;
-  if (retryDelay !== undefined && !isObject(retryDelay)) {
-    fail(`retryDelay must be an object { initialMs?, maxMs? }, got ${describe(retryDelay)}`);
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') fail('fetch must be a function');
-  const rateLimit = options.rateLimit === undefined ? false : options.rateLimit;
-  if (rateLimit !== false) {
-    if (!isObject(rateLimit))
-      fail(`rateLimit must be false or an object { requests, perMs }, got ${describe(rateLimit)}`);
-    const { requests } = rateLimit;
-    if (!Number.isInteger(requests) || requests < 1 || requests > 1_000_000) {
-      const got = typeof requests === 'number' ? requests : describe(requests);
-      fail(`rateLimit.requests must be an integer from 1 up to 1000000, got ${got}`);
-    }
-    ranged('rateLimit.perMs', rateLimit.perMs ?? Number.NaN, 0, 0, MS, ' ms', true);
-    const { store } = rateLimit;
-    if (
-      store !== undefined &&
-      !['acquire', 'release', 'pause'].every((m) => typeof store?.[m as 'pause'] === 'function')
-    ) {
-      fail(
-        `rateLimit.store must be an object with acquire, release and pause methods, got ${describe(store)}`,
-      );
-    }
-  }
+/** Every client option and its check (`apiToken` and `baseUrl` as given or read from the environment). */
+const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
+  apiToken: is('visible ASCII characters without spaces or line breaks (not shown)', (v) =>
+    /^[\x21-\x7E]+$/.test(v as string),
+  ),
+  baseUrl: (v) =>
+    typeof v === 'string'
+      ? (parseBaseUrl(v) as { issue?: string }).issue
+      : `expected a URL string, got ${describe(v)}`,
+  timeout: ms(true),
+  maxRetries: inRange(0, 100, '', { integer: true }),
+  maxRetryAfter: inRange(0, Math.floor(MS / 1000), ' s'),
+  retryDelay: (v, path) => optionIssues(v, { initialMs: ms(), maxMs: ms() }, path, 'retry delays'),
+  fetch: is('a function', (v) => typeof v === 'function'),
+  defaultHeaders: headersRule,
+  logLevel: oneOf(...LEVELS),
+  logger: is('an object with error, warn, info and debug methods', isLogger),
+  loggerStyle: oneOf('auto', 'object-first', 'message-first'),
+  validateResponses: oneOf('lenient', 'off'),
+  maxResponseBytes: inRange(1, 2 ** 31 - 1, ' bytes'),
+  rateLimit: (v, path) =>
+    v === false ? undefined : optionIssues(v, RATE_LIMIT, path, 'rate limit options', REQUIRED_RATE),
+};
+
+/** What a missing required option is told; the client's two may come from the environment. */
+const MISSING = {
+  apiToken: 'missing: pass the option or set the FULFILLMENT_API_TOKEN environment variable',
+  baseUrl:
+    'missing: pass the option (the service root, e.g. https://fulfillment.example.com) or set the FULFILLMENT_BASE_URL environment variable',
+};
+const REQUIRED_RATE = { requests: 'is required', perMs: 'is required' };
+
+const RATE_LIMIT: Readonly<Record<string, Rule>> = {
+  requests: inRange(1, 1_000_000, '', { integer: true }),
+  perMs: ms(true),
+  store: is('an object with acquire, release and pause methods', (store) =>
+    ['acquire', 'release', 'pause'].every(
+      (m) => typeof (store as Record<string, unknown>)?.[m] === 'function',
+    ),
+  ),
+};
+
+/**
+ * Applies the defaults to the client's options and checks every value: what is wrong is one
+ * `FulfillmentError` naming each option. An environment variable (`env`: `undefined` where there
+ * is none) is read only when its option is not given. No message repeats a value (the token, or a header, could be one).
+ */
+export function resolveClientOptions(options: ClientOptions, env: (name: string) => string | undefined) {
+  const o: ClientOptions = isObject(options) ? options : {};
+  const apiToken = o.apiToken ?? (env('FULFILLMENT_API_TOKEN') || undefined);
+  const baseUrl = o.baseUrl ?? (env('FULFILLMENT_BASE_URL') || undefined);
+  const given = isObject(options) ? { ...o, apiToken, baseUrl } : options;
+  const issues = optionIssues(given, CLIENT_OPTIONS, '', 'client options', MISSING);
+  if (issues.length > 0) throw new FulfillmentError(`Invalid client options: ${listIssues(issues)}`);
+  const { retryDelay, rateLimit = false } = o;
+  const logger = o.logger ?? console;
+  const fromEnv = o.logLevel === undefined ? env('FULFILLMENT_LOG') : undefined;
+  const style = o.loggerStyle ?? 'auto';
   return {
     apiToken: apiToken as string,
-    baseUrl,
-    origin,
-    timeout: ranged('timeout', options.timeout, 60_000, 0, MS, ' ms', true),
-    maxRetries,
-    maxRetryAfter: ranged('maxRetryAfter', options.maxRetryAfter, 60, 0, Math.floor(MS / 1000), ' s'),
-    initialRetryDelay: ranged('retryDelay.initialMs', options.retryDelay?.initialMs, 500, 0, MS, ' ms'),
-    maxRetryDelay: ranged('retryDelay.maxMs', options.retryDelay?.maxMs, 8000, 0, MS, ' ms'),
-    fetch: options.fetch,
-    defaultHeaders: defaultHeaders as Record<string, string | undefined>,
-    logLevel,
+    ...(parseBaseUrl(baseUrl as string) as { baseUrl: string; origin: string }),
+    timeout: o.timeout ?? 60_000,
+    maxRetries: o.maxRetries ?? 2,
+    maxRetryAfter: o.maxRetryAfter ?? 60,
+    initialRetryDelay: retryDelay?.initialMs ?? 500,
+    maxRetryDelay: retryDelay?.maxMs ?? 8000,
+    fetch: o.fetch,
+    defaultHeaders: o.defaultHeaders ?? {},
+    logLevel: o.logLevel ?? (isLogLevel(fromEnv) ? fromEnv : (loggerLevel(logger) ?? 'info')),
     logger,
     loggerStyle: style === 'auto' ? detectLoggerStyle(logger) : style,
-    validateResponses: oneOf('validateResponses', options.validateResponses ?? 'lenient', MODES),
-    maxResponseBytes: ranged(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      32 * 1024 * 1024,
-      1,
-      2 ** 31 - 1,
-      ' bytes',
-    ),
+    validateResponses: o.validateResponses ?? 'lenient',
+    maxResponseBytes: o.maxResponseBytes ?? 32 * 1024 * 1024,
     rateLimit: rateLimit && { requests: rateLimit.requests, perMs: rateLimit.perMs, store: rateLimit.store },
   };
 }

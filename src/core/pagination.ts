@@ -6,9 +6,8 @@
  */
 
 import { isObject } from './describe.js';
-import { APIUserAbortError, PaginationError, RequestValidationError } from './errors.js';
+import { PaginationError, RequestValidationError } from './errors.js';
 import { type SchemaLike, schemaOf, validation } from './lazy.js';
-import type { Redactor } from './redact.js';
 import type { ListOptions, QueryParams, RequestParts, RequestPath } from './request.js';
 import {
   APIPromise,
@@ -18,8 +17,7 @@ import {
   readJson,
   withoutProto,
 } from './response.js';
-import { originOf } from './url.js';
-import type { ValidationMode } from './validation.js';
+import { leavesOrigin } from './url.js';
 
 /**
  * Pagination block of a list envelope, as the server sent it. Both styles seen on this API:
@@ -68,10 +66,10 @@ export interface ClientListInit extends Omit<RequestParts, 'body' | 'bodySchema'
 export interface RequestSurface {
   /** The service root every path is appended to. */
   readonly baseUrl: string;
-  /** How responses are checked. */
-  readonly validateResponses: ValidationMode;
   /** The client's response checks, for bodies read outside `get`/`post`/…. @internal */
   readonly _responses: ResponseParsers;
+  /** The origin of `baseUrl`, worked out once per client: cursors may not leave it. @internal */
+  readonly _origin: string;
   get<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   post<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
   put<T>(path: RequestPath, init: ClientRequestInit<T>): APIPromise<T>;
@@ -81,11 +79,8 @@ export interface RequestSurface {
   getAPIList<T>(path: RequestPath, item: SchemaLike<T>, init?: ClientListInit): PagePromise<T>;
 }
 
-/** The client as pagination sees it: its origin (cursors may not leave it), its response checks, `get`. */
-type PageClient = Pick<RequestSurface, 'get' | '_responses'> & {
-  /** The origin (scheme, host and port) of the client's base URL, worked out once per client. @internal */
-  readonly _origin: string;
-};
+/** The client as pagination sees it: `get`, its response checks and its origin. */
+type PageClient = Pick<RequestSurface, 'get' | '_responses' | '_origin'>;
 
 /** What is needed to ask for a page. @internal */
 export interface PageRequest {
@@ -99,25 +94,14 @@ export interface PageRequest {
   restart?: boolean | undefined;
 }
 
-/** How the next page is found, carried from page to page (bounded: at most {@link MAX_CURSORS} cursors). */
+/** What a list carries from page to page to spot a loop (at most {@link MAX_CURSORS} cursors). */
 interface Trail {
   pageNumber: number;
   pagesFetched: number;
-  /** Ids of the previous page's first and last items, to spot a repeated page. */
+  /** Size and first and last ids of the previous page, to spot a page sent twice. */
   signature: string | undefined;
   /** The cursors followed last (at most {@link MAX_CURSORS}), oldest first. */
   cursors: Set<string>;
-}
-
-/** Where a page came from: what it needs to work out and fetch the next one. */
-interface PageSource<T> {
-  client: PageClient;
-  request: PageRequest;
-  item: SchemaLike<T>;
-  trail: Trail;
-  /** The page's URL (a relative cursor is relative to it) and its request's secrets (not its body). */
-  url: string;
-  redactor: Redactor;
 }
 
 /** Default page size of the API when no `limit` is sent. */
@@ -133,12 +117,8 @@ const idOf = (item: unknown): string => (isObject(item) && 'id' in item ? String
 const numberOr = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-/** The size and the first and last ids of a page, to spot a page sent twice. */
-function signatureOf(data: readonly unknown[]): string | undefined {
-  const first = idOf(data[0]);
-  const last = idOf(data[data.length - 1]);
-  return first || last ? `${data.length}:${first}:${last}` : undefined;
-}
+/** How a page fetches the next: a function, or why there is none (`null`: the last page). */
+type NextPage<T> = ((options?: ListOptions) => Promise<Page<T>>) | PaginationError | null;
 
 /** One page of a collection. */
 export class Page<T> {
@@ -148,20 +128,19 @@ export class Page<T> {
   readonly pagination: Pagination | null;
   /** The response this page came from (body already read). */
   readonly response: Response;
-  readonly #from: PageSource<T>;
-  #next: PageRequest | PaginationError | null | undefined;
+  readonly #next: NextPage<T>;
 
   /** @internal */
-  constructor(from: PageSource<T>, data: T[], pagination: Pagination | null, response: Response) {
-    this.#from = from;
+  constructor(data: T[], pagination: Pagination | null, response: Response, next: NextPage<T>) {
     this.data = data;
     this.pagination = pagination;
     this.response = response;
+    this.#next = next;
   }
 
   /** Whether another page follows. */
   hasNextPage(): boolean {
-    return this.#nextRequest() !== null;
+    return this.#next !== null;
   }
 
   /**
@@ -169,95 +148,19 @@ export class Page<T> {
    * with a `RequestValidationError` (nothing sent) when `options` is given but is not an object.
    */
   getNextPage(options?: ListOptions): Promise<Page<T>> {
-    const next = this.#nextRequest();
-    if (next === null) return Promise.reject(new PaginationError('There is no next page.'));
-    if (next instanceof PaginationError) return Promise.reject(next);
-    const from = this.#from.trail;
-    // A following request of a split filter: its pages count towards maxPages, its loop checks restart.
-    const trail = next.restart ? { ...from, pageNumber: 0, signature: undefined } : from;
-    const maxPages = this.#from.request.options?.maxPages ?? DEFAULT_MAX_PAGES;
-    if (trail.pagesFetched >= maxPages) {
-      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
-      return Promise.reject(new PaginationError(message));
-    }
-    // Options that are not an object reach the request's own check, which refuses them.
-    const merged = isObject(options) ? { ...next.options, ...options } : options;
-    const request = options === undefined ? next : { ...next, options: merged as ListOptions };
-    const { client, item } = this.#from;
-    const response = (raw: RawResponse) => buildPage(client, request, item, raw, trail);
-    return client.get(request.path, { query: request.params, options: request.options, response });
-  }
-
-  /** The next page's request; a `PaginationError` when one is announced but unsafe to follow. */
-  #nextRequest(): PageRequest | PaginationError | null {
-    if (this.#next === undefined) {
-      const { rest, options } = this.#from.request;
-      const next = this.#computeNext();
-      const [params, ...queries] = rest?.queries ?? [];
-      this.#next =
-        next !== null
-          ? next instanceof PaginationError
-            ? next
-            : { ...next, rest }
-          : params && rest
-            ? { path: rest.path, params, options, rest: { path: rest.path, queries }, restart: true }
-            : null;
-    }
-    return this.#next;
-  }
-
-  #computeNext(): PageRequest | PaginationError | null {
-    const p = this.pagination;
-    const request = this.#from.request;
-    // Cursor style: follow next_page_url until it is null (an empty page with a cursor continues).
-    if (p && 'next_page_url' in p && !('current_page' in p && numberOr(p.current_page) !== undefined)) {
-      const next = p.next_page_url;
-      if (typeof next !== 'string' || next === '') return null;
-      const { redactor, client } = this.#from;
-      let url: URL;
-      try {
-        // A relative cursor is relative to the page it came from.
-        url = new URL(next, this.#from.url);
-      } catch {
-        return new PaginationError(
-          `The server sent a next_page_url that is not a URL: ${JSON.stringify(redactor.text(next))}`,
-        );
-      }
-      if (url.username || url.password) {
-        return new PaginationError(
-          `Refusing to follow a next_page_url with credentials in it (${url.protocol}//…@${url.host}): the API token must not be sent along.`,
-        );
-      }
-      if (url.origin !== client._origin) {
-        return new PaginationError(
-          `Refusing to follow next_page_url to ${originOf(url)}: it is not the configured origin ${client._origin}, and the API token must not leave it.`,
-        );
-      }
-      if (this.#from.trail.cursors.has(url.href)) {
-        return new PaginationError(
-          `The server sent a cursor it had sent before (${redactor.text(next)}); stopping to avoid a loop.`,
-        );
-      }
-      return { path: url.href, params: undefined, options: request.options };
-    }
-    if (this.data.length === 0) return null;
-    // Page-number style.
-    const current = numberOr(p?.current_page);
-    const count = numberOr(p?.page_count);
-    let page = current === undefined ? undefined : current + 1;
-    if (current !== undefined && count !== undefined && current >= count) return null;
-    // A bare array (or an envelope without usable pagination): continue while pages are full.
-    if (page === undefined) {
-      if (this.data.length < (numberOr(request.params?.limit) ?? DEFAULT_PAGE_SIZE)) return null;
-      page = this.#from.trail.pageNumber + 1;
-    }
-    return { path: request.path, params: { ...request.params, page }, options: request.options };
+    const next = this.#next;
+    return typeof next === 'function'
+      ? next(options)
+      : Promise.reject(next ?? new PaginationError('There is no next page.'));
   }
 }
 
 /**
- * Builds a page from a response, applying the loop defences. A body that is not a page is a
- * `ResponseValidationError` without the client's secrets, as for every other response. @internal
+ * Builds a page from a response, applying the loop defences, and works out how the next one is
+ * fetched: a cursor (`next_page_url`, relative to the page it came from) is followed until it is
+ * `null`; page numbers until `page_count`; a bare array while pages are full; then the requests of
+ * the rest of a split filter. A body that is not a page is a `ResponseValidationError` without the
+ * client's secrets, as for every other response. @internal
  */
 function buildPage<T>(
   client: PageClient,
@@ -267,25 +170,23 @@ function buildPage<T>(
   previous: Trail | undefined,
 ): Page<T> {
   let data: T[];
-  let pagination: Pagination | null = null;
+  let p: Pagination | null = null;
   try {
     const body = readJson(raw, false);
     let items = body; // not a collection: the schema reports it with the body kept
     if (isObject(body) && Array.isArray(body.data)) {
       items = body.data;
-      if (isObject(body.pagination)) pagination = withoutProto(body.pagination) as Pagination;
+      if (isObject(body.pagination)) p = withoutProto(body.pagination) as Pagination;
     }
     data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
   } catch (error) {
     throw client._responses.clean(error, raw);
   }
-  const requested = numberOr(request.params?.page) ?? 1;
-  const trail: Trail = previous
-    ? { ...previous, pagesFetched: previous.pagesFetched + 1 }
-    : { pageNumber: requested, pagesFetched: 1, signature: undefined, cursors: new Set() };
-  const current = numberOr(pagination?.current_page);
-  const signature = signatureOf(data);
-  if (previous) {
+  const current = numberOr(p?.current_page);
+  const ids = `${idOf(data[0])}:${idOf(data.at(-1))}`;
+  const signature = ids === ':' ? undefined : `${data.length}:${ids}`;
+  // The first page of a request of a split filter starts the loop checks again.
+  if (previous && !request.restart) {
     if (current !== undefined && current <= previous.pageNumber) {
       throw new PaginationError(
         `The server answered page ${current} after page ${previous.pageNumber}; stopping to avoid a loop.`,
@@ -297,15 +198,54 @@ function buildPage<T>(
       );
     }
   }
-  trail.pageNumber = current ?? requested;
-  trail.signature = signature;
-  if (request.params === undefined && /^https?:/i.test(request.path)) {
+  const { path, params, options, rest } = request;
+  const cursors = previous?.cursors ?? new Set<string>();
+  if (params === undefined && /^https?:/i.test(path)) {
     // A followed cursor is remembered; the oldest beyond MAX_CURSORS is forgotten.
-    trail.cursors.add(request.path);
-    if (trail.cursors.size > MAX_CURSORS) trail.cursors.delete(trail.cursors.values().next().value!);
+    cursors.add(path);
+    if (cursors.size > MAX_CURSORS) cursors.delete(cursors.values().next().value!);
   }
-  const { url, redactor, response } = raw;
-  return new Page({ client, request, item, trail, url, redactor }, data, pagination, response);
+  const pageNumber = current ?? numberOr(params?.page) ?? 1;
+  const trail: Trail = { pageNumber, pagesFetched: (previous?.pagesFetched ?? 0) + 1, signature, cursors };
+  let next: PageRequest | PaginationError | null = null;
+  const cursor = p?.next_page_url;
+  if (p && 'next_page_url' in p && current === undefined) {
+    if (typeof cursor === 'string' && cursor !== '') {
+      const url = URL.canParse(cursor, raw.url) ? new URL(cursor, raw.url) : undefined;
+      const why = !url
+        ? 'it is not a URL'
+        : (leavesOrigin(url, client._origin) ??
+          (cursors.has(url.href) ? 'the server sent this cursor before (a loop)' : undefined));
+      next = why
+        ? new PaginationError(`Refusing to follow next_page_url: ${why}.`)
+        : { path: url!.href, params: undefined, options, rest };
+    }
+  } else if (
+    data.length > 0 &&
+    (current === undefined
+      ? data.length >= (numberOr(params?.limit) ?? DEFAULT_PAGE_SIZE)
+      : current < (numberOr(p?.page_count) ?? Number.POSITIVE_INFINITY))
+  ) {
+    next = { path, params: { ...params, page: pageNumber + 1 }, options, rest };
+  }
+  const [first, ...queries] = rest?.queries ?? [];
+  if (next === null && first && rest)
+    next = { path: rest.path, params: first, options, rest: { path: rest.path, queries }, restart: true };
+  if (!next || next instanceof PaginationError) return new Page(data, p, raw.response, next);
+  const following = next;
+  // The next page, its request's options merged with the caller's, within maxPages.
+  return new Page(data, p, raw.response, (more?: ListOptions) => {
+    const maxPages = following.options?.maxPages ?? DEFAULT_MAX_PAGES;
+    if (trail.pagesFetched >= maxPages) {
+      const message = `Stopped after ${trail.pagesFetched} pages (maxPages is ${maxPages}); more pages were announced.`;
+      return Promise.reject(new PaginationError(message));
+    }
+    // Options that are not an object reach the request's own check, which refuses them.
+    const merged = isObject(more) ? { ...following.options, ...more } : (more as ListOptions);
+    const request = more === undefined ? following : { ...following, options: merged };
+    const response = (r: RawResponse) => buildPage(client, request, item, r, trail);
+    return client.get(request.path, { query: request.params, options: request.options, response });
+  });
 }
 
 /**
@@ -313,48 +253,15 @@ function buildPage<T>(
  * page, fetched lazily; `.pages()` for pages; `.toArray({ max })` to collect a bounded number.
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  readonly #request: PageRequest;
-
   /** Built by the client's `getAPIList`, which sends the first request (`raw`) as it sends every request. @internal */
   constructor(client: PageClient, raw: Promise<RawResponse>, request: PageRequest, item: SchemaLike<T>) {
     super(raw, (r) => buildPage(client, request, item, r, undefined));
-    this.#request = request;
   }
 
-  /** Every page, starting with the first, fetched as the loop asks. */
-  pages(): AsyncGenerator<Page<T>, void, undefined> {
-    return this.#pages(() => true);
-  }
-
-  /** Pages in order; with `prefetch: 1` the next one is fetched early when `wantsMore(page)` says it will be needed. */
-  async *#pages(wantsMore: (page: Page<T>) => boolean): AsyncGenerator<Page<T>, void, undefined> {
-    const prefetch = this.#request.options?.prefetch === 1;
-    let page: Page<T> = await this;
-    let ahead: { promise: Promise<Page<T>>; controller: AbortController } | undefined;
-    try {
-      for (;;) {
-        if (prefetch && page.hasNextPage() && wantsMore(page)) {
-          const controller = new AbortController();
-          const user = this.#request.options?.signal;
-          const signal = user ? AbortSignal.any([user, controller.signal]) : controller.signal;
-          const promise = page.getNextPage({ signal });
-          promise.catch(() => {}); // handled when awaited; ignored if the loop stops first
-          ahead = { promise, controller };
-        }
-        yield page;
-        if (ahead) {
-          const next = ahead.promise;
-          ahead = undefined;
-          page = await next;
-        } else if (page.hasNextPage()) {
-          page = await page.getNextPage();
-        } else {
-          break;
-        }
-      }
-    } finally {
-      if (ahead) ahead.controller.abort(new APIUserAbortError('Pagination stopped; prefetch cancelled.'));
-    }
+  /** Every page, starting with the first, each fetched when the loop asks for it. */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    let page: Page<T> | undefined = await this;
+    for (; page; page = page.hasNextPage() ? await page.getNextPage() : undefined) yield page;
   }
 
   /** Every item of every page, in order. Breaking out of the loop stops fetching. */
@@ -373,14 +280,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
       throw new RequestValidationError([{ path: 'max', message }], 'toArray');
     }
     const out: T[] = [];
-    if (max === 0) return out;
-    // Prefetch only a page that `max` will need.
-    for await (const page of this.#pages((p) => out.length + p.data.length < max)) {
-      for (const item of page.data) {
-        out.push(item);
-        if (out.length >= max) return out;
-      }
-    }
+    if (max > 0) for await (const item of this) if (out.push(item) >= max) break;
     return out;
   }
 }

@@ -4,10 +4,10 @@
  * cannot carry) and the request options (checked). Whatever is wrong becomes one
  * `RequestValidationError` before anything is sent.
  */
-import { isObject } from './describe.js';
+import { closest, describe, isObject } from './describe.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_TIMER_MS } from './headers.js';
-import { type SchemaLike, schemaOf, validation } from './lazy.js';
+import { LazySchema, OptionalBody, type SchemaLike, schemaOf, validation } from './lazy.js';
 import { encodeQuery, type Id, isWellFormed, pathId, pathIssue, type QueryValue } from './url.js';
 import type * as Validation from './validation.js';
 
@@ -33,38 +33,21 @@ export interface RequestOptions {
 export interface ListOptions extends RequestOptions {
   /** Most pages one iteration may fetch before failing with `PaginationError`. Default 10 000. */
   maxPages?: number | undefined;
-  /**
-   * Pages fetched ahead while the loop works on the current one: `0` (default) or `1`. Never more
-   * than one page ahead.
-   */
-  prefetch?: 0 | 1 | undefined;
 }
 
 /**
  * A path with ids in it, written with the {@link path} tag. The ids are checked when the request is
  * built, so a bad id rejects the method's promise (nothing is sent) instead of throwing.
  */
-export class PathTemplate {
-  readonly #strings: readonly string[];
-  readonly #ids: readonly unknown[];
-
-  constructor(strings: readonly string[], ids: readonly unknown[]) {
-    this.#strings = strings;
-    this.#ids = ids;
-  }
-
+export interface PathTemplate {
   /** The path with every id checked and encoded (`RequestValidationError` on a bad one). */
-  resolve(): string {
-    let out = this.#strings[0]!;
-    for (let i = 0; i < this.#ids.length; i++) out += pathId(this.#ids[i]) + this.#strings[i + 1]!;
-    return out;
-  }
+  resolve(): string;
 }
 
 /** Tags a path whose interpolations are ids: `` path`/merchant_api/v1/orders/${id}/cancel` ``. */
-export function path(strings: TemplateStringsArray, ...ids: Id[]): PathTemplate {
-  return new PathTemplate(strings, ids);
-}
+export const path = (strings: TemplateStringsArray, ...ids: Id[]): PathTemplate => ({
+  resolve: () => strings.reduce((out, text, i) => out + pathId(ids[i - 1]) + text),
+});
 
 /** A path as resource methods give it: a constant, or a template with ids. @inline */
 export type RequestPath = string | PathTemplate;
@@ -107,7 +90,7 @@ export interface RequestSpec {
 }
 
 /**
- * Builds a request from its declaration: checks the path (below the service root, or an absolute
+ * Builds a request from its declaration: checks `response` (a schema or a parser), the path (below the service root, or an absolute
  * URL on `origin`, the origin of the client's base URL) and its ids, validates and encodes the
  * query, validates the body, checks the request options. Throws `RequestValidationError` naming
  * the field; nothing is sent then. `v` is the validation module the client's `prepare` gave.
@@ -115,44 +98,37 @@ export interface RequestSpec {
 export function buildRequest(
   method: HttpMethod,
   requestPath: RequestPath,
-  init: RequestParts,
+  init: RequestParts & { response: unknown },
   origin: string,
   v: typeof Validation = validation(),
 ): RequestSpec {
-  const path = requestPath instanceof PathTemplate ? requestPath.resolve() : requestPath;
-  const badPath = pathIssue(path, origin);
-  if (badPath) throw new RequestValidationError([badPath], method);
+  const refuse = (issues: (ValidationIssue | undefined)[], where: string) => {
+    const found = issues.filter((issue) => issue !== undefined);
+    if (found.length > 0) throw new RequestValidationError(found, where);
+  };
+  const badResponse = RESPONSE(init?.response, 'response') as string | undefined;
+  refuse([badResponse ? { path: 'response', message: badResponse } : undefined], method);
+  const path = ((requestPath as Partial<PathTemplate> | undefined)?.resolve?.() ?? requestPath) as string;
+  refuse([pathIssue(path, origin)], method);
   const context = `${method} ${path}`;
+  const { query, querySchema, toQuery, bodySchema } = init;
   let params: QueryParams | undefined;
-  if (init.query !== undefined) {
-    const query = init.query;
-    if (!isObject(query)) {
-      const issue = { path: 'params', message: 'expected an object of query parameters' };
-      throw new RequestValidationError([issue], context);
-    }
-    const misplaced = Object.keys(query).filter((key) => REQUEST_OPTION_KEYS.has(key));
-    if (misplaced.length > 0) {
-      const message = 'is a request option, not a query parameter: pass it in the last argument';
-      throw new RequestValidationError(
-        misplaced.map((key) => ({ path: key, message })),
-        context,
-      );
-    }
-    const valid = (
-      init.querySchema ? v.validateRequest(v.compiled(schemaOf(init.querySchema)), query, context) : query
-    ) as Record<string, unknown>;
-    params = init.toQuery ? init.toQuery(valid) : (valid as QueryParams);
+  if (query !== undefined) {
+    const misplaced = isObject(query)
+      ? Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key))
+      : [];
+    const message = 'is a request option, not a query parameter: pass it in the last argument';
+    refuse(isObject(query) ? misplaced.map((key) => ({ path: key, message })) : [NOT_A_QUERY], context);
+    const valid = querySchema ? v.validateRequest(v.compiled(schemaOf(querySchema)), query, context) : query;
+    params = toQuery ? toQuery(valid as Record<string, unknown>) : (valid as QueryParams);
   }
   // A declared body is validated even when missing: `create(undefined)` is refused, not sent empty.
-  const body = init.bodySchema
-    ? v.validateRequest(v.compiled(schemaOf(init.bodySchema)), init.body, context)
+  const body = bodySchema
+    ? v.validateRequest(v.compiled(schemaOf(bodySchema)), init.body, context)
     : init.body;
-  const issue = body === undefined ? undefined : jsonIssue(body);
-  if (issue) throw new RequestValidationError([issue], context);
-  let options = init.options;
-  if (options?.headers instanceof Headers) options = { ...options, headers: headerRecord(options.headers) };
-  const problems = requestOptionIssues(options);
-  if (problems.length > 0) throw new RequestValidationError(problems, context);
+  refuse([body === undefined ? undefined : jsonIssue(body)], context);
+  const { options } = init;
+  refuse(requestOptionIssues(options), context);
   return {
     method,
     path,
@@ -163,6 +139,8 @@ export function buildRequest(
     options,
   };
 }
+
+const NOT_A_QUERY = { path: 'params', message: 'expected an object of query parameters' };
 
 /** Deepest nesting of objects and arrays a request body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -177,103 +155,114 @@ function jsonIssue(value: unknown, path = '', ancestors: object[] = []): Validat
   const fail = (message: string) => ({ path: path || 'body', message });
   if (typeof value === 'bigint') return fail('a BigInt cannot be sent as JSON');
   if (typeof value === 'number' && !Number.isFinite(value)) return fail(`${value} cannot be sent as JSON`);
-  if (typeof value === 'string' && !isWellFormed(value)) {
-    return fail('contains a lone UTF-16 surrogate, which cannot be sent');
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (value instanceof Date)
-    return Number.isNaN(value.getTime()) ? fail('an invalid Date cannot be sent') : undefined;
+  if (typeof value === 'string' && !isWellFormed(value)) return fail('contains a lone UTF-16 surrogate');
+  if (value instanceof Date && Number.isNaN(value.getTime())) return fail('an invalid Date cannot be sent');
+  // What has a `toJSON` (a valid Date, …) is sent as that gives it.
+  if (typeof value !== 'object' || value === null || typeof Object(value).toJSON === 'function') return;
   if (ancestors.includes(value)) return fail('refers to itself (a cycle)');
   if (ancestors.length >= MAX_JSON_DEPTH) return fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
   ancestors.push(value);
-  const isArray = Array.isArray(value);
   for (const [key, child] of Object.entries(value)) {
-    const at = isArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (isArray && (typeof child === 'function' || typeof child === 'symbol')) {
-      return { path: at, message: `a ${typeof child} cannot be sent as JSON` };
-    }
-    if (!isWellFormed(key)) return fail('has a key with a lone UTF-16 surrogate, which cannot be sent');
-    const issue = jsonIssue(child, at, ancestors);
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (!isWellFormed(key)) return fail('has a key with a lone UTF-16 surrogate');
+    const dropped = Array.isArray(value) && (typeof child === 'function' || typeof child === 'symbol');
+    const issue = dropped
+      ? { path: at, message: `a ${typeof child} cannot be sent as JSON` }
+      : jsonIssue(child, at, ancestors);
     if (issue) return issue;
   }
   ancestors.pop();
-  return undefined;
 }
 
-/** Headers given as a `Headers` instance (no own properties) read into a record; a record as it is. */
-export function headerRecord<T>(headers: T): T | Record<string, string> {
-  return headers instanceof Headers ? Object.fromEntries(headers) : headers;
+/** The check of one option: what is wrong with `value` (never `undefined`), found at `path`. */
+export type Rule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
+
+/** A number from `min` (or `above` it) up to `max`, in `unit`; an integer when `integer`. */
+export const inRange =
+  (min: number, max: number, unit = '', { integer = false, above = false } = {}): Rule =>
+  (v) =>
+    typeof v === 'number' && (above ? v > min : v >= min) && v <= max && (!integer || Number.isInteger(v))
+      ? undefined
+      : `expected ${integer ? 'an integer' : 'a number'} ${above ? 'more than' : 'from'} ${min} up to ${max}${unit}, got ${typeof v === 'number' ? v : describe(v)}`;
+
+/** A value `test` accepts, described as `what`; the value itself is never repeated (it may be a secret). */
+export const is =
+  (what: string, test: (value: unknown) => boolean): Rule =>
+  (v) =>
+    test(v) ? undefined : `expected ${what}, got ${describe(v)}`;
+
+/** One of `allowed`. */
+export const oneOf = (...allowed: readonly string[]): Rule =>
+  is(`one of ${allowed.map((a) => `'${a}'`).join(', ')}`, (v) => allowed.includes(v as string));
+
+/**
+ * Issues with an object of options against `rules`: not an object; each key `rules` does not
+ * know (with the closest known name); each value its rule refuses; each key of `required` missing
+ * (its message). A key left `undefined` is an option not given. Messages never repeat a value.
+ */
+export function optionIssues(
+  options: unknown,
+  rules: Readonly<Record<string, Rule>>,
+  path: string,
+  what: string,
+  required: Readonly<Record<string, string>> = {},
+): ValidationIssue[] {
+  if (!isObject(options)) return [{ path: path || 'options', message: `expected an object of ${what}` }];
+  const issues: ValidationIssue[] = [];
+  for (const key of new Set([...Object.keys(options), ...Object.keys(required)])) {
+    const [at, value, known] = [path ? `${path}.${key}` : key, options[key], Object.hasOwn(rules, key)];
+    const near = known ? undefined : closest(key, Object.keys(rules));
+    const found =
+      value === undefined
+        ? Object.hasOwn(required, key) && required[key]
+        : known
+          ? rules[key]!(value, at)
+          : `is not one of the ${what}${near ? ` (did you mean '${near}'?)` : ''}`;
+    if (typeof found === 'string') issues.push({ path: at, message: found });
+    else if (found) issues.push(...found);
+  }
+  return issues;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII, spaces and tabs inside, and obs-text; no control characters (CR, LF, NUL, …).
 const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
-/**
- * Hop-by-hop and connection-level headers: the runtime manages them, and a request carrying one
- * fails inside `fetch` (or worse, is retried as a connection error). Refused in every header option.
- */
-const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set(
-  'connection content-length expect host keep-alive proxy-connection te trailer transfer-encoding upgrade'.split(
-    ' ',
-  ),
+/** Headers the runtime manages: `fetch` refuses some with an untyped error and drops others. */
+const CONNECTION_HEADER =
+  /^(connection|content-length|expect|host|keep-alive|proxy-connection|te|trailer|transfer-encoding|upgrade)$/i;
+
+/** A headers record (`undefined` values remove a header); the values are never repeated. */
+export const headersRule: Rule = (headers, path) => {
+  if (!isObject(headers) || headers instanceof Headers)
+    return `expected an object of header names to string values, got ${describe(headers)}`;
+  return Object.entries(headers).flatMap(([name, value]) => {
+    const at = HEADER_NAME.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+    if (!HEADER_NAME.test(name)) return [{ path: at, message: 'is not a valid header name' }];
+    if (CONNECTION_HEADER.test(name))
+      return [{ path: at, message: 'is a connection-level header the runtime sets itself' }];
+    const ok = value === undefined || (typeof value === 'string' && HEADER_VALUE.test(value));
+    return ok ? [] : [{ path: at, message: 'expected a string without control characters (not shown)' }];
+  });
+};
+
+/** What `response` may be: how the 2xx body becomes the result. */
+const RESPONSE = is(
+  'a zod schema or a parser function',
+  (r) =>
+    typeof r === 'function' ||
+    [LazySchema, OptionalBody].some((kind) => r instanceof kind) ||
+    typeof Object(r)._zod === 'object',
 );
 
-/** The names of the request options (the last argument of every method; never query parameters). */
-const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(
-  'signal timeout maxRetries headers maxPages prefetch'.split(' '),
-);
-
-/** Issues with a headers record (`undefined` values allowed: they remove a header). */
-export function headerIssues(headers: unknown, path: string): ValidationIssue[] {
-  if (headers === undefined) return [];
-  if (!isObject(headers)) return [{ path, message: 'expected an object of header names to string values' }];
-  const issues: ValidationIssue[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) {
-      issues.push({ path: `${path}[${JSON.stringify(name)}]`, message: 'is not a valid header name' });
-    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
-      const message = 'is a connection-level header the runtime sets itself; it cannot be sent';
-      issues.push({ path: `${path}.${name}`, message });
-    } else if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
-      const message = 'expected a string without line breaks or control characters (value not shown)';
-      issues.push({ path: `${path}.${name}`, message });
-    }
-  }
-  return issues;
-}
-
-const NOT_AN_OBJECT: ValidationIssue = { path: 'options', message: 'expected an object of request options' };
+/** The request options (the last argument of every method; never query parameters). */
+const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = {
+  signal: is('an AbortSignal', (v) => v instanceof AbortSignal),
+  timeout: inRange(0, MAX_TIMER_MS, ' ms', { above: true }),
+  maxRetries: inRange(0, 100, '', { integer: true }),
+  headers: headersRule,
+  maxPages: inRange(1, Number.MAX_SAFE_INTEGER, '', { integer: true }),
+};
 
 /** Issues with the per-request options every method takes (and the list options, when given). */
-export function requestOptionIssues(options: unknown): ValidationIssue[] {
-  if (options === undefined) return [];
-  if (!isObject(options)) return [NOT_AN_OBJECT];
-  const o = options;
-  const issues: ValidationIssue[] = [];
-  for (const key of Object.keys(o)) {
-    // A key left `undefined` is an option not given, whatever its name.
-    if (!REQUEST_OPTION_KEYS.has(key) && o[key] !== undefined) {
-      const message = `is not a request option (they are: ${[...REQUEST_OPTION_KEYS].join(', ')})`;
-      issues.push({ path: `options.${key}`, message });
-    }
-  }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
-    issues.push({ path: 'options.signal', message: 'expected an AbortSignal' });
-  }
-  const { timeout, maxRetries, maxPages } = o as Record<string, number>;
-  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    issues.push({ path: 'options.timeout', message: `expected milliseconds > 0 and <= ${MAX_TIMER_MS}` });
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= 100)) {
-    issues.push({ path: 'options.maxRetries', message: 'expected an integer from 0 up to 100' });
-  }
-  if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1)) {
-    issues.push({ path: 'options.maxPages', message: 'expected an integer >= 1' });
-  }
-  if (o.prefetch !== undefined && o.prefetch !== 0 && o.prefetch !== 1) {
-    issues.push({ path: 'options.prefetch', message: 'expected 0 or 1' });
-  }
-  issues.push(...headerIssues(o.headers, 'options.headers'));
-  return issues;
-}
+export const requestOptionIssues = (options: unknown): ValidationIssue[] =>
+  options === undefined ? [] : optionIssues(options, REQUEST_OPTIONS, 'options', 'request options');

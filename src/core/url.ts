@@ -5,52 +5,46 @@ import { describe } from './describe.js';
 import { RedirectError, RequestValidationError, type ValidationIssue } from './errors.js';
 import { publicUrl, type Redactor } from './redact.js';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Whether a string is well-formed UTF-16 (no lone surrogate), so it can be encoded as UTF-8. */
-export function isWellFormed(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
-}
+export const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-const ABSOLUTE = /^https?:\/\//i;
 const issue = (message: string): ValidationIssue => ({ path: 'path', message });
 
 /**
- * What is wrong with a request path, given the origin (scheme, host and port) of the client's base
- * URL, as the client worked it out once (`ResolvedClientOptions.origin`): it must be a path below
- * the service root (`/merchant_api/v1/skus`) or an absolute URL on that origin, without
- * credentials, so that no request, and so no API token, ever goes elsewhere. `undefined` when it
- * is fine. The message names the origins only, never the rest of the URL.
+ * Why the API token may not be sent to `url`, or `undefined` when it may: it must be on `origin`
+ * (scheme, host and port of the client's base URL, worked out once per client), without
+ * credentials. Request paths, redirects and cursors are all held to it. `shown`: the URL's origin
+ * as the message names it.
+ */
+export function leavesOrigin(url: URL, origin: string, shown = originOf(url)): string | undefined {
+  if (url.origin !== origin)
+    return `it leads to ${shown}, not the configured origin ${origin}; the API token must not leave it`;
+  return url.username || url.password ? 'it carries credentials (user@)' : undefined;
+}
+
+/**
+ * What is wrong with a request path: it must be a path below the service root
+ * (`/merchant_api/v1/skus`), or an absolute URL that {@link leavesOrigin} accepts. `undefined`
+ * when it is fine. The message names the origins only, never the rest of the URL.
  */
 export function pathIssue(path: unknown, origin: string): ValidationIssue | undefined {
   if (typeof path !== 'string') return issue(`expected a string starting with '/', got ${describe(path)}`);
-  if (ABSOLUTE.test(path)) {
-    let url: URL;
-    try {
-      url = new URL(path);
-    } catch {
-      return issue('is not a valid URL');
-    }
-    if (url.origin !== origin) {
-      return issue(
-        `leads to ${url.origin}, not the configured origin ${origin}: the API token must not leave it`,
-      );
-    }
-    return url.username || url.password ? issue('must not carry credentials (user@)') : undefined;
-  }
-  if (!path.startsWith('/')) {
-    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
-  }
   // Appended to the base URL, a path that starts with '/' ends its host part: whatever follows is
   // parsed as path, query or fragment of the same origin.
-  return undefined;
+  if (path.startsWith('/')) return undefined;
+  if (!/^https?:\/\//i.test(path)) {
+    return issue(`must start with '/' (a path below the service root) or be an absolute URL on ${origin}`);
+  }
+  const why = URL.canParse(path) ? leavesOrigin(new URL(path), origin) : 'is not a valid URL';
+  return why ? issue(why) : undefined;
 }
 
 /**
  * A URL's origin as messages show it: `https://host:port`, or, for a scheme without an origin
  * (`file:`, `data:`, `javascript:`, whose `origin` is `'null'`), the scheme by name.
  */
-export function originOf(url: URL): string {
+function originOf(url: URL): string {
   return url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
 }
 
@@ -73,18 +67,12 @@ export function redirectTarget(
   const init = { status: response.status, body: '', headers, method, url: publicUrl(from, redactor) };
   if (location === null)
     throw new RedirectError(init, undefined, 'the runtime does not expose where it leads');
-  let target: URL;
-  try {
-    target = new URL(location, from);
-  } catch {
-    throw new RedirectError(init, undefined, 'its Location is not a URL');
-  }
+  if (!URL.canParse(location, from)) throw new RedirectError(init, undefined, 'its Location is not a URL');
+  const target = new URL(location, from);
   // The target's origin as errors show it: a server may put a secret in a host name.
   const shown = redactor.text(originOf(target));
-  if (target.origin !== origin || target.username || target.password) {
-    const reason = `it leads to ${shown}, not the configured origin ${origin}; the token must not leave it`;
-    throw new RedirectError(init, shown, reason);
-  }
+  const why = leavesOrigin(target, origin, shown);
+  if (why) throw new RedirectError(init, shown, why);
   if (method !== 'GET')
     throw new RedirectError(init, shown, `a ${method} is not repeated at another address`);
   if (hops >= MAX_REDIRECTS) throw new RedirectError(init, shown, `more than ${MAX_REDIRECTS} redirects`);
@@ -114,21 +102,21 @@ function scalar(value: QueryScalar, name: string): string {
  * Brackets are kept literal, as the API's own examples write them.
  */
 export function encodeQuery(params: { readonly [key: string]: QueryValue } | undefined): string {
-  if (!params) return '';
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    const name = scalar(key, key);
-    if (Array.isArray(value)) {
-      for (const item of value as readonly QueryScalar[]) parts.push(`${name}[]=${scalar(item, key)}`);
-    } else if (typeof value === 'object' && !(value instanceof Date)) {
-      for (const [sub, subValue] of Object.entries(value)) {
-        if (subValue === undefined || subValue === null) continue;
-        parts.push(`${name}[${scalar(sub, `${key}.${sub}`)}]=${scalar(subValue, `${key}.${sub}`)}`);
-      }
-    } else {
-      parts.push(`${name}=${scalar(value as QueryScalar, key)}`);
-    }
+  for (const [key, value] of Object.entries(params ?? {})) {
+    // Each value with what follows the name (`[]`, `[sub]` or nothing) and its path in messages.
+    const values: [string, unknown, string][] = Array.isArray(value)
+      ? value.map((item) => ['[]', item, key])
+      : value && typeof value === 'object' && !(value instanceof Date)
+        ? Object.entries(value).map(([sub, item]) => [
+            `[${scalar(sub, `${key}.${sub}`)}]`,
+            item,
+            `${key}.${sub}`,
+          ])
+        : [['', value, key]];
+    for (const [suffix, item, at] of values)
+      if (item !== undefined && item !== null)
+        parts.push(`${scalar(key, key)}${suffix}=${scalar(item as QueryScalar, at)}`);
   }
   return parts.join('&');
 }
@@ -146,16 +134,10 @@ const PAGE_ROOM = '&page=999999999'.length;
  * `params` as the queries of one or more requests to `url`, each within {@link MAX_URL_LENGTH}
  * with room for a later page: when the whole does not fit, its longest list parameter is split
  * into groups, the other parameters in every one. Only a single value longer than the bound
- * exceeds it. Values that cannot be encoded leave it whole (its request is refused unsent).
+ * exceeds it. A value that cannot be encoded is a `RequestValidationError` (see `encodeQuery`).
  */
 export function splitQuery<Q extends { readonly [key: string]: QueryValue }>(url: string, params: Q): Q[] {
-  const length = (query: { readonly [key: string]: QueryValue }) => {
-    try {
-      return encodeQuery(query).length;
-    } catch {
-      return 0;
-    }
-  };
+  const length = (query: { readonly [key: string]: QueryValue }) => encodeQuery(query).length;
   const fixed = url.length + 1 + PAGE_ROOM;
   if (fixed + length(params) <= MAX_URL_LENGTH) return [params];
   const lists = Object.keys(params).filter((key) => Array.isArray(params[key]));
@@ -185,12 +167,10 @@ export type Id = number | string;
  */
 export function pathId(value: unknown, field = 'id'): string {
   const id = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
-    const shown =
-      typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
-    throw new RequestValidationError([
-      { path: field, message: `expected a positive integer id, got ${shown}` },
-    ]);
-  }
-  return String(id);
+  if (Number.isSafeInteger(id) && (id as number) > 0) return String(id);
+  const shown =
+    typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? value : describe(value);
+  throw new RequestValidationError([
+    { path: field, message: `expected a positive integer id, got ${shown}` },
+  ]);
 }

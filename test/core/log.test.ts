@@ -127,10 +127,10 @@ describe('logger options', () => {
       resolveClientOptions({ apiToken: 't', baseUrl: BASE, ...options }, () => undefined);
     expect(resolve({ loggerStyle: 'json' as never })).toThrow(FulfillmentError);
     expect(resolve({ loggerStyle: 'json' as never })).toThrow(
-      `loggerStyle must be one of 'auto', 'object-first', 'message-first', got string`,
+      `loggerStyle: expected one of 'auto', 'object-first', 'message-first', got string`,
     );
     expect(resolve({ logger: { info: () => {} } as never })).toThrow(
-      'logger must be an object with error, warn, info and debug methods',
+      'logger: expected an object with error, warn, info and debug methods',
     );
   });
 

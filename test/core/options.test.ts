@@ -86,34 +86,42 @@ describe('resolveClientOptions', () => {
   });
 
   it.each<[string, ClientOptions, RegExp]>([
-    ['a missing token', { baseUrl: BASE }, /apiToken option or set the FULFILLMENT_API_TOKEN/],
-    ['a token with a space', { apiToken: 'a b', baseUrl: BASE }, /Invalid API token.*not shown/],
-    ['a missing base URL', { apiToken: 't' }, /baseUrl option.*FULFILLMENT_BASE_URL/],
+    [
+      'a missing token',
+      { baseUrl: BASE },
+      /apiToken: missing: pass the option or set the FULFILLMENT_API_TOKEN/,
+    ],
+    [
+      'a token with a space',
+      { apiToken: 'a b', baseUrl: BASE },
+      /apiToken: expected visible ASCII characters without spaces or line breaks \(not shown\)/,
+    ],
+    ['a missing base URL', { apiToken: 't' }, /baseUrl: missing: .*FULFILLMENT_BASE_URL/],
     ['a base URL with a query', { apiToken: 't', baseUrl: `${BASE}?x=1` }, /query string or fragment/],
     [
       'timeout 0',
       { apiToken: 't', baseUrl: BASE, timeout: 0 },
-      /timeout must be a number more than 0 up to 2147483647 ms, got 0/,
+      /timeout: expected a number more than 0 up to 2147483647 ms, got 0/,
     ],
     [
       'timeout 2^31',
       { apiToken: 't', baseUrl: BASE, timeout: 2 ** 31 },
-      /timeout must be a number more than 0 up to 2147483647 ms/,
+      /timeout: expected a number more than 0 up to 2147483647 ms/,
     ],
     [
       'maxRetries -1',
       { apiToken: 't', baseUrl: BASE, maxRetries: -1 },
-      /maxRetries must be a number from 0 up to 100, got -1/,
+      /maxRetries: expected an integer from 0 up to 100, got -1/,
     ],
     [
       'maxRetryAfter 1e7',
       { apiToken: 't', baseUrl: BASE, maxRetryAfter: 1e7 },
-      /maxRetryAfter must be a number from 0 up to 2147483 s/,
+      /maxRetryAfter: expected a number from 0 up to 2147483 s/,
     ],
     [
       'retryDelay.maxMs 2^31',
       { apiToken: 't', baseUrl: BASE, retryDelay: { maxMs: 2 ** 31 } },
-      /retryDelay\.maxMs .* up to 2147483647 ms/,
+      /retryDelay\.maxMs: .* up to 2147483647 ms/,
     ],
     [
       'rateLimit.perMs 2^31',
@@ -125,7 +133,7 @@ describe('resolveClientOptions', () => {
       { apiToken: 't', baseUrl: BASE, defaultHeaders: { 'Transfer-Encoding': 'chunked' } },
       /defaultHeaders\.Transfer-Encoding: is a connection-level header/,
     ],
-    ['maxRetries 1.5', { apiToken: 't', baseUrl: BASE, maxRetries: 1.5 }, /maxRetries must be an integer/],
+    ['maxRetries 1.5', { apiToken: 't', baseUrl: BASE, maxRetries: 1.5 }, /maxRetries: expected an integer/],
     ['maxRetryAfter NaN', { apiToken: 't', baseUrl: BASE, maxRetryAfter: Number.NaN }, /maxRetryAfter/],
     [
       'retryDelay.initialMs -1',
@@ -140,7 +148,7 @@ describe('resolveClientOptions', () => {
     [
       'a fetch that is not a function',
       { apiToken: 't', baseUrl: BASE, fetch: 'x' as never },
-      /fetch must be a function/,
+      /fetch: expected a function, got string/,
     ],
     [
       'rateLimit.requests 0',
@@ -155,12 +163,32 @@ describe('resolveClientOptions', () => {
     [
       'an unknown log level',
       { apiToken: 't', baseUrl: BASE, logLevel: 'loud' as never },
-      /logLevel must be one of/,
+      /logLevel: expected one of 'off', 'error', 'warn', 'info', 'debug', got string/,
     ],
     [
       'an unknown mode',
       { apiToken: 't', baseUrl: BASE, validateResponses: 'maybe' as never },
       /validateResponses/,
+    ],
+    [
+      "the 'strict' mode of earlier versions",
+      { apiToken: 't', baseUrl: BASE, validateResponses: 'strict' as never },
+      /validateResponses: expected one of 'lenient', 'off', got string/,
+    ],
+    [
+      'an unknown option, the closest named',
+      { apiToken: 't', baseUrl: BASE, timout: 5 } as never,
+      /timout: is not one of the client options \(did you mean 'timeout'\?\)/,
+    ],
+    [
+      'a rate limit without perMs',
+      { apiToken: 't', baseUrl: BASE, rateLimit: { requests: 1 } as never },
+      /rateLimit\.perMs: is required/,
+    ],
+    [
+      'a rate limit store without its methods',
+      { apiToken: 't', baseUrl: BASE, rateLimit: { requests: 1, perMs: 1, store: {} as never } },
+      /rateLimit\.store: expected an object with acquire, release and pause methods/,
     ],
   ])('refuses %s, naming the option', (_, options, message) => {
     expect(failure(options).message).toMatch(message);
@@ -208,19 +236,19 @@ describe('requestOptionIssues', () => {
         maxRetries: 0,
         headers: { 'x-a': 'b' },
         maxPages: 1,
-        prefetch: 1,
       }),
     ).toEqual([]);
   });
 
   it('names every bad option at once', () => {
-    const issues = requestOptionIssues({ timeout: 2 ** 31, maxRetries: 0.5, maxPages: 0, prefetch: 3 });
+    const issues = requestOptionIssues({ timeout: 2 ** 31, maxRetries: 0.5, maxPages: 0, prefetch: 1 });
     expect(issues.map((i) => i.path)).toEqual([
       'options.timeout',
       'options.maxRetries',
       'options.maxPages',
       'options.prefetch',
     ]);
+    expect(issues[3]?.message).toBe('is not one of the request options');
     expect(requestOptionIssues(null)).toEqual([
       { path: 'options', message: 'expected an object of request options' },
     ]);
@@ -238,7 +266,7 @@ describe('configuration that would break a header', () => {
       }
     })();
     expect(error).toBeInstanceOf(FulfillmentError);
-    expect((error as Error).message).toMatch(/apiToken.*FULFILLMENT_API_TOKEN/);
+    expect((error as Error).message).toMatch(/apiToken: expected visible ASCII/);
     expect(inspect(error)).not.toContain('SE');
   });
 

@@ -141,6 +141,6 @@ describe('rateLimit.store', () => {
           baseUrl: 'http://127.0.0.1:9',
           rateLimit: { requests: 5, perMs: 1000, store: { acquire: async () => 0 } as never },
         }),
-    ).toThrow(/rateLimit\.store must be an object with acquire, release and pause methods/);
+    ).toThrow(/rateLimit\.store: expected an object with acquire, release and pause methods/);
   });
 });

@@ -112,7 +112,12 @@ describe('body serialization', () => {
       fc.property(fc.anything({ withBigInt: true, withMap: false, withSet: false, maxDepth: 4 }), (value) => {
         let spec: ReturnType<typeof buildRequest> | undefined;
         try {
-          spec = buildRequest('POST', '/x', { body: { value } }, 'https://fulfillment.test');
+          spec = buildRequest(
+            'POST',
+            '/x',
+            { body: { value }, response: () => 0 },
+            'https://fulfillment.test',
+          );
         } catch (error) {
           expect(isRVE(error)).toBe(true);
           expect((error as RequestValidationError).issues[0]?.path.startsWith('value')).toBe(true);

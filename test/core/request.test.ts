@@ -30,7 +30,7 @@ describe('request options are checked, and nothing is sent when they are wrong',
 
   it.each([
     [{ maxPages: 0 }, 'options.maxPages'],
-    [{ prefetch: 2 }, 'options.prefetch'],
+    [{ maxPages: 1.5 }, 'options.maxPages'],
   ])('list option %o is refused as %s', async (options, path) => {
     const state = countingEndpoint(server, 'get', '/merchant_api/v1/warehouses', () => HttpResponse.json([]));
     const error = (await testClient()
@@ -95,12 +95,13 @@ describe('path templates', () => {
 
 describe('buildRequest', () => {
   const Body = z.strictObject({ name: z.string() });
+  const response = () => undefined;
 
   it('validates the body with its schema and sends the schema output', () => {
     const spec = buildRequest(
       'POST',
       '/merchant_api/v1/skus',
-      { body: { name: 'Mug' }, bodySchema: Body },
+      { body: { name: 'Mug' }, bodySchema: Body, response },
       BASE,
     );
     expect(spec).toMatchObject({ method: 'POST', path: '/merchant_api/v1/skus', bodyText: '{"name":"Mug"}' });
@@ -108,7 +109,7 @@ describe('buildRequest', () => {
   });
 
   it('refuses a missing body that has a schema (nothing is sent empty)', () => {
-    expect(() => buildRequest('POST', '/merchant_api/v1/skus', { bodySchema: Body }, BASE)).toThrow(
+    expect(() => buildRequest('POST', '/merchant_api/v1/skus', { bodySchema: Body, response }, BASE)).toThrow(
       /Invalid request to POST \/merchant_api\/v1\/skus/,
     );
   });
@@ -120,6 +121,7 @@ describe('buildRequest', () => {
       {
         query: { include: ['batches'], limit: 5 },
         querySchema: z.strictObject({ include: z.array(z.string()), limit: z.number() }),
+        response,
         toQuery: ({ include, ...rest }) => ({
           ...(rest as { limit: number }),
           include: (include as string[]).join(','),
@@ -132,13 +134,13 @@ describe('buildRequest', () => {
   });
 
   it('refuses a request option put among the query parameters', () => {
-    expect(() => buildRequest('GET', '/merchant_api/v1/skus', { query: { timeout: 5 } }, BASE)).toThrow(
-      /timeout: is a request option, not a query parameter/,
-    );
+    expect(() =>
+      buildRequest('GET', '/merchant_api/v1/skus', { query: { timeout: 5 }, response }, BASE),
+    ).toThrow(/timeout: is a request option, not a query parameter/);
   });
 
   it('checks the request options last, naming each bad one', () => {
-    expect(() => buildRequest('GET', '/x', { options: { timeout: -1 } as never }, BASE)).toThrow(
+    expect(() => buildRequest('GET', '/x', { options: { timeout: -1 } as never, response }, BASE)).toThrow(
       /options\.timeout/,
     );
   });
@@ -150,6 +152,7 @@ describe('buildRequest', () => {
       body: {},
       bodySchema: Body,
       options: { timeout: -1 } as never,
+      response,
     };
     expect(() => buildRequest('PUT', path`/a/${'x' as never}`, all, BASE)).toThrow(/id:/);
     expect(() => buildRequest('PUT', '/a', all, BASE)).toThrow(/limit/);

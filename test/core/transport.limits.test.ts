@@ -105,6 +105,6 @@ describe('maxResponseBytes', () => {
   });
 
   it('is checked at construction', () => {
-    expect(() => client('http://127.0.0.1:1', 0)).toThrow(/maxResponseBytes must be a number from 1/);
+    expect(() => client('http://127.0.0.1:1', 0)).toThrow(/maxResponseBytes: expected a number from 1/);
   });
 });

@@ -418,15 +418,15 @@ describe('skus.bulkUpsert and validateResponses', () => {
   const archived = { ...skuMinimalFixture, id: 1, name: 'A', status: 'archived', merchant_sku_id: 'A' };
   const reply = () => HttpResponse.json([archived]);
 
-  it('lenient keeps an unknown status; strict leaves the list out but keeps the raw body', async () => {
+  it('lenient keeps an unknown status; a body that fails the check leaves the list out but keeps the raw body', async () => {
     server.use(http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, reply));
     const lenient = await testClient().skus.bulkUpsert([{ name: 'A', merchant_sku_id: 'A' }]);
     expect(lenient.skus?.[0]?.status).toBe('archived');
-    const strict = await testClient({ validateResponses: 'strict' }).skus.bulkUpsert([
-      { name: 'A', merchant_sku_id: 'A' },
-    ]);
-    expect(strict.skus).toBeUndefined();
-    expect(strict.chunks[0]?.body).toEqual([archived]);
+    const broken = { ...archived, id: 'one' };
+    server.use(http.post(`${BASE}/merchant_api/v1/skus/bulk_upsert`, () => HttpResponse.json([broken])));
+    const failed = await testClient().skus.bulkUpsert([{ name: 'A', merchant_sku_id: 'A' }]);
+    expect(failed.skus).toBeUndefined();
+    expect(failed.chunks[0]?.body).toEqual([broken]);
   });
 
   it('off returns the list unchecked', async () => {

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseResponse } from '../../src/core/validation.js';
 import { ErrorBodySchema, listEnvelopeSchema, PaginationSchema } from '../../src/schemas/envelope.js';
-import { responseIssues } from './helpers.js';
+import { parseKnown, responseIssues } from './helpers.js';
 
 const NumbersPageSchema = listEnvelopeSchema(z.looseObject({ id: z.number() }));
 
 describe('PaginationSchema', () => {
   it('accepts the page-number style', () => {
     const p = { current_page: 1, page_count: 7, item_count: 131, items_per_page: 20 };
-    expect(parseResponse(PaginationSchema, p, 'strict')).toEqual(p);
+    expect(parseKnown(PaginationSchema, p)).toEqual(p);
   });
 
   it('accepts the cursor style, null next_page_url included', () => {
@@ -18,12 +17,12 @@ describe('PaginationSchema', () => {
       next_page_url: null,
       limit: 20,
     };
-    expect(parseResponse(PaginationSchema, p, 'strict')).toEqual(p);
+    expect(parseKnown(PaginationSchema, p)).toEqual(p);
   });
 
   it('keeps unknown keys and accepts an empty object', () => {
-    expect(parseResponse(PaginationSchema, {}, 'strict')).toEqual({});
-    expect(parseResponse(PaginationSchema, { total_pages: 3 }, 'strict')).toEqual({ total_pages: 3 });
+    expect(parseKnown(PaginationSchema, {})).toEqual({});
+    expect(parseKnown(PaginationSchema, { total_pages: 3 })).toEqual({ total_pages: 3 });
   });
 
   it('rejects wrong types', () => {
@@ -35,8 +34,8 @@ describe('PaginationSchema', () => {
 
 describe('listEnvelopeSchema', () => {
   it('parses data with the item schema and tolerates a missing or null pagination', () => {
-    expect(parseResponse(NumbersPageSchema, { data: [{ id: 1 }] }, 'strict')).toEqual({ data: [{ id: 1 }] });
-    expect(parseResponse(NumbersPageSchema, { data: [], pagination: null, meta: 1 }, 'strict')).toEqual({
+    expect(parseKnown(NumbersPageSchema, { data: [{ id: 1 }] })).toEqual({ data: [{ id: 1 }] });
+    expect(parseKnown(NumbersPageSchema, { data: [], pagination: null, meta: 1 })).toEqual({
       data: [],
       pagination: null,
       meta: 1,
@@ -59,7 +58,7 @@ describe('ErrorBodySchema', () => {
     { message: 'Too many requests', retry_in: 3 },
     {},
   ])('accepts %j', (body) => {
-    expect(parseResponse(ErrorBodySchema, body, 'strict')).toEqual(body);
+    expect(parseKnown(ErrorBodySchema, body)).toEqual(body);
   });
 
   it('rejects errors that are not strings', () => {

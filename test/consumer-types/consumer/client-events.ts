@@ -44,7 +44,7 @@ const chained = client
     expectTypeOf(e).toEqualTypeOf<RequestEvent>();
     expectTypeOf(e.attempt).toEqualTypeOf<number>();
   })
-  .once('response', (e) => {
+  .on('response', (e) => {
     expectTypeOf(e).toEqualTypeOf<ResponseEvent>();
     expectTypeOf(e.status).toEqualTypeOf<number>();
   })

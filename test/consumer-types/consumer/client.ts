@@ -23,10 +23,12 @@ export const client = new FulfillmentClient({
   defaultHeaders: { 'x-tenant': 'a', 'x-removed': undefined },
   logLevel: 'debug',
   logger: console,
-  validateResponses: 'strict',
+  validateResponses: 'lenient',
 });
 new FulfillmentClient();
 new FulfillmentClient({});
+// @ts-expect-error: the modes are 'lenient' and 'off'
+export const noStrictMode = () => new FulfillmentClient({ validateResponses: 'strict' });
 
 expectTypeOf(FulfillmentClient).constructorParameters.toEqualTypeOf<[options?: ClientOptions | undefined]>();
 expectTypeOf(client).toEqualTypeOf<FulfillmentClient>();

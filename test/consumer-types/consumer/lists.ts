@@ -56,7 +56,10 @@ expectTypeOf<PagePromise<Sku>>().toExtend<APIPromise<Page<Sku>>>();
 expectTypeOf<PagePromise<Sku>>().toExtend<AsyncIterable<Sku>>();
 
 export async function usePages(signal: AbortSignal): Promise<void> {
-  const list = client.skus.list({ limit: 100 }, { signal, maxPages: 10, prefetch: 1 });
+  const list = client.skus.list({ limit: 100 }, { signal, maxPages: 10 });
+
+  // @ts-expect-error: pages are fetched one at a time
+  client.skus.list({ limit: 100 }, { prefetch: 1 });
 
   for await (const sku of list) expectTypeOf(sku).toEqualTypeOf<Sku>();
   for await (const page of list.pages()) expectTypeOf(page).toEqualTypeOf<Page<Sku>>();
