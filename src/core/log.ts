@@ -8,26 +8,30 @@ import type { Redactor } from './redact.js';
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /**
- * The details of a log line (the argument after the message): `method`, `url`, `attempt`,
- * `status`, `delayMs`, `reason`, … where they apply.
+ * The details of a log line: `method`, `url`, `attempt`, `status`, `delayMs`, `reason`, … where they
+ * apply; the argument after the message, or the fields of the line for an object-first logger (pino).
  */
 export type LogDetails = Record<string, unknown>;
 
-/** Anything console-like (`console`, winston, …): each method is called `(message, details?)`. */
+/**
+ * Anything with the four methods: each is called `(message, details?)` (`console`, winston) or
+ * `(details, message)` (pino, bunyan), as the client's `loggerStyle` option says.
+ */
 export interface Logger {
   /** Failures the SDK reports (a listener of a client event that failed). */
-  error(message: string, ...args: unknown[]): void;
+  error(message: string | LogDetails, ...args: unknown[]): void;
   /** Things that deserve attention (a `Retry-After` longer than `maxRetryAfter`). */
-  warn(message: string, ...args: unknown[]): void;
+  warn(message: string | LogDetails, ...args: unknown[]): void;
   /** One line per retry, and one per rate-limit wait longer than a second. */
-  info(message: string, ...args: unknown[]): void;
+  info(message: string | LogDetails, ...args: unknown[]): void;
   /** One line per attempt and per answer. */
-  debug(message: string, ...args: unknown[]): void;
+  debug(message: string | LogDetails, ...args: unknown[]): void;
 }
 
 /**
- * Ignored: every logger is called `logger[level](message, details)`.
- * @deprecated
+ * The order a logger takes a line's arguments in: `'message-first'` (`logger.info(message, details)`,
+ * as `console` and winston take them) or `'object-first'` (`logger.info(details, message)`, as pino
+ * and bunyan take them, so that the details become fields of the JSON line).
  * @inline
  */
 export type LoggerStyle = 'object-first' | 'message-first';
@@ -44,8 +48,12 @@ export function isLogLevel(value: unknown): value is LogLevel {
 export const isLogger = (value: unknown): value is Logger =>
   LEVELS.slice(1).every((m) => typeof (value as Record<string, unknown> | null)?.[m] === 'function');
 
-/** @deprecated Every logger is called `(message, details)`. @internal */
-export const detectLoggerStyle = (_logger: Logger): LoggerStyle => 'message-first';
+/** `'object-first'` for a logger shaped like pino (`child`, `bindings`) or bunyan (`child`, `fields`, `streams`). */
+export function detectLoggerStyle(logger: Logger): LoggerStyle {
+  const l = logger as unknown as Record<string, unknown>;
+  const pinoOrBunyan = typeof l.child === 'function' && ('bindings' in l || ('fields' in l && 'streams' in l));
+  return pinoOrBunyan ? 'object-first' : 'message-first';
+}
 
 /**
  * The level a logger filters at, when it has one of the SDK's: pino and winston expose it as a
@@ -62,12 +70,14 @@ export class LevelledLogger {
   readonly #rank: number;
   readonly #sink: Logger;
   readonly #redactor: Redactor | undefined;
+  readonly #objectFirst: boolean;
 
   /** `redactor` removes the client's secrets from every message and detail, as a last line of defence. */
   constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
     this.#rank = LEVELS.indexOf(level);
     this.#sink = sink;
     this.#redactor = options.redactor;
+    this.#objectFirst = options.style === 'object-first';
   }
 
   /** Writes a line at `level` (nothing when the level is below the logger's). */
@@ -75,7 +85,9 @@ export class LevelledLogger {
     if (LEVELS.indexOf(level) > this.#rank) return;
     const r = this.#redactor;
     const line = `[merchant-fulfillment] ${r ? r.text(message) : message}`;
-    if (details === undefined) this.#sink[level](line);
-    else this.#sink[level](line, r ? r.value(details) : details);
+    const fields = (r ? r.value(details) : details) as LogDetails | undefined;
+    if (fields === undefined) this.#sink[level](line);
+    else if (this.#objectFirst) this.#sink[level](fields, line);
+    else this.#sink[level](line, fields);
   }
 }

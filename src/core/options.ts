@@ -81,7 +81,7 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /**
    * Where to log: anything with `error`, `warn`, `info` and `debug` methods. Default `console`.
-   * Each line is a message and a details object (see `loggerStyle` for the order).
+   * Each line is a message and a details object (see `loggerStyle` for their order).
    */
   logger?: Logger | undefined;
   /**

@@ -5,15 +5,14 @@
  *
  * Open enums: a response enum is a `z.string()` registered in `z.globalRegistry` with its known
  * values (`{ knownValues }`, see `openEnum` in the schemas). Any string passes there, so a value
- * the SDK does not know yet never breaks a parse; {@link unknownEnumValues} finds each by its path
- * (the client logs them).
+ * the SDK does not know yet never breaks a parse (the tests read the known values back).
  *
  * Every parse runs the schema it is given: the client passes the compiled form ({@link compiled}).
  * Messages come from the parse context, not from a global zod configuration.
  */
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { closest, isObject } from './describe.js';
+import { closest } from './describe.js';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 /** `make`, called once per schema: its result is kept as long as the schema lives. */
@@ -95,9 +94,6 @@ export type ValidationMode = 'lenient' | 'off';
 /** `z.array(item)`, built once per item schema (a page's items). */
 export const arrayOf = perSchema((item) => z.array(item));
 
-/** A value of an open enum that the SDK does not know (as received), where it was found. */
-export type UnknownEnumValue = ValidationIssue & { value: string };
-
 /**
  * Parses a response body with its schema according to the mode: `'lenient'` keeps unknown keys and
  * enum values, `'off'` returns the body unchecked. A failure is a `ResponseValidationError`
@@ -112,57 +108,4 @@ export function parseResponse<T extends z.core.$ZodType>(
   const result = z.safeParse(schema, body, PARSE_CONTEXT);
   if (result.success) return result.data;
   throw new ResponseValidationError({ body, issues: toIssues(result.error.issues) });
-}
-
-/** The metadata key under which an open enum lists its known values. */
-export const KNOWN_VALUES = 'knownValues';
-
-type Def = z.core.$ZodTypeDef & Record<string, unknown>;
-const defOf = (schema: unknown) => (schema as z.core.$ZodType)._zod.def as Def;
-const knownOf = (schema: z.core.$ZodType) =>
-  z.globalRegistry.get(schema)?.[KNOWN_VALUES] as unknown[] | undefined;
-/** The schemas inside `def`: an object's fields, an array's element, union branches, wrapped schemas. */
-const partsOf = (def: Def) =>
-  [def.innerType, def.in, def.element, def.valueType, def.left, def.right]
-    .concat(def.options ?? [], Object.values(def.shape ?? {}))
-    .filter(Boolean) as z.core.$ZodType[];
-
-/** Whether an open enum sits below `schema` (found once per schema; a lazy schema may hold one). */
-const holdsEnum: (schema: z.core.$ZodType) => boolean = perSchema(
-  (schema) =>
-    defOf(schema).type === 'lazy' || Array.isArray(knownOf(schema)) || partsOf(defOf(schema)).some(holdsEnum),
-);
-
-/** Walks `value` along `schema`, into the parts that hold open enums only; pushes each unknown value. */
-function walk(schema: z.core.$ZodType, value: unknown, path: string, out: UnknownEnumValue[]): void {
-  if (!holdsEnum(schema)) return;
-  const def = defOf(schema);
-  const known = knownOf(schema);
-  const shape = def.shape as Record<string, z.core.$ZodType> | undefined;
-  if (known) {
-    if (typeof value === 'string' && !known.includes(value))
-      out.push({ path, message: `expected one of ${known.map((v) => `'${String(v)}'`).join(', ')}`, value });
-  } else if (def.type === 'object' || def.type === 'array' || def.type === 'record') {
-    if (!isObject(value) && !Array.isArray(value)) return;
-    const item = (def.element ?? def.valueType) as z.core.$ZodType;
-    for (const key in shape ?? value) {
-      const at = def.type === 'array' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (Object.hasOwn(value, key)) walk(shape?.[key] ?? item, value[key as never], at, out);
-    }
-  } else {
-    // Wrappers (optional, nullable, default, …), a pipe's input side (the wire), union branches.
-    const parts = def.type === 'lazy' ? [(def.getter as () => z.core.$ZodType)()] : partsOf(def);
-    for (const part of parts) walk(part, value, path, out);
-  }
-}
-
-/**
- * The values of `body` that sit in an open enum of `schema` but are not among its known values,
- * each as an issue naming its path (`items[2].status: expected one of …`), once per path (union
- * branches may see the same field). Walks only the parts of the schema that hold open enums.
- */
-export function unknownEnumValues(schema: z.core.$ZodType, body: unknown): UnknownEnumValue[] {
-  const out: UnknownEnumValue[] = [];
-  walk(schema, body, '', out);
-  return out.filter((issue, i) => out.findIndex((o) => o.path === issue.path) === i);
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { type Logger, loggerLevel } from '../../src/core/log.js';
+import { detectLoggerStyle, LevelledLogger, type Logger, loggerLevel } from '../../src/core/log.js';
 import { type ClientOptions, resolveClientOptions } from '../../src/core/options.js';
 import { FulfillmentClient, FulfillmentError } from '../../src/index.js';
 import { startServer } from '../helpers/http-server.js';
@@ -51,7 +51,7 @@ function memoryPino(level: string) {
 }
 
 describe('with pino', () => {
-  it('msg is the message, debug follows pino’s level, the token never appears', async () => {
+  it('details become fields of the JSON line, msg is the message, debug follows pino’s level, the token never appears', async () => {
     const url = await busyThenOk();
     const { logger, lines, raw } = memoryPino('debug');
     const client = new FulfillmentClient({
@@ -66,6 +66,8 @@ describe('with pino', () => {
     const out = lines();
     const sent = out.filter((l) => String(l.msg).startsWith('[merchant-fulfillment] → GET'));
     expect(sent.map((l) => l.level)).toEqual([20, 20]);
+    // Object first: the details are fields of the JSON line.
+    expect(sent[0]).toMatchObject({ method: 'GET', url: `${url}/merchant_api/v1/skus`, attempt: 1 });
     expect(sent[1]!.msg).toMatch(/skus \(attempt 2\)$/);
     const retry = out.find((l) => l.level === 30);
     expect(retry!.msg).toMatch(
@@ -118,6 +120,39 @@ describe('with console', () => {
     expect(calls[0]!.level).toBe('info');
     expect(message).toMatch(/^\[merchant-fulfillment\] Retrying GET /);
     expect(details).toMatchObject({ method: 'GET', attempt: 1, status: 503, reason: 'status' });
+  });
+});
+
+describe('loggerStyle', () => {
+  it('guesses object-first for pino- and bunyan-shaped loggers, message-first otherwise', () => {
+    const noop = () => {};
+    const base = { error: noop, warn: noop, info: noop, debug: noop };
+    expect(detectLoggerStyle(memoryPino('info').logger)).toBe('object-first');
+    expect(detectLoggerStyle(console)).toBe('message-first');
+    expect(detectLoggerStyle(base)).toBe('message-first');
+    // bunyan: child, fields, streams.
+    expect(detectLoggerStyle({ ...base, child: noop, fields: {}, streams: [] } as Logger)).toBe(
+      'object-first',
+    );
+    // winston: child, levels and a level, but message first.
+    const winston = { ...base, child: noop, levels: { info: 2 }, level: 'info' } as Logger;
+    expect(detectLoggerStyle(winston)).toBe('message-first');
+  });
+
+  it('an explicit style wins over the guess', () => {
+    const { lines, logger } = recordingLogger();
+    const objectFirst = new LevelledLogger('info', logger, { style: 'object-first' });
+    objectFirst.write('info', 'waiting', { delayMs: 1500 });
+    objectFirst.write('info', 'no details');
+    expect(lines.map((l) => [l.message, ...l.details])).toEqual([
+      [{ delayMs: 1500 }, '[merchant-fulfillment] waiting'],
+      ['[merchant-fulfillment] no details'],
+    ]);
+    const options = { apiToken: 't', baseUrl: BASE, logger: memoryPino('info').logger };
+    expect(
+      resolveClientOptions({ ...options, loggerStyle: 'message-first' }, () => undefined).loggerStyle,
+    ).toBe('message-first');
+    expect(resolveClientOptions(options, () => undefined).loggerStyle).toBe('object-first');
   });
 });
 

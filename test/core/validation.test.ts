@@ -1,10 +1,11 @@
 /** Validation modes and open enums: the mode is an argument, unknown enum values are found by path. */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseResponse, unknownEnumValues } from '../../src/core/validation.js';
+import { parseResponse } from '../../src/core/validation.js';
 import { openEnum } from '../../src/schemas/common.js';
 import { OrderSchema } from '../../src/schemas/orders.js';
 import { orderFixture } from '../fixtures/orders.js';
+import { unknownEnumValues } from '../helpers/known-values.js';
 
 const Status = openEnum(['new', 'done']);
 const Item = z.looseObject({ id: z.number(), status: z.nullish(Status) });

@@ -5,7 +5,8 @@ import {
   ResponseValidationError,
   type ValidationIssue,
 } from '../../src/core/errors.js';
-import { compiled, parseResponse, unknownEnumValues, validateRequest } from '../../src/core/validation.js';
+import { compiled, parseResponse, validateRequest } from '../../src/core/validation.js';
+import { unknownEnumValues } from '../helpers/known-values.js';
 
 /**
  * The issues `run` throws with the compiled schema (the client's path) and with the schema itself
