@@ -41,12 +41,14 @@ export const MARKERS = {
   resources: '/merchant_api/v1/orders', // resources/orders.ts
   pagination: 'There is no next page.', // core/pagination.ts
   handler: 'handler_failed', // webhooks/handler.ts, its answer when your handler throws
+  options: 'without spaces or line breaks (not shown)', // core/options.ts, the client options' table
+  helpers: 'expected milliseconds from 0 up to', // resources/order-submit.ts, submit's options' table
 };
 
 /** The parts of the package a webhook-only app must not bundle, per app (keys of {@link MARKERS}). */
 export const FORBIDDEN = {
-  verifyOnly: ['client', 'transport', 'resources', 'pagination', 'handler'],
-  handlerOnly: ['client', 'transport', 'resources', 'pagination'],
+  verifyOnly: ['client', 'options', 'helpers', 'transport', 'resources', 'pagination', 'handler'],
+  handlerOnly: ['client', 'options', 'helpers', 'transport', 'resources', 'pagination'],
 };
 
 /** How the report names the apps that must stay small. */

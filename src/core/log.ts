@@ -51,7 +51,8 @@ export const isLogger = (value: unknown): value is Logger =>
 /** `'object-first'` for a logger shaped like pino (`child`, `bindings`) or bunyan (`child`, `fields`, `streams`). */
 export function detectLoggerStyle(logger: Logger): LoggerStyle {
   const l = logger as unknown as Record<string, unknown>;
-  const pinoOrBunyan = typeof l.child === 'function' && ('bindings' in l || ('fields' in l && 'streams' in l));
+  const pinoOrBunyan =
+    typeof l.child === 'function' && ('bindings' in l || ('fields' in l && 'streams' in l));
   return pinoOrBunyan ? 'object-first' : 'message-first';
 }
 

@@ -138,7 +138,7 @@ function parseBaseUrl(text: string): { issue: string } | { baseUrl: string; orig
 }
 
 /** Every client option and its check (`apiToken` and `baseUrl` as given or read from the environment). */
-const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
+const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = /* @__PURE__ */ (() => ({
   apiToken: is('visible ASCII characters without spaces or line breaks (not shown)', (v) =>
     /^[\x21-\x7E]+$/.test(v as string),
   ),
@@ -159,7 +159,7 @@ const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = {
   maxResponseBytes: inRange(1, 2 ** 31 - 1, ' bytes'),
   rateLimit: (v, path) =>
     v === false ? undefined : optionIssues(v, RATE_LIMIT, path, 'rate limit options', REQUIRED_RATE),
-};
+}))();
 
 /** What a missing required option is told; the client's two may come from the environment. */
 const MISSING = {
@@ -169,7 +169,7 @@ const MISSING = {
 };
 const REQUIRED_RATE = { requests: 'is required', perMs: 'is required' };
 
-const RATE_LIMIT: Readonly<Record<string, Rule>> = {
+const RATE_LIMIT: Readonly<Record<string, Rule>> = /* @__PURE__ */ (() => ({
   requests: inRange(1, 1_000_000, '', { integer: true }),
   perMs: ms(true),
   store: is('an object with acquire, release and pause methods', (store) =>
@@ -177,7 +177,7 @@ const RATE_LIMIT: Readonly<Record<string, Rule>> = {
       (m) => typeof (store as Record<string, unknown>)?.[m] === 'function',
     ),
   ),
-};
+}))();
 
 /**
  * Applies the defaults to the client's options and checks every value: what is wrong is one

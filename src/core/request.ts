@@ -246,7 +246,7 @@ export const headersRule: Rule = (headers, path) => {
 };
 
 /** What `response` may be: how the 2xx body becomes the result. */
-const RESPONSE = is(
+const RESPONSE = /* @__PURE__ */ is(
   'a zod schema or a parser function',
   (r) =>
     typeof r === 'function' ||
@@ -255,13 +255,13 @@ const RESPONSE = is(
 );
 
 /** The request options (the last argument of every method; never query parameters). */
-const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = {
+const REQUEST_OPTIONS: Readonly<Record<string, Rule>> = /* @__PURE__ */ (() => ({
   signal: is('an AbortSignal', (v) => v instanceof AbortSignal),
   timeout: inRange(0, MAX_TIMER_MS, ' ms', { above: true }),
   maxRetries: inRange(0, 100, '', { integer: true }),
   headers: headersRule,
   maxPages: inRange(1, Number.MAX_SAFE_INTEGER, '', { integer: true }),
-};
+}))();
 
 /** Issues with the per-request options every method takes (and the list options, when given). */
 export const requestOptionIssues = (options: unknown): ValidationIssue[] =>

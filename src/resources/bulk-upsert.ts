@@ -25,12 +25,12 @@ const ItemsSchema = /* @__PURE__ */ lazySchema(
   'SkuBulkUpsertListSchema',
 );
 const SKUS = '/merchant_api/v1/skus';
-const OPTION_RULES: Record<string, OptionRule> = {
+const OPTION_RULES: Record<string, OptionRule> = /* @__PURE__ */ (() => ({
   concurrency: integer(1),
   chunkSize: integer(1, BULK_UPSERT_MAX),
   onProgress: callback,
   merge: [(v) => typeof v === 'boolean', 'expected a boolean'],
-};
+}))();
 /** Options of `skus.bulkUpsert`: request options plus batching. */
 export interface BulkUpsertOptions extends RequestOptions {
   /** Requests in flight at once. Default 2. */

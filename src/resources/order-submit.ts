@@ -60,13 +60,13 @@ export interface SubmitTarget {
 const MAX_LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The rules of `maxAttempts` and `lookbackMs` (`orders.createMany` takes them too). */
-export const SUBMIT_RULES: Record<string, OptionRule> = {
+export const SUBMIT_RULES: Record<string, OptionRule> = /* @__PURE__ */ (() => ({
   maxAttempts: integer(1),
   lookbackMs: [
     (v) => typeof v === 'number' && v >= 0 && v <= MAX_LOOKBACK_MS,
     `expected milliseconds from 0 up to ${MAX_LOOKBACK_MS} (30 days)`,
   ],
-};
+}))();
 
 /** Runs `orders.submit`: see `Orders.submit`. */
 export async function submitOrder(
