@@ -41,7 +41,10 @@ type EventHandler = NonNullable<WebhookHandlerOptions['onEvent']>;
 const STATUSES: readonly string[] = RESTOCKING_SHIPMENT_V1_STATUSES;
 
 /** The option names of {@link createWebhookHandler}. */
-const OPTIONS = 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader';
+const OPTIONS =
+  /* @__PURE__ */ 'secret on onEvent onError deduplicator maxBodyBytes signatureHeader eventIdHeader'.split(
+    ' ',
+  );
 
 /** `on`: known version 1 statuses only, each a function (or `undefined`). */
 function statusHandlers(value: unknown): Map<string, EventHandler> {

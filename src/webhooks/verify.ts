@@ -70,8 +70,7 @@ const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean,
  * a function without that option signs a body of any size) when it is an option, and the secret(s).
  * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.
  */
-export function checkOptions(options: unknown, fn: string, names: string) {
-  const known = names.split(' ');
+export function checkOptions(options: unknown, fn: string, known: readonly string[]) {
   if (!isObject(options)) {
     const message = `${fn} takes one options object ({ ${known[0]}, ${known[1]}, ... }), got ${describe(options)}.`;
     throw new WebhookVerificationError('invalid_options', message);
@@ -86,7 +85,8 @@ export function checkOptions(options: unknown, fn: string, names: string) {
     );
   }
   const checked: Record<string, unknown> = {};
-  for (const [name, [fallback, ok, rule]] of Object.entries(RULES)) {
+  for (const name in RULES) {
+    const [fallback, ok, rule] = RULES[name]!;
     const value = options[name] ?? fallback;
     if (known.includes(name) && !ok(value)) {
       // A number is shown, any other value only by its type.
@@ -106,7 +106,9 @@ export function checkOptions(options: unknown, fn: string, names: string) {
 type HeaderNames = { signatureHeader: string; eventIdHeader: string };
 
 /** The option names of {@link verifyWebhook}. */
-const VERIFY_OPTIONS = 'body headers secret signatureHeader eventIdHeader maxBodyBytes';
+const VERIFY_OPTIONS = /* @__PURE__ */ 'body headers secret signatureHeader eventIdHeader maxBodyBytes'.split(
+  ' ',
+);
 
 /**
  * Verifies a webhook call and returns its event. Checks, in order: the options are usable
@@ -216,11 +218,11 @@ export async function signWebhook(options: {
   /** The API token to sign with. */
   secret: string;
 }): Promise<string> {
-  const o = checkOptions(options, 'signWebhook', 'body secret');
+  const o = checkOptions(options, 'signWebhook', ['body', 'secret']);
   return hmac(o.secrets[0]!, o.body);
 }
 
-const HEADERS_OPTIONS = 'body secret eventId signatureHeader eventIdHeader';
+const HEADERS_OPTIONS = /* @__PURE__ */ 'body secret eventId signatureHeader eventIdHeader'.split(' ');
 
 /**
  * The headers of a webhook call as the provider sends it: `content-type: application/json`, the
