@@ -139,8 +139,9 @@ function parseBaseUrl(text: string): { issue: string } | { baseUrl: string; orig
 
 /** Every client option and its check (`apiToken` and `baseUrl` as given or read from the environment). */
 const CLIENT_OPTIONS: Readonly<Record<string, Rule>> = /* @__PURE__ */ (() => ({
-  apiToken: is('visible ASCII characters without spaces or line breaks (not shown)', (v) =>
-    /^[\x21-\x7E]+$/.test(v as string),
+  apiToken: is(
+    'a string of visible ASCII characters without spaces or line breaks (not shown)',
+    (v) => typeof v === 'string' && /^[\x21-\x7E]+$/.test(v),
   ),
   baseUrl: (v) =>
     typeof v === 'string'

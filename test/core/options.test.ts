@@ -94,7 +94,19 @@ describe('resolveClientOptions', () => {
     [
       'a token with a space',
       { apiToken: 'a b', baseUrl: BASE },
-      /apiToken: expected visible ASCII characters without spaces or line breaks \(not shown\)/,
+      /apiToken: expected a string of visible ASCII characters without spaces or line breaks \(not shown\)/,
+    ],
+    // Not a string: the redactor masks strings only, so such a token would show in messages.
+    ['a numeric token', { apiToken: 98765432101234 as never, baseUrl: BASE }, /apiToken: expected a string/],
+    [
+      'a token in an array',
+      { apiToken: ['tok_abcdef'] as never, baseUrl: BASE },
+      /apiToken: expected a string/,
+    ],
+    [
+      'a token object with toString',
+      { apiToken: { toString: () => 'tok_abcdef' } as never, baseUrl: BASE },
+      /apiToken: expected a string/,
     ],
     ['a missing base URL', { apiToken: 't' }, /baseUrl: missing: .*FULFILLMENT_BASE_URL/],
     ['a base URL with a query', { apiToken: 't', baseUrl: `${BASE}?x=1` }, /query string or fragment/],
@@ -266,7 +278,7 @@ describe('configuration that would break a header', () => {
       }
     })();
     expect(error).toBeInstanceOf(FulfillmentError);
-    expect((error as Error).message).toMatch(/apiToken: expected visible ASCII/);
+    expect((error as Error).message).toMatch(/apiToken: expected a string of visible ASCII/);
     expect(inspect(error)).not.toContain('SE');
   });
 
