@@ -19,13 +19,13 @@ export type LogDetails = Record<string, unknown>;
  */
 export interface Logger {
   /** Failures the SDK reports (a listener of a client event that failed). */
-  error(message: string | LogDetails, ...args: unknown[]): void;
+  error(message: string | Record<string, unknown>, ...args: unknown[]): void;
   /** Things that deserve attention (a `Retry-After` longer than `maxRetryAfter`). */
-  warn(message: string | LogDetails, ...args: unknown[]): void;
+  warn(message: string | Record<string, unknown>, ...args: unknown[]): void;
   /** One line per retry, and one per rate-limit wait longer than a second. */
-  info(message: string | LogDetails, ...args: unknown[]): void;
+  info(message: string | Record<string, unknown>, ...args: unknown[]): void;
   /** One line per attempt and per answer. */
-  debug(message: string | LogDetails, ...args: unknown[]): void;
+  debug(message: string | Record<string, unknown>, ...args: unknown[]): void;
 }
 
 /**

@@ -73,8 +73,8 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string | undefined> | undefined;
   /**
    * What to log. Default: env `FULFILLMENT_LOG`; else the level of the `logger` when it has one
-   * (pino's and winston's `level`: `pino({ level: 'debug' })` gets the SDK's debug lines, `'trace'`
-   * counts as `'debug'`, `'silent'` as `'off'`); else `'info'`: retries and rate-limit waits longer
+   * (pino's and winston's `level` when it is one of the SDK's: `pino({ level: 'debug' })` gets the
+   * SDK's debug lines); else `'info'`: retries and rate-limit waits longer
    * than a second, nothing for a request that succeeds at once. `'warn'` restores the quieter
    * default of earlier versions.
    */

@@ -7,9 +7,8 @@ import * as z from 'zod/mini';
 /**
  * An enum typed closed and parsed open. The type is the union of the documented values, so an
  * exhaustive `switch` compiles and tells you when you miss one. At run time any string passes the
- * schema and the known values travel in its metadata (`knownValues`): the `'lenient'` mode keeps an
- * unknown value and logs a warning naming the field and value (once per client), the `'strict'`
- * mode rejects it. Forward compatibility without a type that accepts every string.
+ * schema (the `'lenient'` mode keeps an unknown value as received) and the known values travel in
+ * its metadata (`knownValues`). Forward compatibility without a type that accepts every string.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   // Registered, not `z.meta(…)`: a metadata check would keep every response schema off `z.compile`.
