@@ -100,7 +100,7 @@ export class FulfillmentClient {
       const line = `A listener of the '${event}' event failed (the request goes on): ${name}: ${message}`;
       logger.write('error', line, { event, error: { name, message } });
     });
-    this._responses = new ResponseParsers(resolved.validateResponses, logger);
+    this._responses = new ResponseParsers(resolved.validateResponses);
     const rateLimiter = rateLimit ? new RateLimiter(rateLimit) : undefined;
     this.#transport = new Transport({ ...resolved, logger, redactor, rateLimiter, events: this.#events });
     // What `toJSON` and `util.inspect` show: no secret, and no store (its client may hold one).
@@ -132,7 +132,7 @@ export class FulfillmentClient {
    * @throws {FulfillmentError} when `event` is not one of the four names or `listener` is not a function.
    */
   on<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): this {
-    this.#events.add(event, listener, false);
+    this.#events.add(event, listener);
     return this;
   }
 

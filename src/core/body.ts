@@ -1,4 +1,4 @@
-/** Joining the chunks of a body read piecewise (the response reader and the webhook faces use it). */
+/** Joining the chunks of a body read piecewise (the webhook handler reads a request body so). */
 
 /** The chunks of a body read piecewise, joined into one byte array of `size` bytes. */
 export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {

@@ -1,6 +1,6 @@
 /**
  * The client's events: what each one carries (`request`, `response`, `retry`, `error`) and the small
- * typed emitter behind `client.on` / `client.off` / `client.once`. A listener observes; it can never
+ * typed emitter behind `client.on` / `client.off`. A listener observes; it can never
  * change or break a request: what it throws (or the promise it rejects) is reported, not propagated.
  */
 import { describe } from './describe.js';
@@ -97,8 +97,8 @@ type AnyListener = ClientEventListener<ClientEventName>;
  * @internal
  */
 export class ClientEmitter {
-  /** Listeners by event, in the order they were added, each with whether it runs once. */
-  readonly #listeners = new Map(EVENT_NAMES.map((name) => [name, new Map<AnyListener, boolean>()]));
+  /** Listeners by event, in the order they were added. */
+  readonly #listeners = new Map(EVENT_NAMES.map((name) => [name, new Set<AnyListener>()]));
   readonly #onFailure: ListenerFailureHandler;
   /** How many listeners are registered; the request path checks only that it is not 0. */
   count = 0;
@@ -107,11 +107,11 @@ export class ClientEmitter {
     this.#onFailure = onFailure;
   }
 
-  /** Adds `listener` to `event` (once: removed before its first call when `once`). */
-  add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, once: boolean): void {
+  /** Adds `listener` to `event` (at most once). */
+  add<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): void {
     const listeners = this.#of(event, listener);
     if (!listeners.has(listener as AnyListener)) this.count++;
-    listeners.set(listener as AnyListener, listeners.get(listener as AnyListener) ?? once);
+    listeners.add(listener as AnyListener);
   }
 
   /** Removes `listener` from `event`; nothing happens when it is not registered. */
@@ -121,8 +121,7 @@ export class ClientEmitter {
 
   /** Calls every listener of `event` with `payload`; a listener's failure is reported, never thrown. */
   emit<E extends ClientEventName>(event: E, payload: ClientEvents[E]): void {
-    for (const [listener, once] of [...this.#listeners.get(event)!]) {
-      if (once) this.remove(event, listener);
+    for (const listener of [...this.#listeners.get(event)!]) {
       try {
         const result = listener(payload) as PromiseLike<unknown> | undefined;
         if (typeof result?.then === 'function') result.then(undefined, (e) => this.#onFailure(event, e));
@@ -133,7 +132,7 @@ export class ClientEmitter {
   }
 
   /** The listeners of `event`, once the arguments are checked. */
-  #of(event: unknown, listener: unknown): Map<AnyListener, boolean> {
+  #of(event: unknown, listener: unknown): Set<AnyListener> {
     const listeners = this.#listeners.get(event as string);
     const names = EVENT_NAMES.map((n) => `'${n}'`).join(', ');
     const got = typeof event === 'string' ? JSON.stringify(event) : describe(event);

@@ -68,9 +68,11 @@ export class OptionalBody<T> {
  * too; anything else is ignored) are loaded; otherwise a promise that loads them.
  */
 export function prepare(...schemas: unknown[]): typeof Validation | Promise<typeof Validation> {
-  const pending = schemas
-    .map((schema) => (schema instanceof OptionalBody ? schema.schema : schema))
-    .filter((schema) => schema instanceof LazySchema && !schema.schema) as LazySchema<unknown>[];
-  if (validationModule && pending.length === 0) return validationModule;
-  return Promise.all([loadValidation(), ...pending.map((s) => s.load())]).then(([module]) => module);
+  let pending: Promise<unknown>[] | undefined; // none on a warm client: nothing allocated
+  for (let schema of schemas) {
+    if (schema instanceof OptionalBody) schema = schema.schema;
+    if (schema instanceof LazySchema && !schema.schema) (pending ??= []).push(schema.load());
+  }
+  if (validationModule && !pending) return validationModule;
+  return Promise.all([loadValidation(), ...(pending ?? [])]).then(([module]) => module);
 }

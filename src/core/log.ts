@@ -69,6 +69,8 @@ export function loggerLevel(logger: Logger): LogLevel | undefined {
 /** The SDK's logger: drops what is below its level, prefixes each line, removes the client's secrets. */
 export class LevelledLogger {
   readonly #rank: number;
+  /** Whether `debug` lines are written (the transport builds them only then). */
+  readonly debug: boolean;
   readonly #sink: Logger;
   readonly #redactor: Redactor | undefined;
   readonly #objectFirst: boolean;
@@ -76,6 +78,7 @@ export class LevelledLogger {
   /** `redactor` removes the client's secrets from every message and detail, as a last line of defence. */
   constructor(level: LogLevel, sink: Logger, options: { style?: LoggerStyle; redactor?: Redactor } = {}) {
     this.#rank = LEVELS.indexOf(level);
+    this.debug = this.#rank >= LEVELS.indexOf('debug');
     this.#sink = sink;
     this.#redactor = options.redactor;
     this.#objectFirst = options.style === 'object-first';

@@ -178,7 +178,7 @@ function buildPage<T>(
       items = body.data;
       if (isObject(body.pagination)) p = withoutProto(body.pagination) as Pagination;
     }
-    data = client._responses.parse(validation().arrayOf(schemaOf(item)), items, raw) as T[];
+    data = client._responses.parse(validation().arrayOf(schemaOf(item)), items) as T[];
   } catch (error) {
     throw client._responses.clean(error, raw);
   }

@@ -250,7 +250,8 @@ const RESPONSE = /* @__PURE__ */ is(
   'a zod schema or a parser function',
   (r) =>
     typeof r === 'function' ||
-    [LazySchema, OptionalBody].some((kind) => r instanceof kind) ||
+    r instanceof LazySchema ||
+    r instanceof OptionalBody ||
     typeof Object(r)._zod === 'object',
 );
 

@@ -88,8 +88,7 @@ export class ResponseParsers {
   /** How responses are checked. */
   readonly mode: ValidationMode;
 
-  /** (A logger is no longer used: unknown enum values are kept without a log line.) */
-  constructor(mode: ValidationMode, _logger?: unknown) {
+  constructor(mode: ValidationMode) {
     this.mode = mode;
   }
 
@@ -111,7 +110,7 @@ export class ResponseParsers {
   }
 
   /** Checks an already-read body against `schema` in this client's mode. */
-  parse<T>(schema: SchemaLike<T>, body: unknown, _raw?: RawResponse): T {
+  parse<T>(schema: SchemaLike<T>, body: unknown): T {
     const v = validation();
     return v.parseResponse(v.compiled(schemaOf(schema)), body, this.mode);
   }

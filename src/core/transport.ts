@@ -102,13 +102,21 @@ export class Transport {
       const request = this.#ky ?? (await this.#loadKy());
       for (; ; at.attempt++) {
         if (signal?.aborted) throw aborted(signal);
-        const onWait = (delayMs: number, reason: string) => {
-          if (delayMs > LONG_WAIT_MS)
-            log.write('info', `Waiting ${delayMs} ms before ${method} ${at.url}`, { ...at, delayMs, reason });
-        };
-        const attemptDone = await rateLimiter?.acquire(signal, onWait, timeout, redactor);
+        const attemptDone = await rateLimiter?.acquire(
+          signal,
+          (delayMs, reason) => {
+            if (delayMs > LONG_WAIT_MS)
+              log.write('info', `Waiting ${delayMs} ms before ${method} ${at.url}`, {
+                ...at,
+                delayMs,
+                reason,
+              });
+          },
+          timeout,
+          redactor,
+        );
         events?.emit('request', { ...at });
-        log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at });
+        if (log.debug) log.write('debug', `→ ${method} ${at.url} (attempt ${at.attempt})`, { ...at });
         let failure: FulfillmentError;
         let retryable: boolean;
         let retryAfter: number | undefined;
@@ -123,7 +131,8 @@ export class Transport {
           }
           rateLimiter?.observe(response.headers);
           const { status, headers } = response;
-          log.write('debug', `← ${status} ${method} ${at.url} (attempt ${at.attempt})`, { ...at, status });
+          if (log.debug)
+            log.write('debug', `← ${status} ${method} ${at.url} (attempt ${at.attempt})`, { ...at, status });
           const shown = publicUrl(target, redactor);
           const text = await readBody(response, maxResponseBytes, timeout, (size) => {
             return new ResponseTooLargeError({ status, method, url: shown, size, limit: maxResponseBytes });

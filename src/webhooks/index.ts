@@ -3,8 +3,8 @@
  * sends in one call (`createWebhookHandler`) or verify them yourself, sign test deliveries, and
  * remember event ids to handle retries and duplicates idempotently.
  *
- * Web APIs only (`crypto.subtle`, `TextEncoder`, `Headers`): the same code runs on Node 22+, Bun,
- * Deno, Cloudflare Workers and Vercel Edge. Re-exports only; each job lives in its own module.
+ * Web APIs (`crypto.subtle`, `TextEncoder`, `Headers`), and `node:crypto` looked up at run time where
+ * the runtime has it: the same code runs on Node 22+, Bun, Deno, Cloudflare Workers and Vercel Edge. Re-exports only; each job lives in its own module.
  */
 export { InMemoryWebhookDeduplicator } from './dedupe.js';
 export { createWebhookHandler } from './handler.js';

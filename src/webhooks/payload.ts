@@ -11,7 +11,7 @@
  */
 import { isObject } from '../core/describe.js';
 import { listIssues, ResponseValidationError, type ValidationIssue } from '../core/errors.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
+import type { RestockingShipmentV1 } from '../schemas/restocking-shipment-records.js';
 import { WebhookVerificationError } from './types.js';
 
 /** The most issues collected (the walk then stops), and how many a message names. */

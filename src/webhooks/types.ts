@@ -3,8 +3,10 @@
  * the handler's options and faces), and the error of webhook verification with its reasons.
  */
 import { FulfillmentError } from '../core/errors.js';
-import type { RestockingShipmentV1Status } from '../schemas/restocking-shipment-records.js';
-import type { RestockingShipmentV1 } from '../schemas/types/restocking-shipments.js';
+import type {
+  RestockingShipmentV1,
+  RestockingShipmentV1Status,
+} from '../schemas/restocking-shipment-records.js';
 
 /** Default name of the header carrying the hex HMAC-SHA256 signature of the body. */
 export const SIGNATURE_HEADER = 'x-service-signature';

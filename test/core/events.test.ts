@@ -346,8 +346,8 @@ describe('ClientEmitter', () => {
     const listener = () => {
       throw new Error('x');
     };
-    emitter.add('request', listener, false);
-    emitter.add('request', listener, false); // at most once per event
+    emitter.add('request', listener);
+    emitter.add('request', listener); // at most once per event
     expect(emitter.count).toBe(1);
     expect(() => emitter.emit('request', { method: 'GET', url: 'u', attempt: 1 })).not.toThrow();
     expect(failures).toHaveLength(1);

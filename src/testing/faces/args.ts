@@ -84,3 +84,15 @@ export function readArgs(
   }
   return read;
 }
+
+/**
+ * The Node built-in `id`, looked up when it is needed rather than imported: no bundler then meets a
+ * `node:*` import in the testing kit, so `createMockApi()` with `api.fetch` bundles for browsers,
+ * workers and edge runtimes. Node 22.0–22.2 have no `process.getBuiltinModule`: imported there (the
+ * specifier a value, so that no bundler follows it). Where there is none, the error starts with `user`.
+ */
+export async function nodeBuiltin<T>(id: string, user: string): Promise<T> {
+  const found = builtinModule<T>(id) ?? (await import(/* @vite-ignore */ id).catch(() => undefined));
+  if (!found) throw new Error(`${user} ${id} (Node.js 22+, Bun or Deno).`);
+  return found as T;
+}

@@ -12,7 +12,7 @@
  * number of `answers`). The router, the index and `connectMock`'s methods all come from it.
  *
  * Errors: `{ success: false, errors: [...] }` with 404 (unknown route or id), 405, 400 (body not
- * JSON, or nesting deeper than 32 levels), 413 (body over 10 MiB) or 422 (invalid body or query:
+ * JSON), 413 (body over 10 MiB, from the HTTP server) or 422 (invalid body or query:
  * each message is `<field>: <what is wrong>` in zod's words, e.g. `items[0].quantity: Too small:
  * expected number to be >=1`; or a move the mock refuses). A `null` field of a body is as if
  * absent. Each route passes its body or query to the in-process method, which checks it; its

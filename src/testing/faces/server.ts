@@ -9,26 +9,14 @@
 import type * as Http from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { builtinModule } from '../../core/builtin.js';
 import { HEADER_NAME } from '../engine/faults.js';
 import { MAX_BODY_BYTES } from '../engine/json.js';
 import type { MockRequestEvent } from '../engine/request-log.js';
 import { type Dispatch, failure } from '../engine/result.js';
 import { describeValue } from '../engine/validation.js';
+import { nodeBuiltin } from './args.js';
 import { fetchHandler, toResponse } from './fetch.js';
 import type { MockListenOptions, MockServer } from './listen.js';
-
-/**
- * The Node built-in `id`, looked up when it is needed rather than imported: no bundler then meets a
- * `node:*` import in the testing kit, so `createMockApi()` with `api.fetch` bundles for browsers,
- * workers and edge runtimes. Node 22.0–22.2 have no `process.getBuiltinModule`: imported there (the
- * specifier a value, so that no bundler follows it). Where there is none, the error starts with `user`.
- */
-export async function nodeBuiltin<T>(id: string, user: string): Promise<T> {
-  const found = builtinModule<T>(id) ?? (await import(/* @vite-ignore */ id).catch(() => undefined));
-  if (!found) throw new Error(`${user} ${id} (Node.js 22+, Bun or Deno).`);
-  return found as T;
-}
 
 /** The `Access-Control-Allow-Origin` value for a request from `origin`, `undefined` when it is not allowed. */
 type CorsPolicy = (origin: string | null) => string | undefined;

@@ -7,8 +7,7 @@
  */
 import type * as Fs from 'node:fs';
 import type * as Path from 'node:path';
-import { CliUsageError } from './args.js';
-import { nodeBuiltin } from './server.js';
+import { CliUsageError, nodeBuiltin } from './args.js';
 
 const NEEDS = 'The state and seed files need';
 const fsPromises = async () => (await nodeBuiltin<typeof Fs>('node:fs', NEEDS)).promises;
