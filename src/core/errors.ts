@@ -112,7 +112,9 @@ export class APIError extends FulfillmentError {
 
   constructor(init: APIErrorInit, message?: string) {
     const errors = errorMessages(init.body);
-    const detail = errors.length > 0 ? errors.join('; ') : describeBody(init.body) || 'no error details';
+    const all = errors.length > 0 ? errors.join('; ') : describeBody(init.body) || 'no error details';
+    // The message (and every log line that quotes it) stays short whatever the server sends; `errors` keeps all.
+    const detail = all.length > 1000 ? `${all.slice(0, 1000)}… (${errors.length} errors)` : all;
     super(message ?? `${init.status} ${init.method} ${pathOf(init.url)}: ${detail}`);
     this.status = init.status;
     this.errors = errors;

@@ -97,4 +97,12 @@ describe('error classes', () => {
     const hostile = sdk.APIError.from({ ...init, status: 502, body: '<'.repeat(1_000_000) });
     expect(hostile.message).toContain('<<<');
   });
+
+  it('a body of 100,000 errors makes a message of about 1,000 characters; `errors` keeps them all', () => {
+    const errors = Array.from({ length: 100_000 }, (_, i) => `Items[${i}] quantity must be greater than 0`);
+    const error = sdk.APIError.from({ ...init, status: 422, body: { success: false, errors } });
+    expect(error.message.length).toBeLessThan(1100);
+    expect(error.message).toMatch(/… \(100000 errors\)$/);
+    expect(error.errors).toHaveLength(100_000);
+  });
 });
