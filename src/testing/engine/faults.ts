@@ -83,6 +83,13 @@ interface ActiveFault extends MockFaultHandle {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request',
+  401: 'authentication required',
+  403: 'forbidden',
+  404: 'not found',
+  408: 'request timeout',
+  409: 'conflict',
+  422: 'unprocessable entity',
   429: 'rate limit exceeded',
   500: 'internal server error',
   502: 'bad gateway',
@@ -143,12 +150,17 @@ export const FaultSchema = z.strictObject({
     ),
   ),
   headers: z.optional(
-    z.record(
-      z.string().check(z.regex(HEADER_NAME)),
-      z
-        .string()
-        .check(z.regex(HEADER_VALUE, 'must be a valid header value (no line break, nothing over U+00FF)')),
-    ),
+    z
+      .record(
+        z.string(),
+        z
+          .string()
+          .check(z.regex(HEADER_VALUE, 'must be a valid header value (no line break, nothing over U+00FF)')),
+      )
+      // Checked as a whole: a bad name (a token pasted by mistake?) is never repeated in the message.
+      .check(
+        z.refine((h) => Object.keys(h).every((name) => HEADER_NAME.test(name)), 'names must be HTTP tokens'),
+      ),
   ),
 });
 

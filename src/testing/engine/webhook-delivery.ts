@@ -214,7 +214,10 @@ export class WebhookDispatcher<M extends object> {
     // Each round (the first, then each redelivery) has its own budget; `attempts` counts them all.
     for (let attempt = 1; attempt <= attempts && !cancelled.aborted; attempt++) {
       delivery.attempts += 1;
-      const signal = AbortSignal.any([cancelled, AbortSignal.timeout(timeoutMs)]);
+      // A timer of its own, not `AbortSignal.timeout` (unref'd): a hung receiver must not let the process exit.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new Error('timed out')), timeoutMs);
+      const signal = AbortSignal.any([cancelled, timeout.signal]);
       try {
         // A race too, so that a `webhookFetch` ignoring its signal still fails in time.
         const response = await Promise.race([
@@ -244,6 +247,8 @@ export class WebhookDispatcher<M extends object> {
         delivery.error = signal.aborted
           ? `the receiver did not answer within ${timeoutMs} ms`
           : messageOf(error);
+      } finally {
+        clearTimeout(timer);
       }
       if (attempt < attempts) await timers.wait(initialDelayMs * 2 ** (attempt - 1));
     }

@@ -128,6 +128,8 @@ function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
  * rest is for the in-process method to check.
  */
 function faultOf({ pathPattern, ...fault }: Record<string, unknown>): MockFault {
+  if (pathPattern === undefined && fault.path === undefined)
+    return bad('path', 'give either path (the exact path) or pathPattern (a RegExp source)');
   if (pathPattern === undefined) return fault as unknown as MockFault;
   let problem = 'must be a RegExp source (a string), in place of path';
   try {

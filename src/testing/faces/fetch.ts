@@ -18,18 +18,25 @@ export function toResponse(result: MockResult, head = false): Response {
 /**
  * `api.handle`: answers one Fetch `Request` with the core. `basePath` (the path of the mock's base
  * URL, e.g. `/api`) is removed from the front of the path when present. A dropped connection is
- * `Response.error()`; a `HEAD` gets the status and headers of the `GET` and no body.
+ * `Response.error()`; a `HEAD` gets the status and headers of the `GET` and no body. The HTTP
+ * server passes `raw`, the method and request target as sent: a `TRACE` (which a `Request` cannot
+ * carry) is answered, and a path with `..` is not resolved before routing.
  */
-export function fetchHandler(dispatch: Dispatch, basePath: string): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function fetchHandler(
+  dispatch: Dispatch,
+  basePath: string,
+): (request: Request, raw?: { method: string; target: string }) => Promise<Response> {
+  return async (request, raw) => {
     const url = new URL(request.url);
-    let path = url.pathname;
+    const target = raw?.target ?? url.pathname + url.search;
+    const query = target.indexOf('?');
+    let path = query < 0 ? target : target.slice(0, query);
     if (basePath && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
-    const method = request.method.toUpperCase();
+    const method = (raw?.method ?? request.method).toUpperCase();
     const result = await dispatch({
       method,
       path,
-      search: url.search.slice(1),
+      search: query < 0 ? '' : target.slice(query + 1),
       authorization: request.headers.get('authorization'),
       body: method === 'GET' || method === 'HEAD' ? '' : await request.text(),
     });

@@ -29,6 +29,7 @@ type CorsPolicy = (origin: string | null) => string | undefined;
 function corsPolicy(option: string | readonly string[] | undefined): CorsPolicy | undefined {
   if (option === undefined) return undefined;
   const list = typeof option === 'string' ? [option] : option;
+  if (!Array.isArray(list)) throw new TypeError('listen: cors must be a string or a list of strings');
   for (const entry of list) {
     const origin = URL.canParse(entry) ? new URL(entry).origin : undefined;
     if (entry !== '*' && (!origin || origin === 'null' || origin !== entry.replace(/\/$/, ''))) {
@@ -123,15 +124,21 @@ export async function startServer(
     try {
       const method = req.method ?? 'GET';
       const body = await readBody(req);
-      const withBody = body?.length && method !== 'GET' && method !== 'HEAD';
+      // A `Request` cannot carry CONNECT, TRACE or TRACK: the method as sent goes to the core beside it.
+      const carried = /^(CONNECT|TRACE|TRACK)$/i.test(method) ? 'GET' : method;
+      const withBody = body?.length && carried !== 'GET' && carried !== 'HEAD';
       const headers = req.headers as Record<string, string>;
-      const request = new Request(`http://mock${req.url}`, { method, headers, ...(withBody && { body }) });
+      const request = new Request(`http://mock${req.url}`, {
+        method: carried,
+        headers,
+        ...(withBody && { body }),
+      });
       // A body too large is answered and the connection closed: the rest of it is never read.
       const tooLarge = failure(413, `request body too large (over ${MAX_BODY_BYTES} bytes)`);
       const next =
         body === undefined
           ? async () => toResponse({ ...tooLarge, headers: { connection: 'close' } }, method === 'HEAD')
-          : handle;
+          : (request: Request) => handle(request, { method, target: req.url ?? '/' });
       const response = await (policy ? answerCors(policy, request, next, observe) : next(request));
       if (response.type === 'error') return void req.socket.destroy();
       if (res.destroyed || req.socket.destroyed) return; // the client left, or the server closed meanwhile

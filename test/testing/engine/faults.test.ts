@@ -15,6 +15,20 @@ afterEach(async () => {
 });
 
 describe('faults', () => {
+  test.each([
+    [400, 'bad request'],
+    [401, 'authentication required'],
+    [404, 'not found'],
+    [409, 'conflict'],
+    [422, 'unprocessable entity'],
+    [500, 'internal server error'],
+  ])('a %i fault without a body answers the status text the provider sends', async (status, text) => {
+    const api = testApi();
+    api.injectFault({ path: ORDERS, status });
+    const answer = await mockRequest(api, 'GET', ORDERS);
+    expect([answer.status, answer.body]).toEqual([status, { success: false, errors: [text] }]);
+  });
+
   test('a fault answers its status for `times` matching requests, then the API answers again', async () => {
     const api = testApi();
     const fault = api.injectFault({ method: 'post', path: ORDERS, status: 503, times: 2, retryAfter: 0.05 });
@@ -144,7 +158,7 @@ describe('what a fault may hold', () => {
   const WAREHOUSES = '/merchant_api/v1/warehouses';
 
   describe('injectFault refuses a fault whose answer cannot be built', () => {
-    const BAD_NAME = /^Invalid fault: headers\.bad name: Invalid key in record$/;
+    const BAD_NAME = /^Invalid fault: headers: names must be HTTP tokens$/;
     const BAD_VALUE =
       /^Invalid fault: headers\.x-a: must be a valid header value \(no line break, nothing over U\+00FF\)$/;
     test.each([

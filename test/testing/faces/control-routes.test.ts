@@ -316,7 +316,11 @@ describe('a malformed control body names the field', () => {
         { path: '/x', stauts: 500 },
         /^body: Unrecognized key: "stauts" \(did you mean "status"\?\)$/,
       ],
-      ['/__mock/faults', {}, /^path: must be a string or a RegExp$/],
+      [
+        '/__mock/faults',
+        {},
+        /^path: give either path \(the exact path\) or pathPattern \(a RegExp source\)$/,
+      ],
       [
         '/__mock/webhooks/redeliver',
         { eventId: 5 },

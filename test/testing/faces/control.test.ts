@@ -257,7 +257,7 @@ describe('faults', () => {
     for (const [body, message] of [
       [{ path: '/x', stauts: 500 }, /^body: Unrecognized key: "stauts" \(did you mean "status"\?\)$/],
       [{ path: '/x', toString: 1 }, /^body: Unrecognized key: "toString"/],
-      [{ status: 500 }, /^path: must be a string or a RegExp$/],
+      [{ status: 500 }, /^path: give either path \(the exact path\) or pathPattern/],
       [
         { path: '/x', pathPattern: 'x' },
         /^pathPattern: must be a RegExp source \(a string\), in place of path$/,

@@ -8,7 +8,47 @@ import { ADDRESS, mockRequest, TOKEN } from '../helpers.js';
 
 const json = { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` };
 
+/** One request over a raw socket: the method and request target exactly as given. */
+function raw(url: string, method: string, target: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const req = httpRequest({ hostname, port, method, path: target, headers: json, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('HTTP server face', () => {
+  test('a cors option that is neither a string nor a list is refused naming it', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    await expect(api.listen({ cors: true as never })).rejects.toThrow(
+      /^listen: cors must be a string or a list of strings$/,
+    );
+  });
+
+  test('the method and path as sent: TRACE is a 405, a path with .. is not resolved before routing', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const server = await api.listen();
+    try {
+      const trace = await raw(server.url, 'TRACE', '/merchant_api/v1/skus');
+      expect(trace.status).toBe(405);
+      expect(trace.headers.allow).toContain('GET');
+      for (const target of ['/merchant_api/v1/x/../skus', '/merchant_api/v1/%2e%2e/v1/skus']) {
+        const dotted = await raw(server.url, 'GET', target);
+        expect([target, dotted.status]).toEqual([target, 404]);
+      }
+      expect((await raw(server.url, 'GET', '/merchant_api/v1/skus?limit=1')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('speaks the API to plain fetch on 127.0.0.1, on a free port', async () => {
     const api = createMockApi({ tokens: [TOKEN] });
     const server = await api.listen({ port: 0, host: '127.0.0.1' });
