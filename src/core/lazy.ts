@@ -71,7 +71,9 @@ export function prepare(...schemas: unknown[]): typeof Validation | Promise<type
   let pending: Promise<unknown>[] | undefined; // none on a warm client: nothing allocated
   for (let schema of schemas) {
     if (schema instanceof OptionalBody) schema = schema.schema;
-    if (schema instanceof LazySchema && !schema.schema) (pending ??= []).push(schema.load());
+    if (!(schema instanceof LazySchema) || schema.schema) continue;
+    pending ??= [];
+    pending.push(schema.load());
   }
   if (validationModule && !pending) return validationModule;
   return Promise.all([loadValidation(), ...(pending ?? [])]).then(([module]) => module);
