@@ -222,7 +222,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
       handlers ??= createMswHandlers(config.baseUrl, handle);
       return handlers;
     },
-    handle,
+    handle: (request) => handle(request), // the server's raw method and path are not for callers
     fetch: inProcessFetch(handle),
     async listen(listenOptions = {}) {
       // The server face (node:http) is loaded only now, so the rest of the kit runs anywhere.

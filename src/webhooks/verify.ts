@@ -64,8 +64,7 @@ const RULES: Record<string, [fallback: unknown, ok: (value: unknown) => boolean,
 };
 
 /**
- * The one check of the options of the webhook function `fn`, whose option names are `names`
- * (separated by spaces): an object of known options only (the closest name suggested for another),
+ * The one check of the options of the webhook function `fn`, whose option names are `known`: an object of known options only (the closest name suggested for another),
  * each checked by its rule in {@link RULES}, then the body (a string or bytes within `maxBodyBytes`;
  * a function without that option signs a body of any size) when it is an option, and the secret(s).
  * Every problem is a {@link WebhookVerificationError} whose message names the option, never a secret.

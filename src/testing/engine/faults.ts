@@ -89,6 +89,8 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'not found',
   408: 'request timeout',
   409: 'conflict',
+  405: 'method not allowed',
+  413: 'request body too large',
   422: 'unprocessable entity',
   429: 'rate limit exceeded',
   500: 'internal server error',
@@ -150,17 +152,23 @@ export const FaultSchema = z.strictObject({
     ),
   ),
   headers: z.optional(
-    z
-      .record(
+    z.pipe(
+      // The names first, as a whole: a bad name (a token pasted by mistake?) is never repeated.
+      z
+        .record(z.string(), z.unknown())
+        .check(
+          z.refine(
+            (h) => Object.keys(h).every((name) => HEADER_NAME.test(name)),
+            'names must be HTTP tokens',
+          ),
+        ),
+      z.record(
         z.string(),
         z
           .string()
           .check(z.regex(HEADER_VALUE, 'must be a valid header value (no line break, nothing over U+00FF)')),
-      )
-      // Checked as a whole: a bad name (a token pasted by mistake?) is never repeated in the message.
-      .check(
-        z.refine((h) => Object.keys(h).every((name) => HEADER_NAME.test(name)), 'names must be HTTP tokens'),
       ),
+    ),
   ),
 });
 

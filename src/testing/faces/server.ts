@@ -54,14 +54,15 @@ async function answerCors(
   policy: CorsPolicy,
   request: Request,
   next: (request: Request) => Promise<Response>,
+  target: string,
   observe?: (event: MockRequestEvent) => void,
 ): Promise<Response> {
   const origin = request.headers.get('origin');
   const allowed = policy(origin);
   if (request.method === 'OPTIONS' && origin && request.headers.has('access-control-request-method')) {
-    const { pathname: path, search } = new URL(request.url);
+    const [path = '/', query = ''] = target.split(/\?(.*)/s); // the path as sent, as every request's
     const status = allowed === undefined ? 403 : 204;
-    observe?.({ method: 'OPTIONS', path, query: search.slice(1), status, durationMs: 0, control: false });
+    observe?.({ method: 'OPTIONS', path, query, status, durationMs: 0, control: false });
     if (allowed === undefined) {
       return toResponse({ ...failure(403, 'origin not allowed (CORS)'), headers: { vary: 'Origin' } });
     }
@@ -139,7 +140,9 @@ export async function startServer(
         body === undefined
           ? async () => toResponse({ ...tooLarge, headers: { connection: 'close' } }, method === 'HEAD')
           : (request: Request) => handle(request, { method, target: req.url ?? '/' });
-      const response = await (policy ? answerCors(policy, request, next, observe) : next(request));
+      const response = await (policy
+        ? answerCors(policy, request, next, req.url ?? '/', observe)
+        : next(request));
       if (response.type === 'error') return void req.socket.destroy();
       if (res.destroyed || req.socket.destroyed) return; // the client left, or the server closed meanwhile
       res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -13,6 +13,18 @@ import { createMockApi } from '../../../src/testing/index.js';
 import { mockRequest, TOKEN } from '../helpers.js';
 
 describe('api.fetch', () => {
+  test('api.handle answers the request alone: a second argument (a Worker passes env) changes nothing', async () => {
+    const api = createMockApi({ tokens: [TOKEN] });
+    const request = new Request(`${api.baseUrl}/merchant_api/v1/warehouses`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const answer = await (api.handle as (r: Request, env: object) => Promise<Response>)(request, {
+      method: 'DELETE',
+      target: '/elsewhere',
+    });
+    expect(answer.status).toBe(200);
+  });
+
   test('serves the SDK client in-process, without msw or sockets', async () => {
     const api = createMockApi();
     const client = new FulfillmentClient({
