@@ -102,23 +102,23 @@ export function buildRequest(
   origin: string,
   v: typeof Validation = validation(),
 ): RequestSpec {
-  const refuse = (issues: (ValidationIssue | undefined)[], where: string) => {
-    const found = issues.filter((issue) => issue !== undefined);
-    if (found.length > 0) throw new RequestValidationError(found, where);
-  };
   const badResponse = RESPONSE(init?.response, 'response') as string | undefined;
-  refuse([badResponse ? { path: 'response', message: badResponse } : undefined], method);
+  if (badResponse) refuse([{ path: 'response', message: badResponse }], method);
   const path = ((requestPath as Partial<PathTemplate> | undefined)?.resolve?.() ?? requestPath) as string;
-  refuse([pathIssue(path, origin)], method);
+  const badPath = pathIssue(path, origin);
+  if (badPath) refuse([badPath], method);
   const context = `${method} ${path}`;
   const { query, querySchema, toQuery, bodySchema } = init;
   let params: QueryParams | undefined;
   if (query !== undefined) {
-    const misplaced = isObject(query)
-      ? Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key))
-      : [];
+    if (!isObject(query)) refuse([NOT_A_QUERY], context);
+    const misplaced = Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key));
     const message = 'is a request option, not a query parameter: pass it in the last argument';
-    refuse(isObject(query) ? misplaced.map((key) => ({ path: key, message })) : [NOT_A_QUERY], context);
+    if (misplaced.length > 0)
+      refuse(
+        misplaced.map((key) => ({ path: key, message })),
+        context,
+      );
     const valid = querySchema ? v.validateRequest(v.compiled(schemaOf(querySchema)), query, context) : query;
     params = toQuery ? toQuery(valid as Record<string, unknown>) : (valid as QueryParams);
   }
@@ -126,9 +126,11 @@ export function buildRequest(
   const body = bodySchema
     ? v.validateRequest(v.compiled(schemaOf(bodySchema)), init.body, context)
     : init.body;
-  refuse([body === undefined ? undefined : jsonIssue(body)], context);
+  const badBody = body === undefined ? undefined : jsonIssue(body);
+  if (badBody) refuse([badBody], context);
   const { options } = init;
-  refuse(requestOptionIssues(options), context);
+  const badOptions = requestOptionIssues(options);
+  if (badOptions.length > 0) refuse(badOptions, context);
   return {
     method,
     path,
@@ -138,6 +140,11 @@ export function buildRequest(
     idempotent: init.idempotent,
     options,
   };
+}
+
+/** Refuses the request: nothing is sent. */
+function refuse(issues: ValidationIssue[], where: string): never {
+  throw new RequestValidationError(issues, where);
 }
 
 const NOT_A_QUERY = { path: 'params', message: 'expected an object of query parameters' };
