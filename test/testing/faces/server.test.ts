@@ -9,10 +9,10 @@ import { ADDRESS, mockRequest, TOKEN } from '../helpers.js';
 const json = { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` };
 
 /** One request over a raw socket: the method and request target exactly as given. */
-function raw(url: string, method: string, target: string) {
+function raw(url: string, method: string, target: string, headers: Record<string, string> = json) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
     const { hostname, port } = new URL(url);
-    const req = httpRequest({ hostname, port, method, path: target, headers: json, agent: false }, (res) => {
+    const req = httpRequest({ hostname, port, method, path: target, headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => {
         body += chunk.toString();
@@ -129,17 +129,7 @@ describe('HTTP server face', () => {
     const api = createMockApi({ tokens: [TOKEN] });
     const server = await api.listen();
     const head = (path: string, headers: Record<string, string> = json) =>
-      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${server.url}${path}`, { method: 'HEAD', headers, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => {
-            body += chunk.toString();
-          });
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+      raw(server.url, 'HEAD', path, headers);
     try {
       await mockRequest(server.url, 'POST', '/merchant_api/v1/skus', { name: 'A', merchant_sku_id: 'A' });
       for (const path of [
