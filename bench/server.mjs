@@ -1,9 +1,8 @@
 // A minimal collection server for the benchmarks, run in its own process so that its memory and CPU
 // stay out of the measured client. Serves GET /merchant_api/v1/skus in the version 1 envelope:
-// `pages` pages of `limit` SKUs, optional per-page latency. Prints its URL on stdout.
+// `pages` pages of `limit` SKUs. Prints its URL on stdout.
 import { createServer } from 'node:http';
 
-const latency = Number(process.env.LATENCY_MS ?? 0);
 const pages = Number(process.env.PAGES ?? 1000);
 
 function sku(id) {
@@ -44,8 +43,7 @@ const server = createServer((req, res) => {
     });
     res.end(body);
   };
-  if (latency > 0) setTimeout(send, latency);
-  else send();
+  send();
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {

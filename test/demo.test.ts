@@ -45,6 +45,5 @@ describe('npm run demo', () => {
     expect(first.stdout).toContain(
       "for sale (the API's `stocked`) = available, as no warehouse holds a buffer back",
     );
-    expect(first.stdout).not.toMatch(/\d+ items, \d+ damaged|stocked\s+reserved\s+total/);
   }, 60_000);
 });
