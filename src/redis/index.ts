@@ -12,6 +12,7 @@
  */
 
 import type { RateLimitStore } from '../core/options.js';
+import type { WebhookDeduplicator } from '../webhooks/types.js';
 
 /**
  * The one method the stores call: run a Lua script with its keys and arguments, resolving with
@@ -51,14 +52,7 @@ export interface RedisRateLimitStoreOptions {
 }
 
 /** The `WebhookDeduplicator` {@link createRedisDeduplicator} returns. */
-export interface RedisDeduplicator {
-  /** Claims `id` under `token` unless it is claimed or done. */
-  claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
-  /** Records `id` as done for `doneTtlMs` from now, over any claim. */
-  complete(id: string, token: string): Promise<void>;
-  /** Drops the claim of `id` only if `token` holds it (never `done`, never another's claim). */
-  release(id: string, token: string): Promise<void>;
-}
+export type RedisDeduplicator = WebhookDeduplicator;
 
 /** The store of the client's `rateLimit.store` that {@link createRedisRateLimitStore} returns. */
 export type RedisRateLimitStore = RateLimitStore;

@@ -20,6 +20,7 @@ const BULK_UPSERT_MAX = 100;
 const schemas = () => import('../schemas/skus.js');
 const ListBody = /* @__PURE__ */ lazySchema(schemas, 'SkuListBodySchema');
 const ListQuery = /* @__PURE__ */ lazySchema(schemas, 'SkuListParamsSchema');
+const Item = /* @__PURE__ */ lazySchema(schemas, 'SkuBulkUpsertItemSchema');
 const ItemsSchema = /* @__PURE__ */ lazySchema(
   () => import('../schemas/lookups.js'),
   'SkuBulkUpsertListSchema',
@@ -145,7 +146,7 @@ async function mergeWithExisting(
   );
   const held = (await Promise.all(lookups)).flatMap((list) => list ?? []);
   const byCode = new Map(held.map((sku) => [sku.merchant_sku_id, sku as Record<string, unknown>]));
-  const { shape } = (ItemsSchema.schema as unknown as z.ZodMiniArray<z.ZodMiniObject>)._zod.def.element;
+  const { shape } = Item.schema as unknown as z.ZodMiniObject;
   const { accepts } = validation();
   return slice.map((item) => {
     const existing = byCode.get(item.merchant_sku_id);
@@ -203,7 +204,7 @@ export async function bulkUpsert(
   const context = `POST ${BULK_UPSERT}`;
   checkOwnOptions(options, OPTION_RULES, context);
   const { concurrency = 2, chunkSize = BULK_UPSERT_MAX, onProgress, merge, ...requestOptions } = options;
-  await Promise.all([ItemsSchema.load(), ListBody.load(), loadValidation()]);
+  await Promise.all([ItemsSchema.load(), Item.load(), ListBody.load(), loadValidation()]);
   const { compiled, validateRequest } = validation();
   const items = validateRequest(
     compiled(schemaOf(ItemsSchema)),

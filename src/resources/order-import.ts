@@ -141,7 +141,13 @@ export function createMany(
   };
 
   const summary: ImportSummary = {
-    ...{ done: 0, created: 0, recovered: 0, existing: 0, invalid: 0, rejected: 0, failed: 0 },
+    done: 0,
+    created: 0,
+    recovered: 0,
+    existing: 0,
+    invalid: 0,
+    rejected: 0,
+    failed: 0,
     problems: [],
   };
   const run = async function* (): AsyncGenerator<ImportResult, void, undefined> {

@@ -1,7 +1,7 @@
 /**
  * Every schema and type of the API, re-exported from one place (`merchant-fulfillment/schemas`).
- * Responses: each `XSchema` parses what the interface `X` beside it describes, proven equal by
- * `test/schemas/interfaces.test-d.ts`. Requests: `XParams` is the input of `XParamsSchema` (strict
+ * Responses: each `XSchema` parses what the interface `X` beside it describes (`X` is derived from
+ * it: `Fields<typeof XSchema>`). Requests: `XParams` is the input of `XParamsSchema` (strict
  * objects, so a typo is a type error); the either-or rules are checked before sending.
  *
  * @packageDocumentation

@@ -71,12 +71,13 @@ export const RestockingShipmentItemV1ParamsSchema = z
 type VersionTwoOnly<K extends string> = `${K} is a version 2 field (spec §9.2): use restockingShipments.v2`;
 
 type V1ItemInput = z.input<typeof RestockingShipmentItemV1ParamsSchema>;
-/** The fields of a version 1 item: the version 2 ones (`undefined`) typed so that the compiler names them. */
-type RestockingShipmentItemV1Fields = {
+/**
+ * An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked
+ * before sending); the version 2 fields typed so that the compiler names them.
+ */
+export type RestockingShipmentItemV1Params = {
   [K in keyof V1ItemInput]: V1ItemInput[K] extends undefined ? VersionTwoOnly<K> : V1ItemInput[K];
 };
-/** An item of a version 1 restocking shipment request: `sku_id` or `merchant_sku_id`, or both (checked before sending). */
-export type RestockingShipmentItemV1Params = RestockingShipmentItemV1Fields;
 
 /** The fields of a version 1 body (create; the update makes `warehouse_id` optional). */
 const v1Shape = {

@@ -16,7 +16,7 @@ interface Entry {
 }
 
 /**
- * A {@link WebhookDeduplicator} in process memory: a least-recently-used set of event ids, bounded
+ * A {@link WebhookDeduplicator} in process memory: a set of event ids, the least recently recorded dropped first, bounded
  * by `maxEntries`, each remembered for `ttlMs` after it was completed (a claim in progress for
  * `inProgressTtlMs`). Expired ids are dropped lazily on use (no timer keeps the process alive).
  * Suits a single process; it forgets everything on restart. The default deduplicator of

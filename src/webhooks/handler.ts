@@ -11,7 +11,6 @@
  * consumed it: the receiver's misconfiguration) or `invalid_body` (the client went away, or the
  * stream failed).
  */
-import { joinChunks } from '../core/body.js';
 import { closest, describe, isObject } from '../core/describe.js';
 import { RESTOCKING_SHIPMENT_V1_STATUSES } from '../schemas/statuses.js';
 import { parsedBody, toBody, tooLarge } from './crypto.js';
@@ -97,7 +96,15 @@ function collector(limit: number) {
       size += chunk.byteLength;
       if (size > limit) throw tooLarge(undefined, limit);
     },
-    bytes: () => joinChunks(chunks, size),
+    bytes(): Uint8Array {
+      const out = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        out.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      return out;
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /** createRedisDeduplicator against a real redis-server, through node-redis v5 and ioredis. */
 import { describe, expect, it } from 'vitest';
-import { createRedisDeduplicator, type RedisEval } from '../../src/redis/index.js';
+import { createRedisDeduplicator, type RedisDeduplicator, type RedisEval } from '../../src/redis/index.js';
 import { CLIENTS, REDIS_SERVER } from '../helpers/redis-server.js';
 import { sleep, useRedis } from '../helpers/redis-suite.js';
 
@@ -8,11 +8,7 @@ import { sleep, useRedis } from '../helpers/redis-suite.js';
  * The two-phase recipe the README used to give (`SET NX GET`, `SET XX`, `DEL`), kept to show that
  * each race below really happens without an ownership token.
  */
-interface TwoPhase {
-  claim(id: string, token: string): Promise<'new' | 'in_progress' | 'done'>;
-  complete(id: string, token: string): Promise<void>;
-  release(id: string, token: string): Promise<void>;
-}
+type TwoPhase = RedisDeduplicator;
 
 function oldRecipe(redis: RedisEval, claimTtlMs: number): TwoPhase {
   const cmd = (script: string, key: string, args: string[] = []) => redis.eval(script, [key], args);
