@@ -134,9 +134,11 @@ export class ClientEmitter {
   /** The listeners of `event`, once the arguments are checked. */
   #of(event: unknown, listener: unknown): Set<AnyListener> {
     const listeners = this.#listeners.get(event as string);
-    const names = EVENT_NAMES.map((n) => `'${n}'`).join(', ');
-    const got = typeof event === 'string' ? JSON.stringify(event) : describe(event);
-    if (!listeners) throw new FulfillmentError(`event must be one of ${names}; got ${got}`);
+    if (!listeners) {
+      const names = EVENT_NAMES.map((n) => `'${n}'`).join(', ');
+      const got = typeof event === 'string' ? JSON.stringify(event) : describe(event);
+      throw new FulfillmentError(`event must be one of ${names}; got ${got}`);
+    }
     if (typeof listener !== 'function')
       throw new FulfillmentError(`listener must be a function, got ${describe(listener)}`);
     return listeners;

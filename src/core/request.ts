@@ -45,9 +45,21 @@ export interface PathTemplate {
 }
 
 /** Tags a path whose interpolations are ids: `` path`/merchant_api/v1/orders/${id}/cancel` ``. */
-export const path = (strings: TemplateStringsArray, ...ids: Id[]): PathTemplate => ({
-  resolve: () => strings.reduce((out, text, i) => out + pathId(ids[i - 1]) + text),
-});
+export const path = (strings: TemplateStringsArray, ...ids: Id[]): PathTemplate => new Template(strings, ids);
+
+/** A path with its ids, resolved when the request is built (a method, no closure per call). */
+class Template implements PathTemplate {
+  constructor(
+    private readonly strings: readonly string[],
+    private readonly ids: readonly unknown[],
+  ) {}
+
+  resolve(): string {
+    let out = this.strings[0]!;
+    for (let i = 0; i < this.ids.length; i++) out += pathId(this.ids[i]) + this.strings[i + 1]!;
+    return out;
+  }
+}
 
 /** A path as resource methods give it: a constant, or a template with ids. @inline */
 export type RequestPath = string | PathTemplate;
@@ -112,13 +124,7 @@ export function buildRequest(
   let params: QueryParams | undefined;
   if (query !== undefined) {
     if (!isObject(query)) refuse([NOT_A_QUERY], context);
-    const misplaced = Object.keys(query).filter((key) => Object.hasOwn(REQUEST_OPTIONS, key));
-    const message = 'is a request option, not a query parameter: pass it in the last argument';
-    if (misplaced.length > 0)
-      refuse(
-        misplaced.map((key) => ({ path: key, message })),
-        context,
-      );
+    for (const key in REQUEST_OPTIONS) if (Object.hasOwn(query, key)) refuse(misplaced(query), context);
     const valid = querySchema ? v.validateRequest(v.compiled(schemaOf(querySchema)), query, context) : query;
     params = toQuery ? toQuery(valid as Record<string, unknown>) : (valid as QueryParams);
   }
@@ -140,6 +146,14 @@ export function buildRequest(
     idempotent: init.idempotent,
     options,
   };
+}
+
+/** The request options put among the query parameters, each an issue. */
+function misplaced(query: object): ValidationIssue[] {
+  const message = 'is a request option, not a query parameter: pass it in the last argument';
+  return Object.keys(query)
+    .filter((key) => Object.hasOwn(REQUEST_OPTIONS, key))
+    .map((key) => ({ path: key, message }));
 }
 
 /** Refuses the request: nothing is sent. */

@@ -13,11 +13,12 @@ import {
   APIUserAbortError,
   aborted,
   FulfillmentError,
+  type RateLimitError,
   ResponseTooLargeError,
   shortUrl,
 } from './errors.js';
 import type { ClientEmitter, RetryReason } from './events.js';
-import { MAX_TIMER_MS, parseRetryAfter } from './headers.js';
+import { MAX_TIMER_MS } from './headers.js';
 import type { LevelledLogger } from './log.js';
 import type { ResolvedClientOptions } from './options.js';
 import { type RateLimiter, sleep } from './rate-limit.js';
@@ -133,9 +134,9 @@ export class Transport {
           const { status, headers } = response;
           if (log.debug)
             log.write('debug', `← ${status} ${method} ${at.url} (attempt ${at.attempt})`, { ...at, status });
-          const shown = publicUrl(target, redactor);
           const text = await readBody(response, maxResponseBytes, timeout, (size) => {
-            return new ResponseTooLargeError({ status, method, url: shown, size, limit: maxResponseBytes });
+            const url = publicUrl(target, redactor);
+            return new ResponseTooLargeError({ status, method, url, size, limit: maxResponseBytes });
           });
           if (response.ok) {
             events?.emit('response', { ...at, status });
@@ -144,9 +145,10 @@ export class Transport {
           const body = redactor.value(parseBody(text));
           const responseHeaders = redactor.responseHeaders(headers);
           const { attempt } = at;
-          failure = APIError.from({ attempt, status, body, method, headers: responseHeaders, url: shown });
+          const url = publicUrl(target, redactor);
+          failure = APIError.from({ attempt, status, body, method, headers: responseHeaders, url });
           retryable = RETRYABLE_STATUS.has(status) && (idempotent || status === 429);
-          if (status === 429 || status === 503) retryAfter = parseRetryAfter(headers.get('retry-after'));
+          if (status === 429 || status === 503) retryAfter = (failure as RateLimitError).retryAfter;
         } catch (error) {
           if (error instanceof FulfillmentError) throw error;
           failure = failureOf(error, signal, { ...at, url: publicUrl(target, redactor) }, redactor);
