@@ -161,6 +161,8 @@ const Options = z.strictObject({
   fetch: z.optional(z.custom<MockConnectionFetch>((f) => typeof f === 'function', 'must be a function')),
   timeoutMs: Timeout,
 });
+/** The per-call options of `flushWebhooks`. */
+const CallOptions = z.strictObject({ timeoutMs: Timeout });
 
 /** A refusal of an argument of `method`: an `invalid_argument` naming the field. */
 const refuseIn =
@@ -257,7 +259,9 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
       json = text === '' ? undefined : JSON.parse(text);
     } catch {}
     if (!response.ok) {
-      const errors = Array.isArray(json?.errors) ? json.errors.map((e) => redact(String(e))) : [];
+      const errors = Array.isArray(json?.errors)
+        ? json.errors.map((e) => redact(typeof e === 'string' ? e : JSON.stringify(e)))
+        : [];
       const hint = response.headers.get('x-mock-hint') && redact(response.headers.get('x-mock-hint')!);
       const detail = `${errors.join('; ') || `status ${details.status}`}${hint ? ` (${hint})` : ''}`;
       const error = { code: 'rejected', ...details, errors, hint } as const;
@@ -313,7 +317,7 @@ export function connectMock(url: string | URL, options: ConnectMockOptions): Moc
     },
     flushWebhooks: (async (query?: MockDeliveriesQuery, callOptions: MockCallOptions = {}) => {
       const refuse = refuseArgument('options', 'options.', refuseIn('flushWebhooks'));
-      const { timeoutMs: wait } = checkInput(z.strictObject({ timeoutMs: Timeout }), callOptions, refuse);
+      const { timeoutMs: wait } = checkInput(CallOptions, callOptions, refuse);
       return call('flushWebhooks', [query], wait);
     }) as MockConnection['flushWebhooks'],
   };

@@ -73,6 +73,14 @@ describe('the token', () => {
   });
 });
 
+describe('a 4xx answer of any shape is a `rejected` MockControlError', () => {
+  test('errors that are not strings are shown as JSON', async () => {
+    const error = await rejection(answering('{"success":false,"errors":[{"toString":1},7]}', 422).reset());
+    expect(error.code).toBe('rejected');
+    expect(error.errors).toEqual(['{"toString":1}', '7']);
+  });
+});
+
 describe('a 2xx answer of the wrong shape is `invalid_response`', () => {
   const calls: [string, (c: MockConnection) => Promise<unknown>][] = [
     ['faults', (c) => c.faults()],

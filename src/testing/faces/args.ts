@@ -41,17 +41,17 @@ export function ioOf(io: CliIo): Required<CliIo> {
  * `multiple`) is a {@link CliUsageError} in the kit's words (`suffix` appended), never echoing what
  * was typed.
  */
-export function readArgs(
+export async function readArgs(
   args: readonly string[],
   options: Util.ParseArgsOptionsConfig,
   unknown: (arg: string) => string,
   suffix = '',
-): { positionals: string[]; values: Map<string, string[]>; flags: Set<string> } {
+): Promise<{ positionals: string[]; values: Map<string, string[]>; flags: Set<string> }> {
   function fail(message: string): never {
     throw new CliUsageError(message + suffix);
   }
-  const util = builtinModule<typeof Util>('node:util');
-  if (!util) throw new Error('The command line needs node:util (Node.js 22+, Bun or Deno).');
+  // Node 22.0–22.2 have no `process.getBuiltinModule`: `nodeBuiltin` imports it there.
+  const util = await nodeBuiltin<typeof Util>('node:util', 'The command line needs');
   const { tokens } = util.parseArgs({
     args: [...args],
     options,

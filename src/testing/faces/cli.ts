@@ -123,7 +123,7 @@ function requestLine(event: MockRequestEvent): string {
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<RunningCli | undefined> {
   const { out, err, env } = ioOf(io);
   const unknown = (arg: string) => `Unknown option, got ${describeText(arg)}`;
-  const { positionals, values, flags } = readArgs(argv, PARSE, unknown, `\n\n${CLI_USAGE}`);
+  const { positionals, values, flags } = await readArgs(argv, PARSE, unknown, `\n\n${CLI_USAGE}`);
   const word = positionals.find((arg) => arg !== '-h' && arg !== '-v');
   // A first word is a command mistyped (the bin sends every known one to the subcommands).
   if (word !== undefined) {

@@ -213,10 +213,11 @@ const TABLE: Readonly<Record<string, Command>> = {
           : many!.map((n) => pageLine(n, answer[n])).join('; ');
         return [answer, line];
       }
-      // Without a collection: one line of counts (the whole snapshot only with --json).
+      // Without a collection: one line of counts, or the whole snapshot with --json.
+      if (json) return [await mock.state(), ''];
       const pages = await mock.state({ collections: MOCK_COLLECTIONS, limit: 1 });
       const counts = MOCK_COLLECTIONS.map((n) => `${n} ${pages[n].pagination.item_count}`).join(', ');
-      return [json ? await mock.state() : pages, counts];
+      return [pages, counts];
     },
   },
   routes: {
@@ -260,7 +261,11 @@ export function unknownCommand(word: string): string {
 }
 
 /** The command line of `command`, or `undefined` for `--help`. */
-function parse(name: string, { synopsis = '' }: Command, rest: readonly string[]): Parsed | undefined {
+async function parse(
+  name: string,
+  { synopsis = '' }: Command,
+  rest: readonly string[],
+): Promise<Parsed | undefined> {
   const expected = synopsis.split('[')[0]!.match(/<[\w-]+>/g) ?? [];
   const names = [...Array.from(synopsis.matchAll(/--([\w-]+)/g), (m) => m[1]!), 'url', 'token'];
   const options: Util.ParseArgsOptionsConfig = { json: { type: 'boolean' }, help: { type: 'boolean' } };
@@ -268,7 +273,7 @@ function parse(name: string, { synopsis = '' }: Command, rest: readonly string[]
   const known = [...names, 'json', 'help'].map((n) => `--${n}`).join(', ');
   const unknown = (arg: string) =>
     `Unknown option for '${name}', got ${describeText(arg)} (expected ${known})`;
-  const { positionals: args, values, flags } = readArgs(rest, options, unknown);
+  const { positionals: args, values, flags } = await readArgs(rest, options, unknown);
   if (flags.has('help') || args.includes('-h')) return undefined;
   const takes = expected.length === 0 ? 'takes options only' : `takes ${expected.join(' ')}`;
   if (args.length < expected.length)
@@ -292,7 +297,7 @@ export async function runCommand(argv: readonly string[], io: CommandIo = {}): P
     const help = ['-h', '--help', 'help'].includes(name);
     if (!help && !COMMANDS.includes(name)) usage(unknownCommand(name));
     const command = TABLE[name === 'fulfill' ? 'fulfil' : name]!;
-    const parsed = !help && parse(name, command, rest);
+    const parsed = !help && (await parse(name, command, rest));
     if (!parsed) {
       out(COMMANDS_USAGE);
       return 0;

@@ -117,9 +117,12 @@ function queryOf(query: URLSearchParams): Record<string, unknown> | undefined {
   return query.size > 0 ? fields : undefined;
 }
 
+const ANY_OBJECT = /* @__PURE__ */ z.looseObject({});
+const NO_FIELDS = /* @__PURE__ */ z.strictObject({});
+
 /** A body as an object (`{}` when empty), its `null` fields left out: in a control body, `null` is absent. */
 function fieldsOf(body: JsonValue | undefined): Record<string, unknown> {
-  const object = checkInput(z.looseObject({}), body ?? {}, refuseBody);
+  const object = checkInput(ANY_OBJECT, body ?? {}, refuseBody);
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
 }
 
@@ -298,7 +301,7 @@ export async function answerControl(
   try {
     const fields = fieldsOf(body.value);
     // A route without a body refuses one that has fields.
-    if (op.input === undefined || op.input === 'query') checkInput(z.strictObject({}), fields, refuseBody);
+    if (op.input === undefined || op.input === 'query') checkInput(NO_FIELDS, fields, refuseBody);
     const input = op.input === 'query' ? queryOf(new URLSearchParams(search)) : fields;
     const args = [...(op.path.includes('{id}') ? [id] : []), ...(op.input ? [input] : [])];
     const method = target[op.name as keyof ControlTarget] as (...args: unknown[]) => unknown;
