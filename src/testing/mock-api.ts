@@ -154,7 +154,7 @@ export function createMockApi(options?: MockApiOptions): MockApi {
   const observe = quietly(config.onRequest);
   const newEpoch = (): Epoch<MockState> => {
     const faults = new Faults();
-    for (const fault of config.faults) faults.add(fault as MockFault);
+    for (const fault of config.faults) faults.addChecked(fault as MockFault);
     return {
       state: freshState(),
       limiter: new RateLimiter(config.rateLimit),
@@ -261,9 +261,10 @@ export function createMockApi(options?: MockApiOptions): MockApi {
     }) as MockApi['readDeliveries'],
     flushWebhooks: (async (query?: unknown) => {
       // The query is checked first: a mistake rejects at once, not after the wait.
-      if (query !== undefined) checkDeliveriesQuery(query, refuseIn('flushWebhooks'));
+      const checked =
+        query === undefined ? undefined : checkDeliveriesQuery(query, refuseIn('flushWebhooks'));
       await dispatcher.flush();
-      return api.readDeliveries(query as never);
+      return checked ? deliveriesPage(dispatcher.deliveries(), checked) : dispatcher.deliveries();
     }) as MockApi['flushWebhooks'],
     advanceRestockingShipment(id, status, quantities) {
       const refuse: Refuse = refuseIn('advanceRestockingShipment');

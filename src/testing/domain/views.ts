@@ -41,6 +41,7 @@ export function skuView(sku: SkuRecord, state: MockState): MockSku {
     return { warehouse_id: id, reserved: level?.reserved ?? 0, stocked, total: stocked };
   });
   const sum = (key: 'reserved' | 'stocked') => perWarehouse.reduce((total, row) => total + row[key], 0);
+  const stocked = sum('stocked');
   return {
     ...pick(sku, ['id', 'merchant_sku_id', 'name', 'barcode', 'batch_tracking_enabled', 'cost_in_cents']),
     cost_in_cent: sku.cost_in_cents,
@@ -50,7 +51,7 @@ export function skuView(sku: SkuRecord, state: MockState): MockSku {
     hazardous_good: false,
     h_codes: [],
     un_names: [],
-    inventory: { reserved: sum('reserved'), stocked: sum('stocked'), total: sum('stocked') },
+    inventory: { reserved: sum('reserved'), stocked, total: stocked },
     inventory_per_warehouse: perWarehouse,
     inventory_batches: sku.batches.map((b) => ({
       ...pick(b, ['id', 'name', 'tracking_code', 'expiry_date']),

@@ -76,6 +76,8 @@ export interface MockFaultHandle {
 /** A fault in force, with its counters: also its handle. */
 interface ActiveFault extends MockFaultHandle {
   readonly spec: MockFault;
+  /** What it does to a matching request, worked out once. */
+  readonly effect: ReturnType<typeof effectOf>;
   /** What the path is tested with: a copy of a RegExp, or the RegExp a string path stands for. */
   readonly pattern: RegExp;
   hits: number;
@@ -223,10 +225,15 @@ export class Faults {
 
   /** Adds a fault (checked, and copied: later changes to `given` change nothing) and returns its handle. */
   add(given: MockFault): MockFaultHandle {
-    const spec = prepare(given);
+    return this.addChecked(prepare(given));
+  }
+
+  /** Adds a fault `FaultSchema` already checked and copied (the mock's `faults` option). */
+  addChecked(spec: MockFault): MockFaultHandle {
     const fault: ActiveFault = {
       id: ++this.#lastId,
       spec,
+      effect: effectOf(spec),
       pattern: typeof spec.path === 'string' ? globOf(spec.path) : new RegExp(spec.path),
       hits: 0,
       remaining: spec.times ?? Number.POSITIVE_INFINITY,
@@ -239,14 +246,18 @@ export class Faults {
   /** Removes the fault with this id; `false` when none is in force. */
   remove(id: number): boolean {
     const fault = this.#active.find((f) => f.id === id);
-    if (fault) fault.remaining = 0;
+    if (!fault) return false;
+    fault.remaining = 0;
     this.#active = this.#active.filter((f) => f !== fault);
-    return fault !== undefined;
+    return true;
   }
 
   /** Removes every fault and returns how many were in force. */
   clear(): number {
-    return [...this.#active].filter((f) => this.remove(f.id)).length;
+    for (const fault of this.#active) fault.remaining = 0;
+    const count = this.#active.length;
+    this.#active = [];
+    return count;
   }
 
   /** The faults in force, oldest first. */
@@ -262,7 +273,7 @@ export class Faults {
   }
 
   /** Applies the first fault matching the request (counting it), or returns `undefined`. */
-  take(method: string, path: string): ReturnType<typeof effectOf> | undefined {
+  take(method: string, path: string): ActiveFault['effect'] | undefined {
     // `search` starts from the start of the path each time, whatever a RegExp's `lastIndex`.
     const fault = this.#active.find(
       (f) => (f.spec.method ?? method) === method && path.search(f.pattern) >= 0,
@@ -271,6 +282,6 @@ export class Faults {
     fault.hits += 1;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.remove(fault.id);
-    return effectOf(fault.spec);
+    return fault.effect;
   }
 }

@@ -17,17 +17,15 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export interface ReadJson {
   value: JsonValue | undefined;
   bad: boolean;
-  /** Why a `bad` body was refused, for the mock-only `x-mock-hint` response header. */
-  hint?: string;
 }
 
-/** Reads `text` as JSON: blank text is no value; text that is not JSON is `bad` (with a `hint`). */
+/** Reads `text` as JSON: blank text is no value; text that is not JSON is `bad`. */
 export function readJson(text: string): ReadJson {
   if (text.trim() === '') return { value: undefined, bad: false };
   try {
     return { value: JSON.parse(text) as JsonValue, bad: false };
   } catch {
-    return { value: undefined, bad: true, hint: 'request body is not JSON' };
+    return { value: undefined, bad: true };
   }
 }
 

@@ -80,8 +80,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The `400` of a body that is not JSON (the reason in `x-mock-hint`). */
-export function badBody(body: ReadJson, headers: Record<string, string> = {}): MockResult {
-  return withHint({ ...failure(400, 'bad request'), headers }, body.hint ?? 'request body is not JSON');
+export function badBody(headers: Record<string, string> = {}): MockResult {
+  return withHint({ ...failure(400, 'bad request'), headers }, 'request body is not JSON');
 }
 
 /**
@@ -146,9 +146,10 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     const fault = at.faults.take(request.method, request.path);
     if (fault && !fault.after) {
       await wait(fault.latency);
-      const used = token === undefined ? 0 : at.limiter.hit(token, now().getTime(), false).used;
-      if (fault.result)
+      if (fault.result) {
+        const used = token === undefined ? 0 : at.limiter.hit(token, now().getTime(), false).used;
         return { ...fault.result, headers: { ...at.limiter.headers(used), ...fault.result.headers } };
+      }
     }
     await wait(setup.latency);
     if (token === undefined) return unauthorized(request, at.limiter.headers(0));
@@ -158,7 +159,7 @@ export function createPipeline<S>(setup: PipelineSetup<S>): Dispatch {
     if (verdict.retryAfter) return { ...failure(429, 'rate limit exceeded'), headers };
     const match = setup.route(request.method, request.path);
     if (match.kind !== 'found') return unmatched(match, 'API', request, headers);
-    if (body.bad) return badBody(body, headers);
+    if (body.bad) return badBody(headers);
     const result = match.handler({
       state: at.state,
       now: time,

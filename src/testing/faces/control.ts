@@ -296,7 +296,7 @@ export async function answerControl(
   const match = matchPath(ROUTES, CONTROL_PREFIX, method, path === '/__mock' ? CONTROL_PREFIX : path);
   if (match.kind !== 'found')
     return unmatched(match, 'control', { method, path }, {}, ' (GET /__mock/ lists them)');
-  if (body.bad) return badBody(body);
+  if (body.bad) return badBody();
   const { handler: op, id } = match;
   try {
     const fields = fieldsOf(body.value);

@@ -76,36 +76,13 @@ describe('matchPath', () => {
   });
 });
 
-describe('matchPath does the work of a hint only for a path not found', () => {
-  /** Segments that count the walks over them (`findIndex`, iteration). */
-  function counted(segments: string[]): { segments: string[]; walks: () => number } {
-    let walks = 0;
-    const list = [...segments];
-    Object.defineProperty(list, 'findIndex', {
-      value: (...args: Parameters<string[]['findIndex']>) => {
-        walks += 1;
-        return Array.prototype.findIndex.apply(list, args);
-      },
-    });
-    Object.defineProperty(list, Symbol.iterator, {
-      value: () => {
-        walks += 1;
-        return Array.prototype.values.call(list);
-      },
-    });
-    return { segments: list, walks: () => walks };
-  }
-
-  test('a match walks no route tried before it for a hint', () => {
-    const first = counted(['things', ':id', 'parts']);
+describe('the hint of a path not found', () => {
+  test('names the id a route would take, or says no route matches', () => {
     const routes: RouteOf<string>[] = [
-      { segments: first.segments, methods: { GET: 'parts' } },
+      { segments: ['things', ':id', 'parts'], methods: { GET: 'parts' } },
       { segments: ['things', ':id', 'stock'], methods: { GET: 'stock' } },
     ];
-    for (let i = 0; i < 3; i += 1) {
-      expect(matchPath(routes, '/p/', 'GET', '/p/things/7/stock')).toMatchObject({ handler: 'stock', id: 7 });
-    }
-    expect(first.walks()).toBe(0);
+    expect(matchPath(routes, '/p/', 'GET', '/p/things/7/stock')).toMatchObject({ handler: 'stock', id: 7 });
     // Not found: the hints as before (the first route the path would match but for its id).
     const miss = matchPath(routes, '/p/', 'GET', '/p/things/x/parts');
     expect(miss.kind === 'not_found' && notFoundHint('API', 'GET', miss)).toBe(
