@@ -9,19 +9,18 @@
  *   the package's size, and a pointer to a missing map makes bundlers and debuggers warn.
  * Prints the packed and unpacked sizes and the largest files. Part of `npm run test:dist`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { NPM, ROOT } from './lib/package.mjs';
-import { WINDOWS, withTempDir } from './lib/process.mjs';
+import { npmPack, unpackPackage } from './lib/package.mjs';
+import { withTempDir } from './lib/process.mjs';
 
 /** The lifecycle scripts that run in an app's install of this package. */
-export const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack'];
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'postpack'];
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 /** Every problem of the unpacked package in `dir`, given npm's list of its files. */
-export function packProblems(dir, files) {
+function packProblems(dir, files) {
   const problems = [];
   const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
   for (const name of INSTALL_SCRIPTS) {
@@ -41,17 +40,8 @@ export function packProblems(dir, files) {
 
 async function main() {
   const problems = await withTempDir('mf-pack-check-', async (tmp) => {
-    const out = execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: WINDOWS,
-    });
-    const [info] = JSON.parse(out.slice(out.indexOf('[')));
-    const dir = path.join(tmp, 'package');
-    mkdirSync(dir);
-    execFileSync('tar', ['-xzf', path.join(tmp, info.filename), '-C', dir, '--strip-components=1']);
-    if (!readdirSync(dir).includes('package.json')) throw new Error('the tarball has no package.json');
+    const info = npmPack(tmp);
+    const dir = unpackPackage(path.join(tmp, info.filename), tmp);
     const largest = [...info.files].sort((a, b) => b.size - a.size).slice(0, 5);
     console.log(
       `packed ${kB(info.size)}, unpacked ${kB(info.unpackedSize)}, ${info.entryCount} files; largest: ${largest

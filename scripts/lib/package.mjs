@@ -90,13 +90,7 @@ const INCOMPLETE = /is a build of dist\/ running/;
  * errors.
  */
 export function packPackage(destination, { check = declarationFiles() } = {}) {
-  const out = execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    shell: WINDOWS,
-  });
-  const [info] = JSON.parse(out.slice(out.indexOf('[')));
+  const info = npmPack(destination);
   const packed = new Set(info.files.map((f) => f.path));
   const missing = check.filter((file) => !packed.has(file));
   if (missing.length > 0) {
@@ -105,6 +99,17 @@ export function packPackage(destination, { check = declarationFiles() } = {}) {
     );
   }
   return path.join(destination, info.filename);
+}
+
+/** `npm pack` into `destination`: npm's report of the tarball (`filename`, `files`, sizes). */
+export function npmPack(destination) {
+  const out = execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    shell: WINDOWS,
+  });
+  return JSON.parse(out.slice(out.indexOf('[')))[0];
 }
 
 /**
