@@ -14,7 +14,10 @@ interface Received {
   body: string;
 }
 
-/** A webhook receiver answering each call with the next status of `statuses` (the last one repeats). */
+/**
+ * A webhook receiver answering each call with the next status of `statuses` (the last one repeats),
+ * or `answer(status)` from then on. `url` is its `/hooks`; `base`, its root.
+ */
 async function receiver(statuses: number[] = [200]) {
   const calls: Received[] = [];
   const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
@@ -27,7 +30,10 @@ async function receiver(statuses: number[] = [200]) {
     });
   });
   closers.push(server.close);
-  return { url: `${server.url}/hooks`, calls };
+  const answer = (status: number) => {
+    statuses = [status];
+  };
+  return { url: `${server.url}/hooks`, base: server.url, calls, answer };
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -375,52 +381,12 @@ describe('the attempt time-out holds whatever webhookFetch does with its signal'
  * to a real receiver (node:http on 127.0.0.1) that is down, then back.
  */
 describe('redelivery', () => {
-  interface Received {
-    path: string;
-    eventId: string;
-    signature: string;
-    body: string;
-  }
-
-  /** A receiver answering `status()` to every call (500 until told otherwise). */
-  async function receiver() {
-    const calls: Received[] = [];
-    let status = 500;
-    const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        calls.push({
-          path: req.url!,
-          eventId: String(req.headers['x-service-event-id']),
-          signature: String(req.headers['x-service-signature']),
-          body: Buffer.concat(chunks).toString('utf8'),
-        });
-        res.statusCode = status;
-        res.end();
-      });
-    });
-    closers.push(server.close);
-    return {
-      url: server.url,
-      calls,
-      answer(next: number) {
-        status = next;
-      },
-    };
-  }
-
-  const closers: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0)) await close();
-  });
-
   const RETRY = { attempts: 2, initialDelayMs: 1 };
 
   describe('redeliverWebhooks', () => {
     test('a receiver down until the deliveries are given up gets them on redelivery, unchanged', async () => {
-      const hook = await receiver();
-      const api = testApi({ webhooks: [`${hook.url}/hooks`], webhookRetry: RETRY });
+      const hook = await receiver([500]);
+      const api = testApi({ webhooks: [hook.url], webhookRetry: RETRY });
       const id = await restockingShipment(api);
       api.advanceRestockingShipment(id, 'delivered');
       api.advanceRestockingShipment(id, 'arrived');
@@ -456,17 +422,20 @@ describe('redelivery', () => {
       }
       // The receiver saw the same event id, body and signature on every attempt, in order.
       const redelivered = hook.calls.slice(4);
-      expect(redelivered.map((c) => c.eventId)).toEqual([before[0]!.eventId, before[1]!.eventId]);
+      expect(redelivered.map((c) => c.headers['x-service-event-id'])).toEqual([
+        before[0]!.eventId,
+        before[1]!.eventId,
+      ]);
       for (const call of hook.calls) {
-        const original = before.find((d) => d.eventId === call.eventId)!;
+        const original = before.find((d) => d.eventId === call.headers['x-service-event-id'])!;
         expect(call.body).toBe(original.body);
-        expect(call.signature).toBe(original.signature);
+        expect(call.headers['x-service-signature']).toBe(original.signature);
       }
       const event = await verifyWebhook({
         body: redelivered[1]!.body,
         headers: {
-          'x-service-signature': redelivered[1]!.signature,
-          'x-service-event-id': redelivered[1]!.eventId,
+          'x-service-signature': redelivered[1]!.headers['x-service-signature'],
+          'x-service-event-id': redelivered[1]!.headers['x-service-event-id'],
         },
         secret: TOKEN,
       });
@@ -476,8 +445,8 @@ describe('redelivery', () => {
     });
 
     test('a fresh budget: given up again after as many attempts, counted on top', async () => {
-      const hook = await receiver();
-      const api = testApi({ webhooks: [`${hook.url}/hooks`], webhookRetry: RETRY });
+      const hook = await receiver([500]);
+      const api = testApi({ webhooks: [hook.url], webhookRetry: RETRY });
       api.advanceRestockingShipment(await restockingShipment(api), 'arrived');
       await api.flushWebhooks();
       api.redeliverWebhooks();
@@ -496,21 +465,21 @@ describe('redelivery', () => {
     });
 
     test('filters by eventId and by receiver url; delivered or in-flight deliveries are left alone', async () => {
-      const down = await receiver();
-      const up = await receiver();
+      const down = await receiver([500]);
+      const up = await receiver([500]);
       up.answer(200);
-      const api = testApi({ webhooks: [`${down.url}/a`, `${up.url}/b`], webhookRetry: RETRY });
+      const api = testApi({ webhooks: [`${down.base}/a`, `${up.base}/b`], webhookRetry: RETRY });
       const id = await restockingShipment(api);
       api.advanceRestockingShipment(id, 'delivered');
       api.advanceRestockingShipment(id, 'arrived');
       await api.flushWebhooks();
       const failed = api.deliveries.filter((d) => !d.delivered);
-      expect(failed.map((d) => d.url)).toEqual([`${down.url}/a`, `${down.url}/a`]);
+      expect(failed.map((d) => d.url)).toEqual([`${down.base}/a`, `${down.base}/a`]);
 
-      expect(api.redeliverWebhooks({ url: `${up.url}/b` })).toEqual([]);
+      expect(api.redeliverWebhooks({ url: `${up.base}/b` })).toEqual([]);
       expect(api.redeliverWebhooks({ eventId: 'no-such-event' })).toEqual([]);
       down.answer(200);
-      const one = api.redeliverWebhooks({ eventId: failed[1]!.eventId, url: `${down.url}/a` });
+      const one = api.redeliverWebhooks({ eventId: failed[1]!.eventId, url: `${down.base}/a` });
       expect(one.map((d) => d.eventId)).toEqual([failed[1]!.eventId]);
       // While it is in flight, asking again does not queue it twice.
       expect(api.redeliverWebhooks({ eventId: failed[1]!.eventId })).toEqual([]);
