@@ -13,7 +13,7 @@
  *   "floor" consumer, a range a "newest" one.
  * - A floor consumer installs the package and msw only (no test runner, no TypeScript); a newest
  *   consumer also installs vitest (this repository's version), as the examples need.
- * - The examples: every ```ts block of README.md and docs/**\/*.md that imports msw, extracted at
+ * - The examples: every ```ts block of README.md and docs/*.md that imports msw, extracted at
  *   each run and used AS WRITTEN, the same text beside msw 2 and msw 3 (a reader copies one block;
  *   `mswExamples`). A block marked `<!-- readme: runner=vitest -->` is also run with vitest; a
  *   block marked `uses=a,b` imports those names from scripts/readme-blocks/prelude.ts, as the
@@ -40,12 +40,13 @@
  * goes first in the children's PATH, so npm and its lifecycle scripts use it too).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { consumerCompilerOptions, parseDiagnostics, SOURCES } from './consumer-types.mjs';
 import { caseReporter, cliArgs, runMain, seconds } from './lib/cli.mjs';
 import { ensureBuilt, NPM, PACKAGE, packWithRetry, ROOT } from './lib/package.mjs';
 import { cores, runProcess, WINDOWS, withTempDir } from './lib/process.mjs';
+import { blockModule, extractBlocks, markdownFiles } from './readme-blocks.mjs';
 
 /** The msw majors the package supports: its peer range must accept each. */
 export const MSW_MAJORS = [2, 3];
@@ -57,67 +58,31 @@ const TIMEOUTS = { install: 5 * MINUTE, vitest: 2 * MINUTE, node: MINUTE, tsc: 2
 // The msw examples of README.md and docs/
 // ---------------------------------------------------------------------------------------------
 
-/** The Markdown files whose msw examples the consumers compile: README.md and docs/**\/*.md. */
-export function markdownFiles(root = ROOT) {
-  const docs = path.join(root, 'docs');
-  const walk = (dir) =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return walk(full);
-      return entry.name.endsWith('.md') ? [full] : [];
-    });
-  return [path.join(root, 'README.md'), ...(existsSync(docs) ? walk(docs).sort() : [])];
-}
-
 const IMPORTS_MSW = /\bfrom\s+['"]msw(\/[^'"]*)?['"]/;
 
 /**
- * Every ```ts block of `markdown` that imports msw, exactly as written: `{ where, code, uses, run }`.
- * The block-checker's directive (`<!-- readme: … -->`, the last non-blank line before the fence)
- * is read for `uses=a,b` (names imported from scripts/readme-blocks/prelude.ts, as there) and
- * `runner=vitest` (a test file: run with vitest here too); other blocks are type-checked only.
+ * The ```ts blocks of README.md and docs/*.md that import msw, read as the block checker reads them
+ * (scripts/readme-blocks.mjs: its directives, its module with the `uses` prelude): `{ where, uses,
+ * run, file, source }`, `run` for a `runner=vitest` block (a test file, run with vitest here too).
  */
-export function mswBlocks(markdown, name) {
-  const lines = markdown.split(/\r?\n/);
-  const blocks = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i])) continue;
-    const close = lines.findIndex((line, j) => j > i && /^```\s*$/.test(line));
-    if (close < 0) break;
-    const code = `${lines.slice(i + 1, close).join('\n')}\n`;
-    let before = i - 1;
-    while (before >= 0 && lines[before].trim() === '') before--;
-    const directive = /^<!--\s*readme:(.*)-->\s*$/.exec(lines[before] ?? '')?.[1] ?? '';
-    const tokens = directive.trim().split(/\s+/).filter(Boolean);
-    const uses =
-      tokens
-        .find((t) => t.startsWith('uses='))
-        ?.slice(5)
-        .split(',')
-        .filter(Boolean) ?? [];
-    if (IMPORTS_MSW.test(code)) {
-      blocks.push({ where: `${name}:${i + 1}`, code, uses, run: tokens.includes('runner=vitest') });
-    }
-    i = close;
-  }
-  return blocks;
-}
-
-/** The msw blocks of README.md and docs/, each with the consumer file it becomes. */
 export function mswExamples(root = ROOT) {
-  return markdownFiles(root).flatMap((file) => {
-    const name = path.relative(root, file).split(path.sep).join('/');
-    return mswBlocks(readFileSync(file, 'utf8'), name).map((block) => {
-      const line = block.where.split(':').pop();
-      const base = `example-${name.replace(/\.md$/, '').replace(/[^\w]+/g, '-')}-${line}`;
-      // A vitest test file's name must end in .test.ts for vitest to pick it up.
-      const file = block.run ? `${base}.test.ts` : `${base}.ts`;
-      // Line 1 imports the `uses` names, as the block checker does.
-      const prelude =
-        block.uses.length > 0 ? `import { ${block.uses.join(', ')} } from './prelude.js';\n` : '';
-      return { ...block, file, source: `${prelude}${block.code}` };
-    });
-  });
+  return markdownFiles(root).flatMap((name) =>
+    extractBlocks(readFileSync(path.join(root, name), 'utf8'), name)
+      .filter((block) => IMPORTS_MSW.test(block.code))
+      .map((block) => {
+        const base = `example-${name.replace(/\.md$/, '').replace(/[^\w]+/g, '-')}-${block.line}`;
+        const run = block.directives.runner === 'vitest';
+        // A vitest test file's name must end in .test.ts for vitest to pick it up.
+        const file = run ? `${base}.test.ts` : `${base}.ts`;
+        return {
+          where: `${name}:${block.line}`,
+          uses: block.directives.uses,
+          run,
+          file,
+          source: blockModule(block),
+        };
+      }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
