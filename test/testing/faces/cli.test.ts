@@ -252,30 +252,18 @@ describe('runCli', () => {
  * The bin script, spawned with node against a fresh bundle of the sources laid out as the package is
  * (bin/ + dist/). Never against the checkout's own dist/: a build running meanwhile rewrites it.
  */
+/** The bin bundled once for every test of this file that spawns it. */
+let sandbox = '';
+
+beforeAll(async () => {
+  sandbox = await binSandbox('mf-mock-bin-');
+}, 30_000);
+
+afterAll(() => {
+  if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+});
+
 describe('the bin', () => {
-  let sandbox = '';
-
-  beforeAll(async () => {
-    sandbox = await binSandbox('mf-mock-bin-');
-  }, 30_000);
-
-  afterAll(() => {
-    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
-  });
-
-  test('serves the API, prints URL and token, and exits by itself on SIGTERM', async () => {
-    const child = spawnBin(sandbox, ['--port', '0', '--token', 'bin-token']);
-    try {
-      const [, url] = await waitFor(child, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
-      const answer = await mockRequest(url!, 'GET', '/merchant_api/v1/warehouses', undefined, 'bin-token');
-      expect(answer.status).toBe(200);
-      child.kill('SIGTERM');
-      expect(await exitOf(child)).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-  });
-
   test('--print-url: the first line is the URL alone; the rest as without it', async () => {
     const child = spawnBin(sandbox, ['--port', '0', '--token', 'bin-token', '--print-url']);
     try {
@@ -823,17 +811,8 @@ describe('the server options', () => {
 describe('the bin as a child process', () => {
   const TOKEN = 'bin-secret-token';
 
-  let sandbox = '';
   let dir = '';
   let children: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await binSandbox('mf-mock-bin-state-');
-  }, 30_000);
-
-  afterAll(() => {
-    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
-  });
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mf-mock-state-'));
