@@ -201,7 +201,9 @@ export class FulfillmentClient {
       const spec = buildRequest(method, path, init, this._origin, v);
       if (page) {
         // A list filter too long for one URL: this request sends the first part, the pages go on to the rest.
-        const [params, ...queries] = spec.params ? splitQuery(this.baseUrl + spec.path, spec.params) : [];
+        const [params, ...queries] = spec.params
+          ? splitQuery(this.baseUrl + spec.path, spec.params, spec.query)
+          : [];
         const rest = queries.length > 0 ? { path: spec.path, queries } : undefined;
         if (rest) Object.assign(spec, { params, query: encodeQuery(params) });
         Object.assign(page, { path: spec.path, params, options: spec.options, rest });

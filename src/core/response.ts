@@ -178,6 +178,10 @@ export async function readBody(
   }
 }
 
+/** The executor of an `APIPromise`'s own promise state, never used (`then` reads `raw`): one for all. */
+const settled = (resolve: (value: never) => void): void => resolve(null as never);
+const ignore = (): void => {};
+
 /** The parsed data together with the response it came from. */
 export interface WithResponse<T> {
   data: T;
@@ -199,12 +203,10 @@ export class APIPromise<T> extends Promise<T> {
 
   /** `spec` says how the body becomes `T`: a parser, or a schema that `reader` applies. @internal */
   constructor(raw: Promise<RawResponse>, spec: ResponseSpec<T>, reader?: Pick<ResponseParsers, 'read'>) {
-    super((resolve) => {
-      resolve(null as T);
-    });
+    super(settled);
     // A method's promise may be awaited late (or never): its failure is reported to whoever awaits
     // it, and must not surface as an unhandled rejection before that.
-    raw.catch(() => {});
+    raw.catch(ignore);
     this.#raw = raw;
     this.#spec = spec;
     this.#reader = reader;

@@ -135,11 +135,16 @@ const PAGE_ROOM = '&page=999999999'.length;
  * with room for a later page: when the whole does not fit, its longest list parameter is split
  * into groups, the other parameters in every one. Only a single value longer than the bound
  * exceeds it. A value that cannot be encoded is a `RequestValidationError` (see `encodeQuery`).
+ * `encoded`: the query of `params`, when the caller has it already.
  */
-export function splitQuery<Q extends { readonly [key: string]: QueryValue }>(url: string, params: Q): Q[] {
-  const length = (query: { readonly [key: string]: QueryValue }) => encodeQuery(query).length;
+export function splitQuery<Q extends { readonly [key: string]: QueryValue }>(
+  url: string,
+  params: Q,
+  encoded = encodeQuery(params),
+): Q[] {
   const fixed = url.length + 1 + PAGE_ROOM;
-  if (fixed + length(params) <= MAX_URL_LENGTH) return [params];
+  if (fixed + encoded.length <= MAX_URL_LENGTH) return [params];
+  const length = (query: { readonly [key: string]: QueryValue }) => encodeQuery(query).length;
   const lists = Object.keys(params).filter((key) => Array.isArray(params[key]));
   const key = lists.sort((a, b) => length({ [b]: params[b] }) - length({ [a]: params[a] }))[0];
   if (key === undefined) return [params];
