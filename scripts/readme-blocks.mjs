@@ -178,7 +178,7 @@ export function blockModule(block) {
   const head =
     block.directives.uses.length > 0
       ? `import { ${block.directives.uses.join(', ')} } from './prelude.js';`
-      : `// ${block.file ?? 'README.md'}:${block.line}`;
+      : `// ${block.file}:${block.line}`;
   const exports = block.directives.with ? FIXTURES[block.directives.with] : [];
   const tail = exports.length > 0 ? `\nexport { ${exports.join(', ')} };\n` : '\n';
   return `${head}\n${block.code}${tail}`;
@@ -188,7 +188,7 @@ export function blockModule(block) {
 const slugOf = (file) => path.basename(file, '.md').replace(/[^\w-]/g, '_');
 
 const fileOf = (block) =>
-  `readme-${slugOf(block.file ?? 'README.md')}-${String(block.line).padStart(3, '0')}${block.directives.runner === 'vitest' ? '.test' : ''}.ts`;
+  `readme-${slugOf(block.file)}-${String(block.line).padStart(3, '0')}${block.directives.runner === 'vitest' ? '.test' : ''}.ts`;
 
 /**
  * A module that compiles only when the table lists exactly the keys of `ClientOptions`; the error

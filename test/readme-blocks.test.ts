@@ -9,7 +9,7 @@ interface Directives {
   typecheckOnly: boolean;
 }
 interface Block {
-  file?: string;
+  file: string;
   line: number;
   heading: string;
   code: string;

@@ -24,7 +24,7 @@ const partsOf = (def: Def) =>
     .concat(def.options ?? [], Object.values(def.shape ?? {}))
     .filter(Boolean) as z.core.$ZodType[];
 
-/** Whether an open enum sits below `schema` (found once per schema; a lazy schema may hold one). */
+/** Whether an open enum sits below `schema` (a lazy schema may hold one; worked out at each level: test schemas are shallow). */
 function holdsEnum(schema: z.core.$ZodType): boolean {
   return (
     defOf(schema).type === 'lazy' || Array.isArray(knownOf(schema)) || partsOf(defOf(schema)).some(holdsEnum)
